@@ -1,0 +1,35 @@
+// One command for every benchmark: `npm run bench`. Each figure is printed as a ratio to a
+// reference measured in the same run, because absolute timings on a shared machine are noise.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BenchFigure } from './figure';
+import { ratioOf } from './figure';
+import { sandboxCreationThroughput } from './sandbox-create';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const benchmarks: (() => Promise<BenchFigure>)[] = [() => sandboxCreationThroughput(seconds)];
+
+const figures: BenchFigure[] = [];
+for (const run of benchmarks) {
+  const figure = await run();
+  figures.push(figure);
+  const ratio = ratioOf(figure);
+  const verdict =
+    figure.failures > 0 ? `INVALID (${figure.failures} failed requests)` : targetVerdict(figure, ratio);
+  process.stdout.write(
+    `${figure.name}: ${ratio.toFixed(3)} × ${figure.referenceName}` +
+      ` (${figure.value.toFixed(0)} vs ${figure.reference.toFixed(0)} ${figure.unit}) ${verdict}\n`,
+  );
+}
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(
+  `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+  JSON.stringify(figures, null, 2),
+);
+if (figures.some((f) => f.failures > 0)) process.exitCode = 1;
+
+function targetVerdict(figure: BenchFigure, ratio: number): string {
+  if (!figure.target) return '';
+  const { atLeast, atMost } = figure.target;
+  const met = (atLeast === undefined || ratio >= atLeast) && (atMost === undefined || ratio <= atMost);
+  return `${met ? 'meets' : 'MISSES'} target ${atLeast !== undefined ? `≥ ${atLeast}` : `≤ ${atMost}`}`;
+}

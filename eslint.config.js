@@ -1,0 +1,56 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // A test that reaches a missing value should fail loudly right there, which `!` does.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Process boundaries are enforced here, not remembered: only the Electron shell and the
+    // preload may import electron; the renderer reaches main only through the bridge.
+    files: [
+      'main/**/*.ts',
+      'sandbox/**/*.ts',
+      'protocol/**/*.ts',
+      'renderer/**/*.{ts,tsx}',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+    ],
+    ignores: ['main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only main/electron/ and preload/ may import electron.' }] },
+      ],
+    },
+  },
+  {
+    // Only the store modules speak SQL; everyone else calls their intention-named functions.
+    files: ['main/**/*.ts'],
+    ignores: ['main/store/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'Only main/electron/ and preload/ may import electron.' },
+            { name: 'better-sqlite3', message: 'Only main/store/ may touch SQL.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { rootFromInclusionProof } from '../../main/evidence/merkle-inclusion';
+import { buildTree, leafHash } from '../../sandbox/merkle';
+
+// RFC 6962 §2.1 written recursively, exactly as the RFC states it: the reference both
+// the sandbox's level-by-level tree and the client's proof checker must agree with.
+const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+const largestPowerOfTwoBelow = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
+function mth(leaves: Buffer[]): Buffer {
+  if (leaves.length === 1) return sha(Buffer.from([0]), leaves[0] as Buffer);
+  const k = largestPowerOfTwoBelow(leaves.length);
+  return sha(Buffer.from([1]), mth(leaves.slice(0, k)), mth(leaves.slice(k)));
+}
+function path(m: number, leaves: Buffer[]): Buffer[] {
+  if (leaves.length === 1) return [];
+  const k = largestPowerOfTwoBelow(leaves.length);
+  return m < k
+    ? [...path(m, leaves.slice(0, k)), mth(leaves.slice(k))]
+    : [...path(m - k, leaves.slice(k)), mth(leaves.slice(0, k))];
+}
+
+const inputs = (n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`leaf ${i}`));
+
+describe('RFC 6962 Merkle tree', () => {
+  it('matches the RFC definition for every tree size up to 70 and every leaf', () => {
+    for (let n = 1; n <= 70; n++) {
+      const leaves = inputs(n);
+      const tree = buildTree(leaves.map(leafHash));
+      expect(tree.rootHash.equals(mth(leaves)), `root of ${n}`).toBe(true);
+      for (let m = 0; m < n; m++) {
+        const proof = tree.inclusionProof(m);
+        expect(
+          proof.map((p) => p.toString('hex')),
+          `path ${m} of ${n}`,
+        ).toEqual(path(m, leaves).map((p) => p.toString('hex')));
+        expect(
+          rootFromInclusionProof(leafHash(leaves[m] as Buffer), m, n, proof)?.equals(tree.rootHash),
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('refuses a proof that was tampered with, shortened, or given the wrong index or size', () => {
+    const leaves = inputs(13).map(leafHash);
+    const tree = buildTree(leaves);
+    const proof = tree.inclusionProof(5);
+    const leaf = leaves[5] as Buffer;
+    const tampered = proof.map((p, i) => (i === 1 ? Buffer.alloc(32, 7) : p));
+    expect(rootFromInclusionProof(leaf, 5, 13, tampered)?.equals(tree.rootHash) ?? false).toBe(false);
+    expect(rootFromInclusionProof(leaf, 5, 13, proof.slice(0, -1))).toBeUndefined();
+    expect(rootFromInclusionProof(leaf, 5, 13, [...proof, Buffer.alloc(32)])).toBeUndefined();
+    expect(rootFromInclusionProof(leaf, 4, 13, proof)?.equals(tree.rootHash) ?? false).toBe(false);
+    expect(rootFromInclusionProof(leaf, 13, 13, proof)).toBeUndefined();
+  });
+
+  it('treats the leaf and node prefixes as RFC 6962 does', () => {
+    expect(leafHash(Buffer.alloc(0)).toString('hex')).toBe(
+      '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+    );
+    expect(() => buildTree([])).toThrow(/empty/);
+  });
+});
