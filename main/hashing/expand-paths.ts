@@ -1,0 +1,138 @@
+import type { Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/**
+ * Operating-system clutter that is never certified when a folder is expanded (a file named
+ * explicitly is always taken): Finder and Explorer metadata, thumbnails caches, trash folders.
+ */
+export const SKIPPED_NAMES: ReadonlySet<string> = new Set([
+  '.DS_Store',
+  'Thumbs.db',
+  'ehthumbs.db',
+  'desktop.ini',
+  '.Spotlight-V100',
+  '.Trashes',
+  '.fseventsd',
+  '.TemporaryItems',
+  '$RECYCLE.BIN',
+  'System Volume Information',
+]);
+
+export function isClutter(name: string): boolean {
+  // "._name" files are AppleDouble resource forks that macOS writes beside copies.
+  return SKIPPED_NAMES.has(name) || name.startsWith('._');
+}
+
+export type PathProblemCode =
+  | 'not_found'
+  | 'permission_denied'
+  | 'folder_loop'
+  | 'not_regular_file'
+  | 'unreadable'
+  | 'changed_while_hashing';
+
+export interface FoundFile {
+  path: string;
+  size: number;
+}
+
+export interface PathProblem {
+  path: string;
+  code: PathProblemCode;
+  message: string;
+}
+
+export interface Expansion {
+  files: FoundFile[];
+  problems: PathProblem[];
+}
+
+/** Turns dropped paths into regular files, expanding folders; every other path fails alone. */
+export async function expandPaths(paths: readonly string[]): Promise<Expansion> {
+  const expansion: Expansion = { files: [], problems: [] };
+  for (const path of paths) await visit(path, new Set(), expansion);
+  return expansion;
+}
+
+async function visit(path: string, ancestors: Set<string>, out: Expansion): Promise<void> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
+    return;
+  }
+  if (info.isFile()) {
+    out.files.push({ path, size: info.size });
+    return;
+  }
+  if (!info.isDirectory()) {
+    out.problems.push({
+      path,
+      code: 'not_regular_file',
+      message: `This is ${kindOf(info)}, not a document, so it cannot be certified.`,
+    });
+    return;
+  }
+  let real: string;
+  let entries: string[];
+  try {
+    real = await realpath(path);
+    entries = await readdir(path);
+  } catch (error) {
+    out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
+    return;
+  }
+  if (ancestors.has(real)) {
+    out.problems.push({
+      path,
+      code: 'folder_loop',
+      message: 'This folder contains a link back to itself; it was not expanded again.',
+    });
+    return;
+  }
+  const inside = new Set(ancestors).add(real);
+  for (const name of entries.sort()) {
+    if (isClutter(name)) continue;
+    await visit(join(path, name), inside, out);
+  }
+}
+
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return 'a pipe';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function problemFromError(path: string, error: NodeJS.ErrnoException): PathProblem {
+  switch (error.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return {
+        path,
+        code: 'not_found',
+        message: `${basename(path)} does not exist (it may have been moved or deleted).`,
+      };
+    case 'EACCES':
+    case 'EPERM':
+      return {
+        path,
+        code: 'permission_denied',
+        message: `You do not have permission to read ${basename(path)}.`,
+      };
+    case 'ELOOP':
+      return {
+        path,
+        code: 'folder_loop',
+        message: `${basename(path)} is a link that points back to itself.`,
+      };
+    default:
+      return {
+        path,
+        code: 'unreadable',
+        message: `${basename(path)} could not be read (${error.code ?? error.message}).`,
+      };
+  }
+}

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import type { CertificationRequest } from '../../protocol/certification-request';
+import type { SigningKeys } from './request-signer';
+import { signRequest } from './request-signer';
+import type { CertificationReading } from './response-reader';
+import { UnreadableResponse, errorCodeOf, errorMessageOf, readCertification } from './response-reader';
+import { isRetryableStatus, retryAfterMs } from './retry-policy';
+import { TokenProvider } from './token-provider';
+
+export interface ServiceConnection {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  signing: SigningKeys;
+  timeoutMs?: number;
+}
+
+/** How one call ended. `offline` means no answer at all (network down, timeout). */
+export type CallResult<T> =
+  | { ok: true; value: T; raw: string }
+  | {
+      ok: false;
+      retryable: boolean;
+      offline: boolean;
+      code: string;
+      message: string;
+      status?: number;
+      retryAfterMs?: number;
+      raw?: string;
+    };
+
+type Failure = Extract<CallResult<never>, { ok: false }>;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+// The spec does not show the token lifetime; absent an expires_in we assume a short one.
+const ASSUMED_TOKEN_LIFETIME_SECONDS = 60;
+
+class CallFailed extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/**
+ * The Evidence Certification Service over HTTP: one attempt per call (the sync engine owns
+ * retries, so they survive restarts), a token renewed before expiry and once more on 401.
+ */
+export class ServiceClient {
+  private readonly tokens: TokenProvider;
+
+  constructor(private readonly connection: ServiceConnection) {
+    this.tokens = new TokenProvider(() => this.fetchToken());
+  }
+
+  createCertification(
+    input: CertificationRequest,
+    requestId: string,
+  ): Promise<CallResult<CertificationReading>> {
+    return this.call('POST', '/v1/certifications', requestId, JSON.stringify(input), (json) =>
+      readCertification(json),
+    );
+  }
+
+  readCertification(serviceId: string): Promise<CallResult<CertificationReading>> {
+    return this.call(
+      'GET',
+      `/v1/certifications/${encodeURIComponent(serviceId)}`,
+      randomUUID(),
+      undefined,
+      (json) => readCertification(json, serviceId),
+    );
+  }
+
+  /** The sandbox's log key (docs/api.md); the real service may have none, which is a plain failure. */
+  fetchLogKey(): Promise<CallResult<string>> {
+    return this.call(
+      'GET',
+      '/v1/log/public-key',
+      randomUUID(),
+      undefined,
+      (json) => {
+        const key = (json as { public_key?: unknown }).public_key;
+        if (typeof key !== 'string') throw new UnreadableResponse('The service did not publish a log key.');
+        return key;
+      },
+      false,
+    );
+  }
+
+  /** Fetches a token and says in plain words whether that worked. */
+  async testConnection(): Promise<CallResult<{ expiresInSeconds: number }>> {
+    try {
+      const token = await this.fetchToken();
+      return { ok: true, value: { expiresInSeconds: token.expiresInSeconds }, raw: '' };
+    } catch (error) {
+      return failureOf(error);
+    }
+  }
+
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    requestId: string,
+    body: string | undefined,
+    read: (json: unknown) => T,
+    authenticated = true,
+  ): Promise<CallResult<T>> {
+    try {
+      let response = await this.send(method, path, requestId, body, authenticated);
+      if (response.status === 401 && authenticated) {
+        // The token may have expired early or been revoked: renew once and try once more.
+        await response.body?.cancel();
+        response = await this.send(method, path, requestId, body, authenticated, true);
+      }
+      const raw = await response.text();
+      if (!response.ok) return httpFailure(response, raw);
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return {
+          ok: false,
+          retryable: false,
+          offline: false,
+          code: 'unreadable_response',
+          message: 'The service answered with something that is not JSON.',
+          status: response.status,
+          raw: raw.slice(0, 10_000),
+        };
+      }
+      return { ok: true, value: read(json), raw };
+    } catch (error) {
+      return failureOf(error);
+    }
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    requestId: string,
+    body: string | undefined,
+    authenticated: boolean,
+    isRetry = false,
+  ): Promise<Response> {
+    const url = new URL(`${this.connection.baseUrl.replace(/\/+$/, '')}${path}`);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...signRequest(
+        { method, path: url.pathname + url.search, requestId, body: body ?? '' },
+        this.connection.signing,
+      ),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let token: string | undefined;
+    if (authenticated) {
+      token = await this.tokens.get();
+      headers.authorization = `Bearer ${token}`;
+    }
+    const response = await this.fetch(url, { method, headers, body });
+    if (response.status === 401 && token && !isRetry) this.tokens.invalidate(token);
+    return response;
+  }
+
+  private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
+    const response = await this.fetch(new URL(this.connection.tokenUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: this.connection.clientId,
+        client_secret: this.connection.clientSecret,
+      }).toString(),
+    });
+    const raw = await response.text();
+    if (!response.ok) {
+      const failure = httpFailure(response, raw);
+      if (response.status === 400 || response.status === 401) {
+        throw new CallFailed({
+          ...failure,
+          retryable: true,
+          code: 'auth_failed',
+          message: `The service refused the client credentials: ${failure.message}`,
+        });
+      }
+      throw new CallFailed(failure);
+    }
+    let body: { access_token?: unknown; expires_in?: unknown };
+    try {
+      body = JSON.parse(raw) as typeof body;
+    } catch {
+      throw new CallFailed({
+        ok: false,
+        retryable: true,
+        offline: false,
+        code: 'unreadable_response',
+        message: 'The token endpoint answered with something that is not JSON.',
+      });
+    }
+    if (typeof body.access_token !== 'string' || !body.access_token) {
+      throw new CallFailed({
+        ok: false,
+        retryable: true,
+        offline: false,
+        code: 'unreadable_response',
+        message: 'The token endpoint sent no access token.',
+      });
+    }
+    const expires = Number(body.expires_in);
+    return {
+      accessToken: body.access_token,
+      expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : ASSUMED_TOKEN_LIFETIME_SECONDS,
+    };
+  }
+
+  private async fetch(url: URL, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, {
+        ...init,
+        signal: AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new CallFailed({
+        ok: false,
+        retryable: true,
+        offline: true,
+        code: timedOut ? 'timeout' : 'unreachable',
+        message: timedOut
+          ? 'The service did not answer in time.'
+          : `The service cannot be reached (${networkReason(error)}).`,
+      });
+    }
+  }
+}
+
+function httpFailure(response: Response, raw: string): Failure {
+  const retryable = isRetryableStatus(response.status);
+  const said = errorMessageOf(raw);
+  return {
+    ok: false,
+    retryable,
+    offline: false,
+    status: response.status,
+    code: errorCodeOf(raw) ?? `http_${response.status}`,
+    message: said
+      ? `The service said: ${said}`
+      : `The service answered ${response.status} ${response.statusText}.`,
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+    raw: raw.slice(0, 10_000),
+  };
+}
+
+function failureOf(error: unknown): Failure {
+  if (error instanceof CallFailed) return error.failure;
+  // A response that cannot be read fails this one request, with the words why; it is not retried blindly.
+  if (error instanceof UnreadableResponse)
+    return {
+      ok: false,
+      retryable: false,
+      offline: false,
+      code: 'unreadable_response',
+      message: error.message,
+    };
+  return {
+    ok: false,
+    retryable: true,
+    offline: false,
+    code: 'client_error',
+    message: `The request could not be made: ${(error as Error).message}`,
+  };
+}
+
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}

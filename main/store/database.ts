@@ -1,0 +1,73 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DeskError } from '../errors';
+import { MIGRATIONS } from './migrations';
+
+export type QueueDb = Database.Database;
+
+/**
+ * Opens the queue database and brings it up to date. Every failure is a clear error that
+ * leaves the file exactly as it was: a locked, corrupt or newer file is never "repaired".
+ */
+export function openQueueDb(
+  path: string,
+  options: { busyTimeoutMs?: number; targetVersion?: number } = {},
+): QueueDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: QueueDb | undefined;
+  try {
+    db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, options.targetVersion ?? MIGRATIONS.length);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw explainOpenFailure(error, path);
+  }
+}
+
+function migrate(db: QueueDb, target: number): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new DeskError(
+      'database_too_new',
+      `The queue database was written by a newer Evidence Desk (schema ${current}; this version knows ${MIGRATIONS.length}). Update the app; the file was left untouched.`,
+    );
+  }
+  if (current >= target) return;
+  // One transaction for all steps and the version, so a crash mid-migration leaves the old schema.
+  db.transaction(() => {
+    for (let version = current; version < target; version++) db.exec(MIGRATIONS[version] as string);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+}
+
+function explainOpenFailure(error: unknown, path: string): DeskError {
+  if (error instanceof DeskError) return error;
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new DeskError(
+      'database_locked',
+      `The queue database (${path}) is locked by another program, probably another Evidence Desk. Close it and try again; nothing was changed.`,
+    );
+  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new DeskError(
+      'database_corrupt',
+      `The queue database (${path}) is damaged or is not an Evidence Desk database. It was left untouched; move it aside to start a new queue, or restore it from a backup.`,
+    );
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
+    return new DeskError(
+      'database_unavailable',
+      `The queue database (${path}) cannot be opened for writing (${code}). Check the folder's permissions.`,
+    );
+  }
+  return new DeskError(
+    'database_unavailable',
+    `The queue database (${path}) could not be opened: ${(error as Error).message}`,
+  );
+}

@@ -1,0 +1,46 @@
+/** One entry per schema version, in order; the store applies those a file has not seen yet. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the queue.
+  `
+  CREATE TABLE certifications (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id TEXT NOT NULL,
+    request_id TEXT NOT NULL UNIQUE,
+    file_path TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    asset_hash TEXT NOT NULL,
+    asset_type TEXT NOT NULL,
+    source_system TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'submitting', 'pending', 'anchored', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    service_id TEXT,
+    service_state TEXT,
+    error_code TEXT,
+    error_message TEXT,
+    raw_response TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX certifications_due ON certifications(profile_id, state, next_attempt_at);
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
+  // 2: evidence and its verification, and a timeline of every state a row went through.
+  `
+  ALTER TABLE certifications ADD COLUMN evidence TEXT;
+  ALTER TABLE certifications ADD COLUMN verification TEXT;
+  ALTER TABLE certifications ADD COLUMN verification_message TEXT;
+  ALTER TABLE certifications ADD COLUMN anchored_at INTEGER;
+  CREATE TABLE state_history (
+    certification_id INTEGER NOT NULL REFERENCES certifications(id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    note TEXT
+  );
+  CREATE INDEX state_history_by_certification ON state_history(certification_id, at);
+  CREATE INDEX certifications_by_hash ON certifications(profile_id, asset_hash);
+  INSERT INTO state_history (certification_id, state, at) SELECT id, state, updated_at FROM certifications;
+  `,
+];

@@ -1,0 +1,268 @@
+import { EventEmitter } from 'node:events';
+import type { CertificationRow, CertificationStore, Verification } from '../store/certifications-store';
+import type { CertificationReading } from '../service/response-reader';
+import { OFFLINE_PROBE_BACKOFF, SUBMIT_BACKOFF, backoffDelay, pollDelay } from '../service/retry-policy';
+import type { CallResult, ServiceClient } from '../service/service-client';
+import { runBounded } from './run-bounded';
+
+export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed';
+
+export interface ConnectivityStatus {
+  state: Connectivity;
+  message: string | null;
+  /** When the next attempt to reach the service is planned, while offline. */
+  nextProbeAt: number | null;
+}
+
+export interface EvidenceCheck {
+  verification: Verification;
+  message: string;
+}
+
+export interface SyncEngineOptions {
+  store: CertificationStore;
+  profileId: string;
+  client: Pick<ServiceClient, 'createCertification' | 'readCertification'>;
+  verifyEvidence(row: CertificationRow, evidence: unknown): Promise<EvidenceCheck>;
+  concurrency?: number;
+  /** Server errors in a row before a certification is failed for good. */
+  maxSubmitAttempts?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface SyncEvents {
+  row: [id: number];
+  connectivity: [status: ConnectivityStatus];
+}
+
+/**
+ * Moves queued rows to the service and pending rows to `anchored`, reading all it needs from
+ * the table: after a restart it resumes exactly there. One timer, set to the earliest due
+ * row, so an idle or offline engine does no work at all between attempts.
+ */
+export class SyncEngine extends EventEmitter<SyncEvents> {
+  private status: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
+  private offlineProbes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> | undefined;
+  private again = false;
+  private readonly concurrency: number;
+  private readonly maxSubmitAttempts: number;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    super();
+    this.concurrency = options.concurrency ?? 8;
+    this.maxSubmitAttempts = options.maxSubmitAttempts ?? 12;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  get connectivity(): ConnectivityStatus {
+    return this.status;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.options.store.resumeInterrupted(this.now());
+    this.wake();
+  }
+
+  /** Stops planning new work and waits for requests already on the wire. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+  }
+
+  /** Something changed (rows queued, "try now"): look at the table again. */
+  wake(): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick().finally(() => {
+      this.ticking = undefined;
+      if (this.again) this.wake();
+      else this.scheduleNext();
+    });
+  }
+
+  /** Everything waiting is due now, even while offline. */
+  tryNow(): void {
+    this.options.store.makeDueNow(this.options.profileId, this.now());
+    this.wake();
+  }
+
+  private async tick(): Promise<void> {
+    const { store, profileId } = this.options;
+    while (this.running) {
+      this.again = false;
+      const now = this.now();
+      const reachable = this.status.state === 'online' || this.status.state === 'unknown';
+      // While unreachable, one request probes; the rest wait for its answer.
+      const submits = store.claimDue(profileId, now, reachable ? this.concurrency * 4 : 1);
+      const polls =
+        reachable || submits.length === 0
+          ? store.duePolls(profileId, now, reachable ? this.concurrency * 4 : 1)
+          : [];
+      for (const row of submits) this.emit('row', row.id);
+      if (submits.length + polls.length === 0) return;
+      await runBounded(
+        [...submits.map((row) => () => this.submit(row)), ...polls.map((row) => () => this.poll(row))],
+        this.concurrency,
+      );
+    }
+  }
+
+  private scheduleNext(): void {
+    if (!this.running) return;
+    const due = this.options.store.nextDueAt(this.options.profileId);
+    if (due === null) return;
+    this.timer = setTimeout(() => this.wake(), Math.max(0, due - this.now()));
+  }
+
+  private async submit(row: CertificationRow): Promise<void> {
+    const { store } = this.options;
+    const result = await this.options.client.createCertification(
+      {
+        asset_hash: row.assetHash,
+        asset_type: row.assetType,
+        source_system: row.sourceSystem,
+        event_type: row.eventType,
+      },
+      row.requestId,
+    );
+    const now = this.now();
+    if (result.ok) {
+      this.reachedService();
+      store.markPending(
+        row.id,
+        result.value.serviceId,
+        result.value.serviceState,
+        result.raw,
+        now + pollDelay(0),
+        now,
+      );
+      if (result.value.progress !== 'in_progress') await this.settle(row.id, result.value, result.raw);
+    } else if (this.lostService(result)) {
+      store.requeue(row.id, result, this.status.nextProbeAt ?? now, now);
+    } else if (result.retryable && row.attempts + 1 < this.maxSubmitAttempts) {
+      this.reachedService();
+      const delay = Math.max(
+        result.retryAfterMs ?? 0,
+        backoffDelay(row.attempts, SUBMIT_BACKOFF, this.random),
+      );
+      store.requeue(row.id, result, now + delay, now);
+    } else {
+      this.reachedService();
+      store.markFailed(row.id, result, result.raw ?? null, now);
+    }
+    this.emit('row', row.id);
+  }
+
+  private async poll(row: CertificationRow): Promise<void> {
+    const { store } = this.options;
+    const result = await this.options.client.readCertification(row.serviceId as string);
+    const now = this.now();
+    if (result.ok) {
+      this.reachedService();
+      if (result.value.progress === 'in_progress') {
+        store.recordPoll(
+          row.id,
+          result.value.serviceState,
+          result.raw,
+          now + pollDelay(row.attempts + 1),
+          now,
+        );
+      } else {
+        await this.settle(row.id, result.value, result.raw);
+      }
+    } else if (this.lostService(result)) {
+      store.recordPoll(row.id, null, null, this.status.nextProbeAt ?? now, now);
+    } else if (result.status === 404) {
+      this.reachedService();
+      store.markFailed(
+        row.id,
+        { code: 'service_lost', message: 'The service no longer knows this certification.' },
+        result.raw ?? null,
+        now,
+      );
+    } else {
+      this.reachedService();
+      store.recordPoll(
+        row.id,
+        null,
+        null,
+        now + Math.max(result.retryAfterMs ?? 0, pollDelay(row.attempts + 1)),
+        now,
+      );
+    }
+    this.emit('row', row.id);
+  }
+
+  private async settle(id: number, reading: CertificationReading, raw: string): Promise<void> {
+    const { store } = this.options;
+    const row = store.get(id) as CertificationRow;
+    if (reading.progress === 'failed') {
+      const message =
+        reading.failureMessage ??
+        `The service reports this certification as ${reading.serviceState ?? 'failed'}.`;
+      store.markFailed(id, { code: 'service_failed', message }, raw, this.now());
+      return;
+    }
+    const check = await this.options.verifyEvidence(row, reading.evidence);
+    store.markAnchored(
+      id,
+      {
+        serviceState: reading.serviceState ?? 'anchored',
+        rawResponse: raw,
+        evidence:
+          reading.evidence === null || reading.evidence === undefined
+            ? null
+            : JSON.stringify(reading.evidence),
+        verification: check.verification,
+        verificationMessage: check.message,
+      },
+      this.now(),
+    );
+  }
+
+  /** True when the failure means the service cannot be used right now; everything waits for a probe. */
+  private lostService(result: Extract<CallResult<unknown>, { ok: false }>): boolean {
+    if (!result.offline && result.code !== 'auth_failed') return false;
+    const now = this.now();
+    const nextProbeAt =
+      now + Math.max(500, backoffDelay(this.offlineProbes++, OFFLINE_PROBE_BACKOFF, this.random));
+    this.options.store.deferDue(this.options.profileId, nextProbeAt);
+    this.setStatus({
+      state: result.offline ? 'offline' : 'auth_failed',
+      message: result.message,
+      nextProbeAt,
+    });
+    return true;
+  }
+
+  private reachedService(): void {
+    if (this.status.state === 'online') return;
+    const wasCutOff = this.status.state === 'offline' || this.status.state === 'auth_failed';
+    this.offlineProbes = 0;
+    this.setStatus({ state: 'online', message: null, nextProbeAt: null });
+    if (wasCutOff) {
+      // Back online: drain the queue now rather than at each row's deferred time.
+      this.options.store.makeDueNow(this.options.profileId, this.now());
+      this.again = true;
+    }
+  }
+
+  private setStatus(status: ConnectivityStatus): void {
+    this.status = status;
+    this.emit('connectivity', status);
+  }
+}

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { EvidenceCore } from '../../main/core';
+import { METADATA, openCore, workspace } from '../support/core';
+import type { TestWorkspace } from '../support/core';
+
+let ws: TestWorkspace;
+let core: EvidenceCore | undefined;
+beforeEach(() => {
+  ws = workspace();
+});
+afterEach(async () => {
+  await core?.close();
+  core = undefined;
+  ws.cleanup();
+});
+
+describe('certifying on the embedded sandbox', () => {
+  it('hashes files locally, queues them, and brings each to anchored with verified evidence', async () => {
+    core = await openCore(ws.dataDir);
+    const paths = ws.files({ 'contract.pdf': 'the contract', 'annex.txt': 'the annex' });
+    const report = await core.certify(paths, METADATA);
+    expect(report.problems).toEqual([]);
+    expect(report.queued.map((row) => row.assetHash).sort()).toEqual(
+      ['the contract', 'the annex'].map((text) => createHash('sha256').update(text).digest('hex')).sort(),
+    );
+    const settled = await core.waitUntilSettled(
+      report.queued.map((row) => row.id),
+      20_000,
+    );
+    for (const row of settled) {
+      expect(row.state).toBe('anchored');
+      expect(row.verification).toBe('verified');
+      expect(row.serviceId).toMatch(/^cert_/);
+      expect(JSON.parse(row.rawResponse ?? '{}')).toMatchObject({ state: 'anchored' });
+    }
+    const timeline = core.details(settled[0]!.id).history.map((entry) => entry.state);
+    expect(timeline).toEqual(['queued', 'submitting', 'pending', 'anchored']);
+    expect(core.status().counts).toMatchObject({ anchored: 2, queued: 0, failed: 0 });
+
+    const verification = await core.verifyFile(paths[0]!);
+    expect(verification.certifications).toHaveLength(1);
+    expect(verification.certifications[0]!.check.verification).toBe('verified');
+  });
+});

@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CoreOptions } from '../../main/core';
+import { EvidenceCore } from '../../main/core';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
+
+export const METADATA = {
+  asset_type: 'document',
+  source_system: 'evidence-desk-tests',
+  event_type: 'DOCUMENT_SIGNED',
+};
+
+export interface TestWorkspace {
+  dir: string;
+  dataDir: string;
+  /** Writes files under the workspace and returns their paths. */
+  files(contents: Record<string, string | Buffer>): string[];
+  cleanup(): void;
+}
+
+export function workspace(prefix = 'evidence-core-'): TestWorkspace {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dataDir = join(dir, 'data');
+  return {
+    dir,
+    dataDir,
+    files(contents) {
+      return Object.entries(contents).map(([name, content]) => {
+        const path = join(dir, 'docs', name);
+        mkdirSync(join(path, '..'), { recursive: true });
+        writeFileSync(path, content);
+        return path;
+      });
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A core on the real keychain (a test-only service name), the real queue file, an embedded sandbox. */
+export function openCore(dataDir: string, options: Partial<CoreOptions> = {}): Promise<EvidenceCore> {
+  return EvidenceCore.open({
+    dataDir,
+    secrets: new KeychainSecretStore('Evidence Desk tests'),
+    embeddedSandbox: { batchIntervalMs: 200 },
+    ...options,
+  });
+}
