@@ -62,6 +62,8 @@ export class HashPool {
       if (!worker) return;
       const pending = this.waiting.shift() as PendingJob;
       this.busy.set(worker, pending);
+      // A busy worker keeps the process alive until its answer arrives; an idle one does not.
+      worker.ref();
       worker.postMessage(pending.job);
     }
   }
@@ -71,8 +73,6 @@ export class HashPool {
     worker.on('message', (message: HashMessage) => this.onMessage(worker, message));
     worker.on('error', (error) => this.onWorkerDeath(worker, error.message));
     worker.on('exit', () => this.onWorkerDeath(worker, 'the hashing worker stopped'));
-    // Idle workers must not keep a CLI process alive.
-    worker.unref();
     return worker;
   }
 
@@ -84,6 +84,7 @@ export class HashPool {
       return;
     }
     this.busy.delete(worker);
+    worker.unref();
     if (!this.closed) this.idle.push(worker);
     pending.resolve(toOutcome(message));
     this.dispatch();

@@ -18,6 +18,8 @@ export function openQueueDb(
   let db: QueueDb | undefined;
   try {
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+    // The version is checked before anything writes, so a newer file is left byte for byte as it was.
+    refuseNewer(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
@@ -29,7 +31,7 @@ export function openQueueDb(
   }
 }
 
-function migrate(db: QueueDb, target: number): void {
+function refuseNewer(db: QueueDb): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new DeskError(
@@ -37,6 +39,10 @@ function migrate(db: QueueDb, target: number): void {
       `The queue database was written by a newer Evidence Desk (schema ${current}; this version knows ${MIGRATIONS.length}). Update the app; the file was left untouched.`,
     );
   }
+}
+
+function migrate(db: QueueDb, target: number): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
   if (current >= target) return;
   // One transaction for all steps and the version, so a crash mid-migration leaves the old schema.
   db.transaction(() => {

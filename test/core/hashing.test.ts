@@ -1,0 +1,146 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expandPaths } from '../../main/hashing/expand-paths';
+import { HashPool } from '../../main/hashing/hash-pool';
+import type { TestWorkspace } from '../support/core';
+import { workspace } from '../support/core';
+
+const GIB = 1024 ** 3;
+let ws: TestWorkspace;
+let pool: HashPool;
+beforeAll(() => {
+  pool = new HashPool(2);
+});
+afterAll(() => pool.close());
+beforeEach(() => {
+  ws = workspace('evidence-hashing-');
+});
+afterEach(() => ws.cleanup());
+
+describe('expanding dropped paths', () => {
+  it('expands folders recursively, skips OS clutter, and fails every non-file alone with its reason', async () => {
+    const [a, nested] = ws.files({
+      'a.pdf': 'a',
+      'folder/deeper/b.pdf': 'b',
+      'folder/.DS_Store': 'x',
+      'folder/Thumbs.db': 'x',
+      'folder/desktop.ini': 'x',
+      'folder/._b.pdf': 'x',
+    });
+    const folder = join(ws.dir, 'docs', 'folder');
+    symlinkSync(folder, join(folder, 'deeper', 'back-to-folder'));
+    const fifo = join(ws.dir, 'docs', 'pipe');
+    spawnSync('mkfifo', [fifo]);
+    const socketPath = join(ws.dir, 'docs', 'socket');
+    const server = createServer().listen(socketPath);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const result = await expandPaths([
+        a!,
+        folder,
+        join(ws.dir, 'docs', 'missing.pdf'),
+        fifo,
+        socketPath,
+        '/dev/null',
+      ]);
+      expect(result.files.map((f) => f.path)).toEqual([a, nested]);
+      expect(result.problems.map((p) => [p.path.replace(ws.dir, ''), p.code])).toEqual([
+        ['/docs/folder/deeper/back-to-folder', 'folder_loop'],
+        ['/docs/missing.pdf', 'not_found'],
+        ['/docs/pipe', 'not_regular_file'],
+        ['/docs/socket', 'not_regular_file'],
+        ['/dev/null', 'not_regular_file'],
+      ]);
+      expect(result.problems.find((p) => p.path === fifo)?.message).toMatch(/a pipe/);
+      expect(result.problems.find((p) => p.path === '/dev/null')?.message).toMatch(/a device/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reports a link that points to itself', async () => {
+    const loop = join(ws.dir, 'self');
+    symlinkSync(loop, loop);
+    const result = await expandPaths([loop]);
+    expect(result.problems.map((p) => p.code)).toEqual(['folder_loop']);
+  });
+});
+
+describe('hashing in worker threads', () => {
+  it('gives the SHA-256 of each file', async () => {
+    const [empty, text] = ws.files({ 'empty.txt': '', 'text.txt': 'évidence\n' });
+    expect(await pool.hash(empty!)).toMatchObject({
+      ok: true,
+      hash: createHash('sha256').update('').digest('hex'),
+      size: 0,
+    });
+    expect(await pool.hash(text!)).toMatchObject({
+      ok: true,
+      hash: createHash('sha256').update('évidence\n').digest('hex'),
+    });
+  });
+
+  it('hashes a file of several GiB with flat memory, reporting progress as it goes', async () => {
+    const big = join(ws.dir, 'sparse.bin');
+    writeFileSync(big, '');
+    truncateSync(big, 3 * GIB);
+    const progress: number[] = [];
+    let peakRss = 0;
+    const baseline = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+    const outcome = await pool.hash(big, (done) => progress.push(done));
+    clearInterval(sampler);
+    // SHA-256 of 3 GiB of zero bytes, computed once with `sha256sum`.
+    expect(outcome).toMatchObject({
+      ok: true,
+      size: 3 * GIB,
+      hash: '305b66a59d15b252092fbda9d09711230c429f351897cbd430e7b55a35fd3b97',
+    });
+    expect(progress.length).toBeGreaterThan(100);
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    expect(progress.at(-1)).toBeLessThanOrEqual(3 * GIB);
+    expect(peakRss - baseline).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('reports a file that changes while it is hashed, instead of certifying it', async () => {
+    const big = join(ws.dir, 'growing.bin');
+    writeFileSync(big, '');
+    truncateSync(big, 1 * GIB);
+    let appended = false;
+    const outcome = await pool.hash(big, () => {
+      if (appended) return;
+      appended = true;
+      appendFileSync(big, 'one more line');
+    });
+    expect(appended).toBe(true);
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'changed_while_hashing',
+      message: expect.stringMatching(/changed while it was being hashed/),
+    });
+  });
+
+  it('reports a file the user may not read', async () => {
+    const [secret] = ws.files({ 'locked.pdf': 'private' });
+    chmodSync(secret!, 0o000);
+    if (process.getuid?.() === 0) {
+      // root reads everything: ask as an unprivileged user, through the same worker, in a child process.
+      chmodSync(ws.dir, 0o755);
+      mkdirSync(join(ws.dir, 'docs'), { recursive: true });
+      chmodSync(join(ws.dir, 'docs'), 0o755);
+      const child = spawnSync(
+        join(process.cwd(), 'node_modules/.bin/tsx'),
+        ['test/support/hash-one.ts', secret!],
+        { uid: 65534, gid: 65534, encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } },
+      );
+      expect(child.stderr).toBe('');
+      expect(JSON.parse(child.stdout)).toMatchObject({ ok: false, code: 'permission_denied' });
+    } else {
+      expect(await pool.hash(secret!)).toMatchObject({ ok: false, code: 'permission_denied' });
+    }
+  });
+});

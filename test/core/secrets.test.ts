@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import type { Sandbox } from '../../sandbox/server';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, workspace } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+
+// Everything here runs against the real OS keychain (gnome-keyring under `npm test` on Linux).
+describe('secrets in the OS keychain', () => {
+  it('stores, reads and deletes secrets per profile', async () => {
+    const store = new KeychainSecretStore('Evidence Desk tests');
+    await store.set('alpha', 'client_secret', 'cs_alpha');
+    await store.set('beta', 'client_secret', 'cs_beta');
+    expect(await store.get('alpha', 'client_secret')).toBe('cs_alpha');
+    expect(await store.get('beta', 'client_secret')).toBe('cs_beta');
+    expect(await store.delete('alpha', 'client_secret')).toBe(true);
+    expect(await store.get('alpha', 'client_secret')).toBeNull();
+    expect(await store.delete('alpha', 'client_secret')).toBe(false);
+    await store.delete('beta', 'client_secret');
+  });
+});
+
+describe('a service profile', () => {
+  let ws: TestWorkspace;
+  let sandbox: Sandbox;
+  let core: EvidenceCore | undefined;
+  beforeEach(async () => {
+    ws = workspace();
+    sandbox = await startTestSandbox({ batchIntervalMs: 200 });
+  });
+  afterEach(async () => {
+    await core?.close();
+    core = undefined;
+    await sandbox.stop();
+    ws.cleanup();
+  });
+
+  it('keeps its secrets in the keychain and nowhere in the queue files, and certifies with them', async () => {
+    const client = sandbox.createClient({
+      name: 'keychain test',
+      requireSignature: true,
+      requireApiKey: true,
+    });
+    core = await openCore(ws.dataDir);
+    await core.saveProfile(
+      {
+        id: 'acme-sandbox',
+        kind: 'service-sandbox',
+        baseUrl: sandbox.baseUrl,
+        tokenUrl: sandbox.tokenUrl,
+        clientId: client.clientId,
+        apiKey: client.apiKey,
+        signRequests: true,
+      },
+      { client_secret: client.clientSecret, api_secret: client.apiSecret, hmac_key: client.hmacKey },
+    );
+    expect(await core.secretsSet('acme-sandbox')).toEqual({
+      client_secret: true,
+      api_secret: true,
+      hmac_key: true,
+    });
+    expect(await new KeychainSecretStore('Evidence Desk tests').get('acme-sandbox', 'hmac_key')).toBe(
+      client.hmacKey,
+    );
+
+    await core.useProfile('acme-sandbox');
+    expect(await core.testConnection()).toMatchObject({ ok: true });
+    const report = await core.certify(ws.files({ 'deed.pdf': 'deed' }), METADATA);
+    const [row] = await core.waitUntilSettled(
+      report.queued.map((r) => r.id),
+      20_000,
+    );
+    expect(row).toMatchObject({ state: 'anchored', verification: 'verified' });
+    await core.close();
+    core = undefined;
+
+    for (const file of readdirSync(ws.dataDir)) {
+      const bytes = readFileSync(join(ws.dataDir, file)).toString('latin1');
+      for (const secret of [client.clientSecret, client.apiSecret, client.hmacKey])
+        expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
+    }
+  });
+
+  it('says plainly when the credentials are wrong', async () => {
+    core = await openCore(ws.dataDir);
+    await core.saveProfile(
+      {
+        id: 'wrong',
+        kind: 'custom',
+        baseUrl: sandbox.baseUrl,
+        tokenUrl: sandbox.tokenUrl,
+        clientId: sandbox.demoClient.clientId,
+        signRequests: false,
+      },
+      { client_secret: 'cs_not-the-secret' },
+    );
+    const result = await core.testConnection('wrong');
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'auth_failed',
+      message: expect.stringMatching(/refused the client credentials.*not right/),
+    });
+  });
+});

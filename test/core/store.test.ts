@@ -1,0 +1,216 @@
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeskError } from '../../main/errors';
+import { CertificationStore } from '../../main/store/certifications-store';
+import { openQueueDb } from '../../main/store/database';
+import { MIGRATIONS } from '../../main/store/migrations';
+import { IllegalTransition } from '../../main/store/states';
+import type { TestWorkspace } from '../support/core';
+import { workspace } from '../support/core';
+
+let ws: TestWorkspace;
+let path: string;
+beforeEach(() => {
+  ws = workspace('evidence-store-');
+  path = join(ws.dir, 'queue.sqlite');
+});
+afterEach(() => ws.cleanup());
+
+const item = (n: number) => ({
+  profileId: 'embedded',
+  filePath: `/docs/file-${n}.pdf`,
+  fileName: `file-${n}.pdf`,
+  fileSize: n,
+  assetHash: String(n).padStart(64, '0'),
+  assetType: 'document',
+  sourceSystem: 'tests',
+  eventType: 'DOCUMENT_SIGNED',
+});
+
+function schemaOf(db: Database.Database): string[] {
+  return (
+    db
+      .prepare(
+        `SELECT type || ' ' || name || ': ' || COALESCE(sql, '') AS s FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`,
+      )
+      .pluck()
+      .all() as string[]
+  ).map((s) => s.replace(/\s+/g, ' '));
+}
+
+describe('queue database', () => {
+  it('is created from an empty file in WAL mode at the newest schema', () => {
+    const db = openQueueDb(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
+  it.each(Array.from({ length: MIGRATIONS.length }, (_, version) => version))(
+    'upgrades a file at schema %i, keeping its queued rows, to the same schema a new file gets',
+    (version) => {
+      const old = openQueueDb(path, { targetVersion: version });
+      if (version >= 1) {
+        old
+          .prepare(
+            `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type, source_system, event_type, state, next_attempt_at, created_at, updated_at)
+           VALUES ('embedded', 'req-kept', '/docs/a.pdf', 'a.pdf', 1, ?, 'document', 'tests', 'DOCUMENT_SIGNED', 'queued', 0, 1, 1)`,
+          )
+          .run('a'.repeat(64));
+      }
+      old.close();
+      const upgraded = openQueueDb(path);
+      const fresh = openQueueDb(join(ws.dir, 'fresh.sqlite'));
+      expect(schemaOf(upgraded)).toEqual(schemaOf(fresh));
+      if (version >= 1) {
+        const store = new CertificationStore(upgraded);
+        const [row] = store.list({ profileId: 'embedded', limit: 10 });
+        expect(row).toMatchObject({ requestId: 'req-kept', state: 'queued' });
+        expect(store.history(row!.id).map((h) => h.state)).toEqual(['queued']);
+      }
+      upgraded.close();
+      fresh.close();
+    },
+  );
+
+  it('refuses a database written by a newer app, and leaves it as it was', () => {
+    const db = new Database(path);
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    const before = readFileSync(path);
+    expect(() => openQueueDb(path)).toThrow(expect.objectContaining({ code: 'database_too_new' }));
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('says clearly when the file is corrupt, and does not touch it', () => {
+    writeFileSync(path, Buffer.concat([Buffer.from('definitely not SQLite '), Buffer.alloc(4096, 7)]));
+    const before = readFileSync(path);
+    let error: unknown;
+    try {
+      openQueueDb(path);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DeskError);
+    expect(error).toMatchObject({
+      code: 'database_corrupt',
+      message: expect.stringMatching(/damaged.*left untouched/),
+    });
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('says clearly when another program holds the file locked, and loses nothing', () => {
+    const first = openQueueDb(path);
+    new CertificationStore(first).enqueue([item(1)]);
+    first.close();
+    // Another program holds the file in exclusive locking mode; opening must wait briefly, then explain.
+    const holder = new Database(path);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE; COMMIT');
+    expect(() => openQueueDb(path, { busyTimeoutMs: 200 })).toThrow(
+      expect.objectContaining({
+        code: 'database_locked',
+        message: expect.stringMatching(/locked by another program/),
+      }),
+    );
+    holder.close();
+    const reopened = openQueueDb(path);
+    expect(new CertificationStore(reopened).counts('embedded').queued).toBe(1);
+    reopened.close();
+  });
+});
+
+describe('certification store', () => {
+  let db: Database.Database;
+  let store: CertificationStore;
+  beforeEach(() => {
+    db = openQueueDb(path);
+    store = new CertificationStore(db);
+  });
+  afterEach(() => db.close());
+
+  it('gives every row its own request id and records each state in its timeline', () => {
+    const [a, b] = store.enqueue([item(1), item(2)], 1000);
+    expect(a!.requestId).not.toBe(b!.requestId);
+    expect(store.claimDue('embedded', 1000, 10).map((r) => r.id)).toEqual([a!.id, b!.id]);
+    store.markPending(a!.id, 'svc-1', 'pending', '{}', 2000, 1001);
+    store.markAnchored(
+      a!.id,
+      {
+        serviceState: 'anchored',
+        rawResponse: '{"state":"anchored"}',
+        evidence: null,
+        verification: 'unverifiable',
+        verificationMessage: 'no evidence',
+      },
+      3000,
+    );
+    expect(store.history(a!.id).map((h) => h.state)).toEqual(['queued', 'submitting', 'pending', 'anchored']);
+    expect(store.get(a!.id)).toMatchObject({
+      state: 'anchored',
+      serviceId: 'svc-1',
+      requestId: a!.requestId,
+      anchoredAt: 3000,
+    });
+  });
+
+  it('refuses a write the state machine does not allow', () => {
+    const [row] = store.enqueue([item(1)]);
+    expect(() =>
+      store.markAnchored(row!.id, {
+        serviceState: 'anchored',
+        rawResponse: '{}',
+        evidence: null,
+        verification: 'verified',
+        verificationMessage: '',
+      }),
+    ).toThrow(IllegalTransition);
+    expect(store.get(row!.id)!.state).toBe('queued');
+  });
+
+  it('resumes rows that were being sent when the app stopped, with the same request id', () => {
+    const [row] = store.enqueue([item(1)]);
+    store.claimDue('embedded', Date.now(), 1);
+    expect(store.resumeInterrupted()).toBe(1);
+    expect(store.get(row!.id)).toMatchObject({ state: 'queued', requestId: row!.requestId });
+  });
+
+  it('sends a failure again under a new request id only if the service had accepted it', () => {
+    const [early, late] = store.enqueue([item(1), item(2)]);
+    store.claimDue('embedded', Date.now(), 2);
+    store.markFailed(early!.id, { code: 'validation_failed', message: 'bad' }, null);
+    store.markPending(late!.id, 'svc-2', 'pending', '{}', 0);
+    store.markFailed(late!.id, { code: 'service_failed', message: 'anchoring failed' }, '{}');
+    store.retry(early!.id);
+    store.retry(late!.id);
+    expect(store.get(early!.id)).toMatchObject({ state: 'queued', requestId: early!.requestId });
+    expect(store.get(late!.id)).toMatchObject({ state: 'queued', serviceId: null });
+    expect(store.get(late!.id)!.requestId).not.toBe(late!.requestId);
+  });
+
+  it('removes only what was never sent or failed for good', () => {
+    const [queued, sent] = store.enqueue([item(1), item(2)]);
+    store.claimDue('embedded', Date.now(), 2);
+    store.requeue(queued!.id, { code: 'x', message: 'x' }, 0);
+    store.markPending(sent!.id, 'svc', 'pending', '{}', 0);
+    store.remove(queued!.id);
+    expect(store.get(queued!.id)).toBeUndefined();
+    expect(() => store.remove(sent!.id)).toThrow(expect.objectContaining({ code: 'not_removable' }));
+  });
+
+  it('filters by state and searches by file name or hash prefix', () => {
+    store.enqueue([
+      item(1),
+      { ...item(2), fileName: 'Contract_100%.pdf' },
+      { ...item(3), assetHash: 'ab'.repeat(32) },
+    ]);
+    expect(store.list({ profileId: 'embedded', search: '100%', limit: 10 }).map((r) => r.fileName)).toEqual([
+      'Contract_100%.pdf',
+    ]);
+    expect(store.list({ profileId: 'embedded', search: 'ABAB', limit: 10 })).toHaveLength(1);
+    expect(store.list({ profileId: 'embedded', states: ['failed'], limit: 10 })).toHaveLength(0);
+    expect(store.list({ profileId: 'other', limit: 10 })).toHaveLength(0);
+  });
+});
