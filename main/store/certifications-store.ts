@@ -137,16 +137,20 @@ export class CertificationStore {
     });
   }
 
-  /** Sending failed in a way worth retrying: back to the queue, same request id, later. */
+  /**
+   * Sending failed in a way worth retrying: back to the queue, same request id, later. A lost
+   * connection rather than an answer from the service does not count towards giving up.
+   */
   requeue(
     id: number,
     error: { code: string; message: string },
     nextAttemptAt: number,
     now = Date.now(),
+    countsAsAttempt = true,
   ): void {
     const row = this.require(id);
     this.transition(id, 'queued', now, error.message, {
-      attempts: row.attempts + 1,
+      attempts: row.attempts + (countsAsAttempt ? 1 : 0),
       next_attempt_at: nextAttemptAt,
       error_code: error.code,
       error_message: error.message,

@@ -7,6 +7,9 @@ import { runBounded } from './run-bounded';
 
 export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed';
 
+// Requests in a row that got no answer at all before the service counts as unreachable.
+const UNANSWERED_BEFORE_OFFLINE = 3;
+
 export interface ConnectivityStatus {
   state: Connectivity;
   message: string | null;
@@ -44,6 +47,7 @@ export interface SyncEvents {
 export class SyncEngine extends EventEmitter<SyncEvents> {
   private status: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
   private offlineProbes = 0;
+  private unansweredInARow = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> | undefined;
@@ -152,7 +156,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       );
       if (result.value.progress !== 'in_progress') await this.settle(row.id, result.value, result.raw);
     } else if (this.lostService(result)) {
-      store.requeue(row.id, result, this.status.nextProbeAt ?? now, now);
+      store.requeue(row.id, result, this.status.nextProbeAt ?? now, now, false);
+    } else if (result.offline) {
+      // One lost connection is not an outage: this row alone tries again shortly.
+      store.requeue(row.id, result, now + backoffDelay(1, SUBMIT_BACKOFF, this.random), now, false);
     } else if (result.retryable && row.attempts + 1 < this.maxSubmitAttempts) {
       this.reachedService();
       const delay = Math.max(
@@ -186,6 +193,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       }
     } else if (this.lostService(result)) {
       store.recordPoll(row.id, null, null, this.status.nextProbeAt ?? now, now);
+    } else if (result.offline) {
+      store.recordPoll(row.id, null, null, now + pollDelay(row.attempts + 1), now);
     } else if (result.status === 404) {
       this.reachedService();
       store.markFailed(
@@ -234,12 +243,23 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     );
   }
 
-  /** True when the failure means the service cannot be used right now; everything waits for a probe. */
+  /**
+   * True when the service cannot be used right now: its credentials are refused, or several
+   * requests in a row got no answer at all. Then everything waits for one probe.
+   */
   private lostService(result: Extract<CallResult<unknown>, { ok: false }>): boolean {
-    if (!result.offline && result.code !== 'auth_failed') return false;
+    if (result.offline) this.unansweredInARow++;
+    const unreachable =
+      result.offline &&
+      (this.unansweredInARow >= UNANSWERED_BEFORE_OFFLINE || this.status.state === 'offline');
+    if (!unreachable && result.code !== 'auth_failed') return false;
     const now = this.now();
+    const planned = this.status.nextProbeAt;
+    // Requests that were already on the wire fail together: they join the planned probe, not push it back.
     const nextProbeAt =
-      now + Math.max(500, backoffDelay(this.offlineProbes++, OFFLINE_PROBE_BACKOFF, this.random));
+      planned !== null && planned > now
+        ? planned
+        : now + Math.max(500, backoffDelay(this.offlineProbes++, OFFLINE_PROBE_BACKOFF, this.random));
     this.options.store.deferDue(this.options.profileId, nextProbeAt);
     this.setStatus({
       state: result.offline ? 'offline' : 'auth_failed',
@@ -250,6 +270,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   private reachedService(): void {
+    this.unansweredInARow = 0;
     if (this.status.state === 'online') return;
     const wasCutOff = this.status.state === 'offline' || this.status.state === 'auth_failed';
     this.offlineProbes = 0;

@@ -46,3 +46,35 @@ export function openCore(dataDir: string, options: Partial<CoreOptions> = {}): P
     ...options,
   });
 }
+
+/** Points a core at a sandbox through a saved service profile, its secrets in the real keychain. */
+export async function useSandboxProfile(
+  core: EvidenceCore,
+  sandbox: { baseUrl: string; tokenUrl: string; createClient(): { clientId: string; clientSecret: string } },
+  id = 'test-sandbox',
+): Promise<void> {
+  const client = sandbox.createClient();
+  await core.saveProfile(
+    {
+      id,
+      kind: 'custom',
+      baseUrl: sandbox.baseUrl,
+      tokenUrl: sandbox.tokenUrl,
+      clientId: client.clientId,
+      signRequests: false,
+    },
+    { client_secret: client.clientSecret },
+  );
+  await core.useProfile(id);
+}
+
+export function manyFiles(ws: TestWorkspace, count: number): string[] {
+  return ws.files(
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        `file-${String(i).padStart(4, '0')}.txt`,
+        `document number ${i}`,
+      ]),
+    ),
+  );
+}

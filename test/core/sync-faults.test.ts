@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import type { ConnectivityStatus } from '../../main/sync/sync-engine';
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, manyFiles, openCore, useSandboxProfile, workspace } from '../support/core';
+
+let ws: TestWorkspace;
+let core: EvidenceCore | undefined;
+let sandbox: Sandbox | undefined;
+beforeEach(() => {
+  ws = workspace('evidence-sync-');
+});
+afterEach(async () => {
+  await core?.close();
+  await sandbox?.stop();
+  core = undefined;
+  sandbox = undefined;
+  ws.cleanup();
+});
+
+const startService = (options: Parameters<typeof startSandbox>[0] = {}) =>
+  startSandbox({ dbPath: join(ws.dir, 'service.sqlite'), port: 0, batchIntervalMs: 200, ...options });
+
+/** The service holds exactly one certification per local row, and they agree on ids. */
+function expectNoDuplicates(service: Sandbox, local: EvidenceCore): void {
+  const remote = service.db
+    .prepare('SELECT id, request_id AS requestId, asset_hash AS assetHash FROM certifications')
+    .all() as { id: string; requestId: string; assetHash: string }[];
+  const rows = local.list({ limit: 100_000 });
+  const sent = rows.filter((row) => row.serviceId !== null);
+  expect(remote).toHaveLength(sent.length);
+  expect(new Set(remote.map((r) => r.requestId)).size).toBe(remote.length);
+  const byId = new Map(remote.map((r) => [r.id, r]));
+  for (const row of sent)
+    expect(byId.get(row.serviceId as string)).toMatchObject({
+      requestId: row.requestId,
+      assetHash: row.assetHash,
+    });
+}
+
+describe('syncing through a hostile network', () => {
+  it('ends every certification anchored or failed for a reason, none duplicated, through 5xx, 429, drops, latency, expiring tokens and anchoring failures', async () => {
+    sandbox = await startService({
+      rateLimit: { max: 25, windowMs: 1000 },
+      faults: {
+        errorRate: 0.2,
+        dropRate: 0.1,
+        dropResponseRate: 0.25,
+        latencyMs: 20,
+        tokenLifetimeSeconds: 2,
+        anchorFailureRate: 0.15,
+      },
+    });
+    core = await openCore(ws.dataDir);
+    await useSandboxProfile(core, sandbox);
+    const report = await core.certify(manyFiles(ws, 40), METADATA);
+    expect(report.queued).toHaveLength(40);
+    const rows = await core.waitUntilSettled(
+      report.queued.map((row) => row.id),
+      120_000,
+    );
+
+    const anchored = rows.filter((row) => row.state === 'anchored');
+    const failed = rows.filter((row) => row.state === 'failed');
+    expect(anchored.length + failed.length).toBe(40);
+    expect(anchored.every((row) => row.verification === 'verified')).toBe(true);
+    // The only final failures are the anchoring failures the service reported, each with its reason.
+    for (const row of failed)
+      expect(row).toMatchObject({
+        errorCode: 'service_failed',
+        errorMessage: expect.stringMatching(/fault injection/),
+      });
+    expect(failed.length).toBeGreaterThan(0);
+    expect(anchored.length).toBeGreaterThan(20);
+    // The faults really happened: some rows needed several tries.
+    expect(
+      rows.some((row) => core!.details(row.id).history.filter((h) => h.state === 'submitting').length > 1),
+    ).toBe(true);
+    expectNoDuplicates(sandbox, core);
+  }, 150_000);
+});
+
+describe('offline and back', () => {
+  it('waits without busy-looping while the service is down, shows it, and drains the queue when it is back', async () => {
+    sandbox = await startService();
+    const port = Number(new URL(sandbox.baseUrl).port);
+    core = await openCore(ws.dataDir);
+    await useSandboxProfile(core, sandbox);
+    await sandbox.stop();
+    sandbox = undefined;
+
+    const statuses: ConnectivityStatus[] = [];
+    core.on('connectivity', (status) => statuses.push(status));
+    const report = await core.certify(manyFiles(ws, 12), METADATA);
+    const attempts = () =>
+      report.queued.reduce(
+        (sum, row) => sum + core!.details(row.id).history.filter((h) => h.state === 'submitting').length,
+        0,
+      );
+    await expect.poll(() => core!.status().connectivity.state, { timeout: 5000 }).toBe('offline');
+    expect(core.status().connectivity.message).toMatch(/cannot be reached/);
+    const whenOffline = attempts();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(core.status().counts.queued).toBe(12);
+    // Offline, one row probes at growing intervals (0.5 s, then up to 1, 2, 4 s); the rest wait.
+    expect(attempts() - whenOffline).toBeGreaterThanOrEqual(1);
+    expect(attempts() - whenOffline).toBeLessThanOrEqual(4);
+
+    sandbox = await startService({ port });
+    const rows = await core.waitUntilSettled(
+      report.queued.map((row) => row.id),
+      60_000,
+    );
+    expect(rows.every((row) => row.state === 'anchored' && row.verification === 'verified')).toBe(true);
+    expect(statuses.at(-1)?.state).toBe('online');
+    expectNoDuplicates(sandbox, core);
+  }, 90_000);
+
+  it('resumes after a restart exactly where the table says', async () => {
+    sandbox = await startService({ faults: { anchoringPaused: true } });
+    core = await openCore(ws.dataDir);
+    await useSandboxProfile(core, sandbox);
+    const report = await core.certify(manyFiles(ws, 5), METADATA);
+    await expect.poll(() => core!.status().counts.pending, { timeout: 10_000 }).toBe(5);
+    await core.close();
+
+    sandbox.setFaults({ anchoringPaused: false });
+    core = await openCore(ws.dataDir);
+    expect(core.activeProfileId).toBe('test-sandbox');
+    const rows = await core.waitUntilSettled(
+      report.queued.map((row) => row.id),
+      30_000,
+    );
+    expect(rows.every((row) => row.state === 'anchored')).toBe(true);
+    expectNoDuplicates(sandbox, core);
+  }, 60_000);
+});
