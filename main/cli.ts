@@ -63,11 +63,12 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number | undefined> {
   if (argv[0] === 'sandbox') {
+    // The sandbox's own command line takes over, exit code included.
     process.argv = [process.argv[0] as string, 'sandbox', ...argv.slice(1)];
     await import('../sandbox/cli');
-    return EXIT.ok;
+    return undefined;
   }
   const { values, positionals } = parseArgs({
     args: argv,
@@ -304,7 +305,7 @@ function publicRow(row: ReturnType<EvidenceCore['list']>[number]) {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
     const usage =

@@ -5,6 +5,8 @@ import { startSandbox } from '../sandbox/server';
 import type { ServiceProfile } from './config/profiles';
 import { EMBEDDED_PROFILE_ID, serviceProfileSchema } from './config/profiles';
 import { DeskError } from './errors';
+import type { Logger } from './logging/logger';
+import { fileLogger } from './logging/logger';
 import { checkEvidence } from './evidence/evidence-checker';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeProgress, IntakeReport } from './intake/certify-paths';
@@ -27,6 +29,8 @@ export interface CoreOptions {
   embeddedSandbox?: SandboxOptions;
   concurrency?: number;
   hashWorkers?: number;
+  /** Where structured logs go; by default `logs/evidence-desk.log` in the data folder. */
+  log?: Logger;
   /** Start syncing at once (default). The CLI's read-only commands do not. */
   sync?: boolean;
 }
@@ -64,6 +68,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private client: ServiceClient | undefined;
   private sandbox: Sandbox | undefined;
   private profileId: string;
+  private readonly log: Logger;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -72,6 +77,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     super();
     this.store = new CertificationStore(db);
     this.pool = new HashPool(options.hashWorkers);
+    this.log = options.log ?? fileLogger(join(options.dataDir, 'logs', 'evidence-desk.log'));
     this.profileId = this.store.getSetting(ACTIVE_PROFILE) ?? EMBEDDED_PROFILE_ID;
   }
 
@@ -245,6 +251,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     const connection = await this.connectionFor(this.profileId);
     this.client = new ServiceClient(connection);
     const engine = new SyncEngine({
+      log: this.log,
       store: this.store,
       profileId: this.profileId,
       client: this.client,

@@ -87,5 +87,8 @@ export async function certifyPaths(
       reportBatch();
     }),
   );
+  // Hashes finish in any order; people read results in the order they gave the files.
+  const order = new Map(files.map((file, index) => [file.path, index]));
+  report.queued.sort((a, b) => (order.get(a.filePath) ?? 0) - (order.get(b.filePath) ?? 0));
   return report;
 }

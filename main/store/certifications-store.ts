@@ -45,6 +45,13 @@ export interface HistoryEntry {
 
 export type StateCounts = Record<LocalState, number>;
 
+export interface LeaseHolder {
+  /** Unique per engine instance. */
+  holder: string;
+  pid: number;
+  host: string;
+}
+
 export interface ListQuery {
   profileId: string;
   states?: LocalState[];
@@ -102,19 +109,24 @@ export class CertificationStore {
   /** Takes up to `limit` due queued rows of a profile and marks them as being sent. */
   claimDue(profileId: string, now: number, limit: number): CertificationRow[] {
     assertTransition('queued', 'submitting');
-    return this.db.transaction(() => {
-      const ids = this.sql(
-        `SELECT id FROM certifications WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ?
+    return this.db
+      .transaction(() => {
+        const ids = this.sql(
+          `SELECT id FROM certifications WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, id LIMIT ?`,
-      )
-        .pluck()
-        .all(profileId, now, limit) as number[];
-      for (const id of ids) {
-        this.sql(`UPDATE certifications SET state = 'submitting', updated_at = ? WHERE id = ?`).run(now, id);
-        this.appendHistory(id, 'submitting', now, null);
-      }
-      return ids.map((id) => this.require(id));
-    })();
+        )
+          .pluck()
+          .all(profileId, now, limit) as number[];
+        for (const id of ids) {
+          this.sql(`UPDATE certifications SET state = 'submitting', updated_at = ? WHERE id = ?`).run(
+            now,
+            id,
+          );
+          this.appendHistory(id, 'submitting', now, null);
+        }
+        return ids.map((id) => this.require(id));
+      })
+      .immediate();
   }
 
   /** The service accepted it: remember its id and state, and when to look again. */
@@ -335,6 +347,35 @@ export class CertificationStore {
     ).all(id) as HistoryEntry[];
   }
 
+  /**
+   * Takes or renews the right to send this queue. Granted when nobody holds it, when it is ours,
+   * when it lapsed, or when its holder is a process on this machine that no longer exists.
+   */
+  acquireSyncLease(me: LeaseHolder, now: number, ttlMs: number, isAlive: (pid: number) => boolean): boolean {
+    return this.db
+      .transaction(() => {
+        const current = this.sql(
+          'SELECT holder, pid, host, expires_at AS expiresAt FROM sync_lease WHERE id = 1',
+        ).get() as (LeaseHolder & { expiresAt: number }) | undefined;
+        const free =
+          !current ||
+          current.holder === me.holder ||
+          current.expiresAt < now ||
+          (current.host === me.host && !isAlive(current.pid));
+        if (!free) return false;
+        this.sql(
+          `INSERT INTO sync_lease (id, holder, pid, host, expires_at) VALUES (1, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at`,
+        ).run(me.holder, me.pid, me.host, now + ttlMs);
+        return true;
+      })
+      .immediate();
+  }
+
+  releaseSyncLease(holder: string): void {
+    this.sql('DELETE FROM sync_lease WHERE holder = ?').run(holder);
+  }
+
   getSetting(key: string): string | undefined {
     return this.sql('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined;
   }
@@ -358,15 +399,17 @@ export class CertificationStore {
     note: string | null,
     fields: Record<string, unknown>,
   ): void {
-    this.db.transaction(() => {
-      const row = this.require(id);
-      assertTransition(row.state, to);
-      const names = Object.keys(fields);
-      this.sql(
-        `UPDATE certifications SET state = ?, updated_at = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE id = ?`,
-      ).run(to, now, ...names.map((n) => fields[n]), id);
-      this.appendHistory(id, to, now, note);
-    })();
+    this.db
+      .transaction(() => {
+        const row = this.require(id);
+        assertTransition(row.state, to);
+        const names = Object.keys(fields);
+        this.sql(
+          `UPDATE certifications SET state = ?, updated_at = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE id = ?`,
+        ).run(to, now, ...names.map((n) => fields[n]), id);
+        this.appendHistory(id, to, now, note);
+      })
+      .immediate();
   }
 
   private appendHistory(id: number, state: LocalState, at: number, note: string | null): void {

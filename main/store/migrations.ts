@@ -43,4 +43,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certifications_by_hash ON certifications(profile_id, asset_hash);
   INSERT INTO state_history (certification_id, state, at) SELECT id, state, updated_at FROM certifications;
   `,
+  // 3: one process at a time sends a queue (the app and the CLI may both be open on it).
+  `
+  CREATE TABLE sync_lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    holder TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];

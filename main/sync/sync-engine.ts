@@ -1,11 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import type { Logger } from '../logging/logger';
+import { silentLogger } from '../logging/logger';
 import type { CertificationRow, CertificationStore, Verification } from '../store/certifications-store';
 import type { CertificationReading } from '../service/response-reader';
 import { OFFLINE_PROBE_BACKOFF, SUBMIT_BACKOFF, backoffDelay, pollDelay } from '../service/retry-policy';
 import type { CallResult, ServiceClient } from '../service/service-client';
 import { runBounded } from './run-bounded';
 
-export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed';
+/** `standby`: another process on this computer is sending this queue; this one waits its turn. */
+export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby';
+
+const LEASE_TTL_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
+const STANDBY_RETRY_MS = 5_000;
 
 // Requests in a row that got no answer at all before the service counts as unreachable.
 const UNANSWERED_BEFORE_OFFLINE = 3;
@@ -32,6 +41,7 @@ export interface SyncEngineOptions {
   maxSubmitAttempts?: number;
   now?: () => number;
   random?: () => number;
+  log?: Logger;
 }
 
 export interface SyncEvents {
@@ -56,6 +66,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private readonly maxSubmitAttempts: number;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly log: Logger;
+  private readonly lease = { holder: randomUUID(), pid: process.pid, host: hostname() };
+  private leaseRenewedAt: number | undefined;
 
   constructor(private readonly options: SyncEngineOptions) {
     super();
@@ -63,6 +76,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.maxSubmitAttempts = options.maxSubmitAttempts ?? 12;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.log = options.log ?? silentLogger;
   }
 
   get connectivity(): ConnectivityStatus {
@@ -72,7 +86,6 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.options.store.resumeInterrupted(this.now());
     this.wake();
   }
 
@@ -81,6 +94,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.running = false;
     clearTimeout(this.timer);
     await this.ticking;
+    if (this.leaseRenewedAt !== undefined) this.options.store.releaseSyncLease(this.lease.holder);
+    this.leaseRenewedAt = undefined;
   }
 
   /** Something changed (rows queued, "try now"): look at the table again. */
@@ -109,6 +124,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     while (this.running) {
       this.again = false;
       const now = this.now();
+      if (!this.holdLease(now)) return;
       const reachable = this.status.state === 'online' || this.status.state === 'unknown';
       // While unreachable, one request probes; the rest wait for its answer.
       const submits = store.claimDue(profileId, now, reachable ? this.concurrency * 4 : 1);
@@ -119,14 +135,70 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       for (const row of submits) this.emit('row', row.id);
       if (submits.length + polls.length === 0) return;
       await runBounded(
-        [...submits.map((row) => () => this.submit(row)), ...polls.map((row) => () => this.poll(row))],
+        [
+          ...submits.map(
+            (row) => () => this.submit(row).catch((error: unknown) => this.taskFailed(row, error)),
+          ),
+          ...polls.map((row) => () => this.poll(row).catch((error: unknown) => this.taskFailed(row, error))),
+        ],
         this.concurrency,
       );
     }
   }
 
+  /**
+   * Only one process sends a queue at a time. Whoever takes the lease first resumes what a
+   * crashed sender left on the wire; the others stand by and look again every few seconds.
+   */
+  private holdLease(now: number): boolean {
+    if (this.leaseRenewedAt !== undefined && now - this.leaseRenewedAt < LEASE_RENEW_MS) return true;
+    const held = this.options.store.acquireSyncLease(this.lease, now, LEASE_TTL_MS, isProcessAlive);
+    if (!held) {
+      this.leaseRenewedAt = undefined;
+      if (this.status.state !== 'standby') {
+        this.setStatus({
+          state: 'standby',
+          message: 'Another Evidence Desk on this computer is sending this queue; this one waits its turn.',
+          nextProbeAt: now + STANDBY_RETRY_MS,
+        });
+      }
+      return false;
+    }
+    if (this.leaseRenewedAt === undefined) {
+      const resumed = this.options.store.resumeInterrupted(now);
+      if (resumed > 0) this.log.log('info', 'sync.resumed', { rows: resumed });
+      if (this.status.state === 'standby')
+        this.setStatus({ state: 'unknown', message: null, nextProbeAt: null });
+    }
+    this.leaseRenewedAt = now;
+    return true;
+  }
+
+  /** A row whose handling threw stays safe: logged, and sent again later with the same request id. */
+  private taskFailed(row: CertificationRow, error: unknown): void {
+    this.log.log('error', 'sync.row_failed_unexpectedly', { row: row.id, error: (error as Error).message });
+    const current = this.options.store.get(row.id);
+    if (current?.state === 'submitting') {
+      this.options.store.requeue(
+        row.id,
+        {
+          code: 'internal_error',
+          message: 'Sending was interrupted by an internal error; it will be tried again.',
+        },
+        this.now() + STANDBY_RETRY_MS,
+        this.now(),
+        false,
+      );
+    }
+    this.emit('row', row.id);
+  }
+
   private scheduleNext(): void {
     if (!this.running) return;
+    if (this.status.state === 'standby') {
+      this.timer = setTimeout(() => this.wake(), STANDBY_RETRY_MS);
+      return;
+    }
     const due = this.options.store.nextDueAt(this.options.profileId);
     if (due === null) return;
     this.timer = setTimeout(() => this.wake(), Math.max(0, due - this.now()));
@@ -285,5 +357,15 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private setStatus(status: ConnectivityStatus): void {
     this.status = status;
     this.emit('connectivity', status);
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -138,3 +138,34 @@ describe('offline and back', () => {
     expectNoDuplicates(sandbox, core);
   }, 60_000);
 });
+
+describe('two senders on one queue', () => {
+  it('lets one send while the other stands by, and hands over when the first stops', async () => {
+    sandbox = await startService({ faults: { anchoringPaused: true } });
+    core = await openCore(ws.dataDir);
+    await useSandboxProfile(core, sandbox);
+    const first = await core.certify(manyFiles(ws, 3), METADATA);
+    await expect.poll(() => core!.status().counts.pending, { timeout: 10_000 }).toBe(3);
+
+    const second = await openCore(ws.dataDir);
+    try {
+      const more = await second.certify(ws.files({ 'late.pdf': 'late' }), METADATA);
+      await expect.poll(() => second.status().connectivity.state, { timeout: 5000 }).toBe('standby');
+      expect(second.status().connectivity.message).toMatch(/Another Evidence Desk/);
+      // The first sender picks up the second's row too: it is the one holding the queue.
+      await expect.poll(() => core!.status().counts.pending, { timeout: 10_000 }).toBe(4);
+
+      await core.close();
+      core = undefined;
+      sandbox.setFaults({ anchoringPaused: false });
+      const rows = await second.waitUntilSettled(
+        [...first.queued, ...more.queued].map((row) => row.id),
+        30_000,
+      );
+      expect(rows.every((row) => row.state === 'anchored')).toBe(true);
+      expectNoDuplicates(sandbox, second);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});

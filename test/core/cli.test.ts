@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/server';
+import type { TestWorkspace } from '../support/core';
+import { workspace } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+
+let ws: TestWorkspace;
+beforeEach(() => {
+  ws = workspace('evidence-cli-');
+});
+afterEach(() => ws.cleanup());
+
+/** Runs the CLI as a user would, asynchronously: the sandbox it talks to lives in this process. */
+function cli(
+  args: string[],
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dataDir = args[0] === 'sandbox' ? [] : ['--data-dir', ws.dataDir];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args, ...dataDir], {
+    stdio: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(input ?? '');
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document'];
+
+describe('evidence-desk CLI', () => {
+  it('certifies files and waits until they are anchored, with machine-readable output', async () => {
+    const [a, b] = ws.files({ 'a.pdf': 'first', 'b.pdf': 'second' });
+    const result = await cli(['certify', a!, b!, ...certifyArgs, '--wait', '--json']);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout) as {
+      certifications: { state: string; verification: string; file: string }[];
+      problems: unknown[];
+    };
+    expect(output.problems).toEqual([]);
+    expect(output.certifications.map((c) => [c.file, c.state, c.verification])).toEqual([
+      [a, 'anchored', 'verified'],
+      [b, 'anchored', 'verified'],
+    ]);
+    expect(result.stderr).toMatch(/hashed 2 of 2 files/);
+
+    const verified = await cli(['verify', a!, '--json']);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      verified: true,
+      certifications: [{ check: { verification: 'verified' } }],
+    });
+    const [stranger] = ws.files({ 'never-certified.pdf': 'unknown' });
+    expect((await cli(['verify', stranger!])).code).toBe(1);
+
+    const status = await cli(['status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      profile: { id: 'embedded', demo: true },
+      counts: { anchored: 2 },
+    });
+  });
+
+  it('certifies the good files of a batch and exits 1 naming the bad ones', async () => {
+    const [good] = ws.files({ 'good.pdf': 'good' });
+    const result = await cli(['certify', good!, join(ws.dir, 'missing.pdf'), ...certifyArgs, '--wait']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/skipped .*missing\.pdf: missing\.pdf does not exist.*\[not_found\]/);
+    expect(result.stdout).toMatch(/^anchored .*good\.pdf$/m);
+  });
+
+  it('explains bad arguments with exit code 2', async () => {
+    expect(await cli(['certify', ...certifyArgs])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/at least one file/),
+    });
+    expect(await cli(['certify', 'x', '--asset-type', 'document'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--event-type/),
+    });
+    expect(await cli(['certify', 'x', '--event-type', 'signed', '--asset-type', 'document'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/upper-case words/),
+    });
+    expect(await cli(['launch'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown command "launch"/),
+    });
+    expect(await cli(['status', '--bogus'])).toMatchObject({ code: 2 });
+    expect(await cli(['status', '--state', 'lost'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--state takes one of/),
+    });
+  });
+
+  it('reports a corrupt queue with exit code 3 and leaves it alone', async () => {
+    mkdirSync(ws.dataDir, { recursive: true });
+    writeFileSync(
+      join(ws.dataDir, 'queue.sqlite'),
+      'not a database at all, but some bytes nonetheless '.repeat(100),
+    );
+    const result = await cli(['status']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/damaged or is not an Evidence Desk database/);
+  });
+
+  describe('with a service profile', () => {
+    let sandbox: Sandbox;
+    beforeEach(async () => {
+      sandbox = await startTestSandbox();
+    });
+    afterEach(() => sandbox.stop());
+
+    it('saves a profile with secrets read from a pipe, tests it, and never prints the secrets', async () => {
+      const client = sandbox.createClient({ requireSignature: true });
+      const set = await cli(
+        [
+          'profile',
+          'set',
+          '--id',
+          'acme',
+          '--kind',
+          'custom',
+          '--base-url',
+          sandbox.baseUrl,
+          '--token-url',
+          sandbox.tokenUrl,
+          '--client-id',
+          client.clientId,
+          '--sign',
+        ],
+        `${client.clientSecret}\n${client.hmacKey}\n`,
+      );
+      expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/saved profile acme/) });
+      expect(await cli(['profile', 'test', 'acme'])).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/Connected/),
+      });
+      expect((await cli(['profile', 'use', 'acme'])).code).toBe(0);
+      const shown = await cli(['profile', 'show']);
+      expect(JSON.parse(shown.stdout)).toMatchObject({
+        active: 'acme',
+        secretsSet: { client_secret: true, hmac_key: true, api_secret: false },
+      });
+      for (const output of [set, shown])
+        expect(output.stdout + output.stderr).not.toContain(client.clientSecret);
+
+      const [doc] = ws.files({ 'signed.pdf': 'signed' });
+      expect((await cli(['certify', doc!, ...certifyArgs])).code).toBe(0);
+      expect(sandbox.db.prepare('SELECT COUNT(*) FROM certifications').pluck().get()).toBe(1);
+    });
+
+    it('says when the credentials are refused, with exit code 3', async () => {
+      await cli(
+        [
+          'profile',
+          'set',
+          '--id',
+          'wrong',
+          '--base-url',
+          sandbox.baseUrl,
+          '--token-url',
+          sandbox.tokenUrl,
+          '--client-id',
+          'cl_nobody',
+        ],
+        'cs_wrong\n',
+      );
+      expect(await cli(['profile', 'test', 'wrong'])).toMatchObject({
+        code: 3,
+        stdout: expect.stringMatching(/Not connected: The service refused the client credentials/),
+      });
+      expect(
+        await cli(
+          [
+            'profile',
+            'set',
+            '--id',
+            'Bad Id',
+            '--base-url',
+            'ftp://x',
+            '--token-url',
+            sandbox.tokenUrl,
+            '--client-id',
+            'c',
+          ],
+          'x\n',
+        ),
+      ).toMatchObject({ code: 2 });
+    });
+  });
+
+  it('runs the sandbox from the same entry', async () => {
+    expect(await cli(['sandbox', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/Evidence Desk sandbox/),
+    });
+  });
+});
