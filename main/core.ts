@@ -85,6 +85,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     const core = new EvidenceCore(options, openQueueDb(join(options.dataDir, 'queue.sqlite')));
     try {
       await core.connect();
+      core.log.log('info', 'core.opened', { profile: core.profileId, sync: options.sync !== false });
     } catch (error) {
       await core.close();
       throw error;
@@ -102,7 +103,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   async certify(paths: readonly string[], metadata: unknown): Promise<IntakeReport> {
-    return certifyPaths(paths, metadata, {
+    const report = await certifyPaths(paths, metadata, {
       store: this.store,
       pool: this.pool,
       profileId: this.profileId,
@@ -112,6 +113,11 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       },
       onProgress: (progress) => this.emit('progress', progress),
     });
+    this.log.log('info', 'intake.finished', {
+      queued: report.queued.length,
+      problems: report.problems.map((problem) => problem.code),
+    });
+    return report;
   }
 
   status(): CoreStatus {
@@ -260,7 +266,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         checkEvidence(row, evidence, { pinnedLogKey: () => this.pinnedLogKey() }),
     });
     engine.on('row', (id) => this.changed(id));
-    engine.on('connectivity', (status) => this.emit('connectivity', status));
+    engine.on('connectivity', (status) => {
+      this.log.log(status.state === 'online' ? 'info' : 'warn', 'sync.connectivity', {
+        state: status.state,
+        message: status.message,
+      });
+      this.emit('connectivity', status);
+    });
     this.engine = engine;
     if (this.options.sync !== false) engine.start();
   }

@@ -60,6 +60,8 @@ export function createHttpApp(logRequests: boolean): FastifyInstance {
     bodyLimit: BODY_LIMIT_BYTES,
     logger: logRequests ? { level: 'info' } : false,
     return503OnClosing: true,
+    // Stopping the sandbox ends every connection at once, even one a client abandoned mid-request.
+    forceCloseConnections: true,
   });
   app.decorateRequest('client', undefined);
   app.decorateRequest('rawBody', undefined);

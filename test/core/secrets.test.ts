@@ -77,8 +77,13 @@ describe('a service profile', () => {
     await core.close();
     core = undefined;
 
-    for (const file of readdirSync(ws.dataDir)) {
-      const bytes = readFileSync(join(ws.dataDir, file)).toString('latin1');
+    const files = readdirSync(ws.dataDir, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
+    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['queue.sqlite', 'evidence-desk.log']));
+    for (const entry of files) {
+      const file = join(entry.parentPath, entry.name);
+      const bytes = readFileSync(file).toString('latin1');
       for (const secret of [client.clientSecret, client.apiSecret, client.hmacKey])
         expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
     }
