@@ -3,10 +3,26 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchFigure } from './figure';
 import { ratioOf } from './figure';
+import { queueDrain } from './drain';
+import { largeFileHashing } from './hash-large-file';
+import { smallFilesIntake } from './hash-small-files';
 import { sandboxCreationThroughput } from './sandbox-create';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const benchmarks: (() => Promise<BenchFigure>)[] = [() => sandboxCreationThroughput(seconds)];
+const all: Record<string, () => Promise<BenchFigure>> = {
+  'sandbox-create': () => sandboxCreationThroughput(seconds),
+  'hash-large-file': largeFileHashing,
+  'hash-small-files': smallFilesIntake,
+  drain: queueDrain,
+};
+// `npm run bench -- drain hash-large-file` runs only those.
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in all));
+if (unknown.length)
+  throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(all).join(', ')}.`);
+const benchmarks = (chosen.length ? chosen : Object.keys(all)).map(
+  (name) => all[name] as () => Promise<BenchFigure>,
+);
 
 const figures: BenchFigure[] = [];
 for (const run of benchmarks) {

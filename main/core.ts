@@ -107,8 +107,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       store: this.store,
       pool: this.pool,
       profileId: this.profileId,
-      onQueued: (row) => {
-        this.emit('row', row);
+      onQueued: (rows) => {
+        for (const row of rows) this.emit('row', row);
         this.engine?.wake();
       },
       onProgress: (progress) => this.emit('progress', progress),
@@ -151,6 +151,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   remove(id: number): void {
     this.store.remove(id);
+  }
+
+  /** Starts sending, for a core opened with `sync: false`. */
+  startSync(): void {
+    this.options.sync = true;
+    this.engine?.start();
   }
 
   tryNow(): void {

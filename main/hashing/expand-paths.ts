@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /**
@@ -48,23 +48,46 @@ export interface Expansion {
   problems: PathProblem[];
 }
 
-/** Turns dropped paths into regular files, expanding folders; every other path fails alone. */
-export async function expandPaths(paths: readonly string[]): Promise<Expansion> {
-  const expansion: Expansion = { files: [], problems: [] };
-  for (const path of paths) await visit(path, new Set(), expansion);
-  return expansion;
+/**
+ * Turns dropped paths into regular files, expanding folders; every other path fails alone.
+ * Synchronous on purpose: it runs in a hashing worker (a folder of thousands is thousands of
+ * stat calls, far cheaper blocking there than as thread-pool round trips), never on the main thread.
+ */
+export function expandPathsSync(
+  paths: readonly string[],
+  onFiles?: (files: FoundFile[]) => void,
+  chunk = 1024,
+): Expansion {
+  const out: Expansion = { files: [], problems: [] };
+  // Files found so far are handed out in chunks, so hashing starts while a big folder is still listed.
+  let handedOut = 0;
+  const handOut = (force: boolean) => {
+    if (onFiles && (force || out.files.length - handedOut >= chunk) && out.files.length > handedOut) {
+      onFiles(out.files.slice(handedOut));
+      handedOut = out.files.length;
+    }
+  };
+  for (const path of paths) visit(path, new Set(), out, handOut);
+  handOut(true);
+  return out;
 }
 
-async function visit(path: string, ancestors: Set<string>, out: Expansion): Promise<void> {
+function visit(
+  path: string,
+  ancestors: ReadonlySet<string>,
+  out: Expansion,
+  handOut: (force: boolean) => void,
+): void {
   let info: Stats;
   try {
-    info = await stat(path);
+    info = statSync(path);
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
   }
   if (info.isFile()) {
     out.files.push({ path, size: info.size });
+    handOut(false);
     return;
   }
   if (!info.isDirectory()) {
@@ -78,8 +101,8 @@ async function visit(path: string, ancestors: Set<string>, out: Expansion): Prom
   let real: string;
   let entries: string[];
   try {
-    real = await realpath(path);
-    entries = await readdir(path);
+    real = realpathSync(path);
+    entries = readdirSync(path);
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
@@ -94,8 +117,7 @@ async function visit(path: string, ancestors: Set<string>, out: Expansion): Prom
   }
   const inside = new Set(ancestors).add(real);
   for (const name of entries.sort()) {
-    if (isClutter(name)) continue;
-    await visit(join(path, name), inside, out);
+    if (!isClutter(name)) visit(join(path, name), inside, out, handOut);
   }
 }
 

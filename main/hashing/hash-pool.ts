@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PathProblemCode } from './expand-paths';
-import type { HashJob, HashMessage } from './hash-worker';
+import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
+import type { HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
 
 export interface FileHash {
   hash: string;
@@ -13,8 +13,18 @@ export interface FileHash {
 
 export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; message: string };
 
+interface PendingExpansion {
+  paths: string[];
+  onFiles(files: FoundFile[]): void;
+  resolve(expansion: Pick<Expansion, 'problems'>): void;
+  reject(error: Error): void;
+}
+
+type Assignment = { kind: 'hash'; jobs: Map<number, PendingJob> } | ({ kind: 'expand' } & PendingExpansion);
+
 interface PendingJob {
   job: HashJob;
+  sizeHint: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
   resolve(outcome: HashOutcome): void;
 }
@@ -22,90 +32,173 @@ interface PendingJob {
 // The worker sits beside this module: .ts when run from source, .js once bundled.
 const WORKER_URL = new URL(`./hash-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
+// Small files travel to a worker in batches, so a folder of thousands is not thousands of messages.
+const BATCH_FILES = 256;
+const BATCH_BYTES = 4 * 1024 * 1024;
+const MAX_IN_FLIGHT = 2;
+
 /**
- * Hashes files in worker threads, one file per worker at a time, as many workers as the
- * machine has cores: the main process never blocks and large batches use every core.
+ * Hashes files in worker threads, as many as the machine has cores: the main process never
+ * blocks and large batches use every core. Each worker takes one batch at a time.
  */
 export class HashPool {
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, PendingJob>();
+  /** Each worker's assignments, oldest first: a worker answers them in order. */
+  private readonly inFlight = new Map<Worker, Assignment[]>();
   private readonly waiting: PendingJob[] = [];
+  private readonly expansions: PendingExpansion[] = [];
   private nextJobId = 1;
   private closed = false;
 
   constructor(
     private readonly size = Math.max(1, availableParallelism()),
     private readonly progressEveryBytes = 8 * 1024 * 1024,
-  ) {}
+  ) {
+    // Workers start with the pool, so the first file dropped does not wait for a thread to boot.
+    for (let i = 0; i < this.size; i++) this.spawn();
+  }
 
-  hash(path: string, onProgress?: (bytesDone: number, bytesTotal: number) => void): Promise<HashOutcome> {
+  /**
+   * Expands dropped paths into files (see expand-paths.ts) on a worker, off the main thread.
+   * Files are handed to `onFiles` in chunks as they are found; the result carries the problems.
+   */
+  expand(
+    paths: readonly string[],
+    onFiles: (files: FoundFile[]) => void,
+  ): Promise<Pick<Expansion, 'problems'>> {
+    if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.expansions.push({ paths: [...paths], onFiles, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** `sizeHint` (bytes, when known) lets small files share a batch. */
+  hash(
+    path: string,
+    onProgress?: (bytesDone: number, bytesTotal: number) => void,
+    sizeHint = Infinity,
+  ): Promise<HashOutcome> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
     return new Promise((resolve) => {
-      this.waiting.push({
-        job: { jobId: this.nextJobId++, path, progressEveryBytes: this.progressEveryBytes },
-        onProgress,
-        resolve,
-      });
-      this.dispatch();
+      this.waiting.push({ job: { jobId: this.nextJobId++, path }, sizeHint, onProgress, resolve });
+      // Let callers queue a whole folder before the first batch is cut.
+      if (this.waiting.length === 1) queueMicrotask(() => this.dispatch());
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.idle, ...this.busy.keys()].map((worker) => worker.terminate()));
-    this.idle.length = 0;
+    await Promise.all([...this.inFlight.keys()].map((worker) => worker.terminate()));
+    this.inFlight.clear();
   }
 
   private dispatch(): void {
-    while (this.waiting.length > 0) {
-      const worker = this.idle.pop() ?? (this.busy.size < this.size ? this.spawn() : undefined);
+    while (this.expansions.length > 0 || this.waiting.length > 0) {
+      const worker = this.leastBusyWorker();
       if (!worker) return;
-      const pending = this.waiting.shift() as PendingJob;
-      this.busy.set(worker, pending);
-      // A busy worker keeps the process alive until its answer arrives; an idle one does not.
+      const queue = this.inFlight.get(worker) as Assignment[];
+      const expansion = this.expansions.shift();
+      let request: WorkerRequest;
+      if (expansion) {
+        queue.push({ kind: 'expand', ...expansion });
+        request = { kind: 'expand', paths: expansion.paths };
+      } else {
+        const batch = this.cutBatch();
+        queue.push({ kind: 'hash', jobs: new Map(batch.map((pending) => [pending.job.jobId, pending])) });
+        request = {
+          kind: 'hash',
+          jobs: batch.map((pending) => pending.job),
+          progressEveryBytes: this.progressEveryBytes,
+        };
+      }
+      // A busy worker keeps the process alive until its answers arrive; an idle one does not.
       worker.ref();
-      worker.postMessage(pending.job);
+      worker.postMessage(request);
     }
   }
 
-  private spawn(): Worker {
+  /**
+   * A worker with room for another assignment. Two may wait at a worker, so it goes straight on
+   * to the next batch while the main thread is busy writing the last one's rows.
+   */
+  private leastBusyWorker(): Worker | undefined {
+    let best: Worker | undefined;
+    for (const [worker, queue] of this.inFlight) {
+      if (
+        queue.length < MAX_IN_FLIGHT &&
+        (!best || queue.length < (this.inFlight.get(best) as Assignment[]).length)
+      )
+        best = worker;
+    }
+    return best;
+  }
+
+  /** Spreads the waiting files over the workers, a batch bounded in files and bytes. */
+  private cutBatch(): PendingJob[] {
+    const share = Math.ceil(this.waiting.length / (this.size * MAX_IN_FLIGHT));
+    const batch: PendingJob[] = [this.waiting.shift() as PendingJob];
+    let bytes = batch[0]?.sizeHint ?? 0;
+    while (this.waiting.length > 0 && batch.length < Math.min(BATCH_FILES, share)) {
+      const next = this.waiting[0] as PendingJob;
+      if (bytes + next.sizeHint > BATCH_BYTES) break;
+      bytes += next.sizeHint;
+      batch.push(this.waiting.shift() as PendingJob);
+    }
+    return batch;
+  }
+
+  private spawn(): void {
     const worker = new Worker(WORKER_URL);
+    this.inFlight.set(worker, []);
     worker.on('message', (message: HashMessage) => this.onMessage(worker, message));
     worker.on('error', (error) => this.onWorkerDeath(worker, error.message));
     worker.on('exit', () => this.onWorkerDeath(worker, 'the hashing worker stopped'));
-    return worker;
+    worker.unref();
   }
 
   private onMessage(worker: Worker, message: HashMessage): void {
-    const pending = this.busy.get(worker);
-    if (!pending || pending.job.jobId !== message.jobId) return;
+    const queue = this.inFlight.get(worker);
+    const current = queue?.[0];
+    if (!queue || !current) return;
     if (message.kind === 'progress') {
-      pending.onProgress?.(message.bytesDone, message.bytesTotal);
+      if (current.kind === 'hash')
+        current.jobs.get(message.jobId)?.onProgress?.(message.bytesDone, message.bytesTotal);
       return;
     }
-    this.busy.delete(worker);
-    worker.unref();
-    if (!this.closed) this.idle.push(worker);
-    pending.resolve(toOutcome(message));
+    if (message.kind === 'found') {
+      if (current.kind === 'expand') current.onFiles(message.files);
+      return;
+    }
+    queue.shift();
+    if (queue.length === 0) worker.unref();
+    if (message.kind === 'expansion' && current.kind === 'expand') current.resolve(message.expansion);
+    if (message.kind === 'batch' && current.kind === 'hash') {
+      for (const result of message.results) current.jobs.get(result.jobId)?.resolve(toOutcome(result));
+    }
     this.dispatch();
   }
 
+  /** A worker that dies fails what it held, alone, and is replaced. */
   private onWorkerDeath(worker: Worker, reason: string): void {
-    const pending = this.busy.get(worker);
-    this.busy.delete(worker);
-    const idleIndex = this.idle.indexOf(worker);
-    if (idleIndex >= 0) this.idle.splice(idleIndex, 1);
-    if (pending && !this.closed) {
-      pending.resolve({ ok: false, code: 'unreadable', message: `Hashing failed: ${reason}.` });
-      this.dispatch();
+    const queue = this.inFlight.get(worker);
+    if (!queue) return;
+    this.inFlight.delete(worker);
+    if (this.closed) return;
+    for (const assignment of queue) {
+      if (assignment.kind === 'expand') assignment.reject(new Error(`Listing the files failed: ${reason}.`));
+      else
+        for (const pending of assignment.jobs.values())
+          pending.resolve({ ok: false, code: 'unreadable', message: `Hashing failed: ${reason}.` });
     }
+    this.spawn();
+    this.dispatch();
   }
 }
 
-function toOutcome(message: Exclude<HashMessage, { kind: 'progress' }>): HashOutcome {
-  switch (message.kind) {
+function toOutcome(result: HashResult): HashOutcome {
+  switch (result.kind) {
     case 'done':
-      return { ok: true, hash: message.hash, size: message.size, mtimeMs: message.mtimeMs };
+      return { ok: true, hash: result.hash, size: result.size, mtimeMs: result.mtimeMs };
     case 'changed':
       return {
         ok: false,
@@ -113,15 +206,15 @@ function toOutcome(message: Exclude<HashMessage, { kind: 'progress' }>): HashOut
         message: 'The file changed while it was being hashed — save it, then add it again.',
       };
     case 'error':
-      if (message.code === 'EACCES' || message.code === 'EPERM') {
+      if (result.code === 'EACCES' || result.code === 'EPERM') {
         return {
           ok: false,
           code: 'permission_denied',
           message: 'You do not have permission to read this file.',
         };
       }
-      if (message.code === 'ENOENT')
+      if (result.code === 'ENOENT')
         return { ok: false, code: 'not_found', message: 'The file disappeared before it could be hashed.' };
-      return { ok: false, code: 'unreadable', message: `The file could not be read (${message.code}).` };
+      return { ok: false, code: 'unreadable', message: `The file could not be read (${result.code}).` };
   }
 }

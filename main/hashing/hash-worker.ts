@@ -1,36 +1,52 @@
 // Worker thread: hashes files with streaming SHA-256. Self-contained (Node built-ins only, and
 // only erasable TypeScript) so Node runs it directly from source as well as from a bundle.
+// Blocking reads are right here: this thread does nothing else, and they skip a thread-pool hop per call.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import type { Expansion, FoundFile } from './expand-paths.ts';
+import { expandPathsSync } from './expand-paths.ts';
 
 export interface HashJob {
   jobId: number;
   path: string;
-  /** Progress is reported for files at least this large, about every `progressEveryBytes`. */
-  progressEveryBytes: number;
 }
 
-export type HashMessage =
-  | { kind: 'progress'; jobId: number; bytesDone: number; bytesTotal: number }
+export type WorkerRequest =
+  | {
+      kind: 'hash';
+      jobs: HashJob[];
+      /** Progress is reported about every this many bytes of a file. */
+      progressEveryBytes: number;
+    }
+  | { kind: 'expand'; paths: string[] };
+
+export type HashResult =
   | { kind: 'done'; jobId: number; hash: string; size: number; mtimeMs: number }
   | { kind: 'changed'; jobId: number }
   | { kind: 'error'; jobId: number; code: string; message: string };
 
+export type HashMessage =
+  | { kind: 'progress'; jobId: number; bytesDone: number; bytesTotal: number }
+  | { kind: 'batch'; results: HashResult[] }
+  | { kind: 'found'; files: FoundFile[] }
+  | { kind: 'expansion'; expansion: Expansion };
+
 // One reusable buffer per worker keeps memory flat whatever the file size.
-const CHUNK = 1024 * 1024;
+const CHUNK = 4 * 1024 * 1024;
 const buffer = Buffer.allocUnsafe(CHUNK);
 
-async function hashFile(job: HashJob): Promise<HashMessage> {
-  const handle = await open(job.path, 'r');
+function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
+  const fd = openSync(job.path, 'r');
   try {
-    const before = await handle.stat();
+    const before = fstatSync(fd);
     const hash = createHash('sha256');
     let done = 0;
-    let nextReport = job.progressEveryBytes;
+    let nextReport = progressEveryBytes;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      const bytesRead = readSync(fd, buffer, 0, CHUNK, null);
       if (bytesRead === 0) break;
+      const reachedSize = done + bytesRead === before.size;
       hash.update(bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead));
       done += bytesRead;
       if (done >= nextReport) {
@@ -40,28 +56,37 @@ async function hashFile(job: HashJob): Promise<HashMessage> {
           bytesDone: done,
           bytesTotal: before.size,
         });
-        nextReport = done + job.progressEveryBytes;
+        nextReport = done + progressEveryBytes;
       }
+      // A short read that reaches the size seen at open is the end; a grown file is caught below.
+      if (reachedSize && bytesRead < CHUNK) break;
     }
-    const after = await handle.stat();
+    const after = fstatSync(fd);
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || done !== before.size) {
       return { kind: 'changed', jobId: job.jobId };
     }
     return { kind: 'done', jobId: job.jobId, hash: hash.digest('hex'), size: done, mtimeMs: after.mtimeMs };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-parentPort?.on('message', (job: HashJob) => {
-  hashFile(job).then(
-    (message) => parentPort?.postMessage(message),
-    (error: NodeJS.ErrnoException) =>
-      parentPort?.postMessage({
-        kind: 'error',
-        jobId: job.jobId,
-        code: error.code ?? 'EIO',
-        message: error.message,
-      }),
-  );
+parentPort?.on('message', (request: WorkerRequest) => {
+  if (request.kind === 'expand') {
+    const expansion = expandPathsSync(request.paths, (files) =>
+      parentPort?.postMessage({ kind: 'found', files }),
+    );
+    // The files went out as they were found; the answer carries the problems only.
+    parentPort?.postMessage({ kind: 'expansion', expansion: { files: [], problems: expansion.problems } });
+    return;
+  }
+  const results = request.jobs.map((job): HashResult => {
+    try {
+      return hashFile(job, request.progressEveryBytes);
+    } catch (error) {
+      const failure = error as NodeJS.ErrnoException;
+      return { kind: 'error', jobId: job.jobId, code: failure.code ?? 'EIO', message: failure.message };
+    }
+  });
+  parentPort?.postMessage({ kind: 'batch', results });
 });

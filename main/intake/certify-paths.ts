@@ -2,10 +2,13 @@ import { basename } from 'node:path';
 import type { z } from 'zod';
 import { certificationRequestSchema } from '../../protocol/certification-request';
 import { DeskError } from '../errors';
-import type { PathProblem } from '../hashing/expand-paths';
-import { expandPaths } from '../hashing/expand-paths';
+import type { FoundFile, PathProblem } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
-import type { CertificationRow, CertificationStore } from '../store/certifications-store';
+import type { CertificationRow, CertificationStore, NewCertification } from '../store/certifications-store';
+
+const FLUSH_AFTER_MS = 20;
+const PROGRESS_EVERY_MS = 50;
+const FLUSH_ROWS = 1000;
 
 export const batchMetadataSchema = certificationRequestSchema.pick({
   asset_type: true,
@@ -27,8 +30,8 @@ export interface IntakeDeps {
   store: CertificationStore;
   pool: HashPool;
   profileId: string;
-  /** Called as each row is written, so the sync engine can send it at once. */
-  onQueued(row: CertificationRow): void;
+  /** Called as rows are written, so the sync engine can send them at once. */
+  onQueued(rows: readonly CertificationRow[]): void;
   onProgress?(progress: IntakeProgress): void;
 }
 
@@ -46,49 +49,97 @@ export async function certifyPaths(
     throw new DeskError('invalid_metadata', parsed.error.issues.map((issue) => issue.message).join('; '));
   }
   const batch = parsed.data;
-  const { files, problems } = await expandPaths(paths);
-  const report: IntakeReport = { queued: [], problems };
-  const bytesTotal = files.reduce((sum, file) => sum + file.size, 0);
-  let filesDone = 0;
-  let bytesDone = 0;
-  const bytesOf = new Map<string, number>();
-  const reportBatch = () =>
-    deps.onProgress?.({ kind: 'batch', filesDone, filesTotal: files.length, bytesDone, bytesTotal });
-  reportBatch();
+  const files: FoundFile[] = [];
+  const report: IntakeReport = { queued: [], problems: [] };
+  // Totals grow while a folder is still being listed; the last batch event has the final ones.
+  const progress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+  // At most one batch event per PROGRESS_EVERY_MS: enough for a progress bar, cheap for 100,000 files.
+  let lastReport = 0;
+  const reportBatch = (final = false) => {
+    const now = performance.now();
+    if (!final && now - lastReport < PROGRESS_EVERY_MS) return;
+    lastReport = now;
+    deps.onProgress?.({ kind: 'batch', ...progress });
+  };
+  const writer = new RowWriter(deps, report);
 
-  await Promise.all(
-    files.map(async (file) => {
-      const outcome = await deps.pool.hash(file.path, (done, total) => {
-        bytesDone += done - (bytesOf.get(file.path) ?? 0);
-        bytesOf.set(file.path, done);
+  const hashOne = async (file: FoundFile) => {
+    let reported = 0;
+    const outcome = await deps.pool.hash(
+      file.path,
+      (done, total) => {
+        progress.bytesDone += done - reported;
+        reported = done;
         deps.onProgress?.({ kind: 'file', path: file.path, bytesDone: done, bytesTotal: total });
         reportBatch();
+      },
+      file.size,
+    );
+    progress.filesDone++;
+    progress.bytesDone += file.size - reported;
+    if (outcome.ok) {
+      writer.add({
+        profileId: deps.profileId,
+        filePath: file.path,
+        fileName: basename(file.path),
+        fileSize: outcome.size,
+        assetHash: outcome.hash,
+        assetType: batch.asset_type,
+        sourceSystem: batch.source_system,
+        eventType: batch.event_type,
       });
-      filesDone++;
-      bytesDone += file.size - (bytesOf.get(file.path) ?? 0);
-      if (!outcome.ok) {
-        problems.push({ path: file.path, code: outcome.code, message: outcome.message });
-      } else {
-        const [row] = deps.store.enqueue([
-          {
-            profileId: deps.profileId,
-            filePath: file.path,
-            fileName: basename(file.path),
-            fileSize: outcome.size,
-            assetHash: outcome.hash,
-            assetType: batch.asset_type,
-            sourceSystem: batch.source_system,
-            eventType: batch.event_type,
-          },
-        ]);
-        report.queued.push(row as CertificationRow);
-        deps.onQueued(row as CertificationRow);
-      }
-      reportBatch();
-    }),
-  );
+    } else {
+      report.problems.push({ path: file.path, code: outcome.code, message: outcome.message });
+    }
+    reportBatch();
+  };
+
+  const hashing: Promise<void>[] = [];
+  const { problems } = await deps.pool.expand(paths, (found) => {
+    for (const file of found) {
+      files.push(file);
+      progress.filesTotal++;
+      progress.bytesTotal += file.size;
+      hashing.push(hashOne(file));
+    }
+    reportBatch();
+  });
+  report.problems.unshift(...problems);
+  await Promise.all(hashing);
+  writer.flush();
+  reportBatch(true);
+
   // Hashes finish in any order; people read results in the order they gave the files.
   const order = new Map(files.map((file, index) => [file.path, index]));
   report.queued.sort((a, b) => (order.get(a.filePath) ?? 0) - (order.get(b.filePath) ?? 0));
   return report;
+}
+
+/**
+ * Writes rows as their hashes arrive, gathered for at most FLUSH_AFTER_MS (or FLUSH_ROWS) into
+ * one transaction: a folder of thousands costs a few commits, not thousands.
+ */
+class RowWriter {
+  private readonly unwritten: NewCertification[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: IntakeDeps,
+    private readonly report: IntakeReport,
+  ) {}
+
+  add(row: NewCertification): void {
+    this.unwritten.push(row);
+    if (this.unwritten.length >= FLUSH_ROWS) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.unwritten.length === 0) return;
+    const rows = this.deps.store.enqueue(this.unwritten.splice(0));
+    this.report.queued.push(...rows);
+    this.deps.onQueued(rows);
+  }
 }

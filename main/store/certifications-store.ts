@@ -80,14 +80,15 @@ export class CertificationStore {
   /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
   enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
     return this.db.transaction(() =>
-      items.map((item) => {
+      items.map((item): CertificationRow => {
+        const requestId = randomUUID();
         const { lastInsertRowid } = this.sql(
           `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
            source_system, event_type, state, next_attempt_at, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
         ).run(
           item.profileId,
-          randomUUID(),
+          requestId,
           item.filePath,
           item.fileName,
           item.fileSize,
@@ -100,8 +101,26 @@ export class CertificationStore {
           now,
         );
         const id = Number(lastInsertRowid);
-        this.appendHistory(id, 'queued', now, null);
-        return this.require(id);
+        // Every column of a new row is known here: no need to read it back.
+        return {
+          ...item,
+          id,
+          requestId,
+          state: 'queued',
+          attempts: 0,
+          nextAttemptAt: now,
+          serviceId: null,
+          serviceState: null,
+          errorCode: null,
+          errorMessage: null,
+          rawResponse: null,
+          evidence: null,
+          verification: null,
+          verificationMessage: null,
+          createdAt: now,
+          updatedAt: now,
+          anchoredAt: null,
+        };
       }),
     )();
   }
@@ -341,10 +360,13 @@ export class CertificationStore {
       CertificationRow | undefined;
   }
 
+  /** The row's timeline: queued when it was created (no history row of its own), then every later state. */
   history(id: number): HistoryEntry[] {
-    return this.sql(
+    const row = this.require(id);
+    const later = this.sql(
       'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
     ).all(id) as HistoryEntry[];
+    return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
   }
 
   /**

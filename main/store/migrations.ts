@@ -27,7 +27,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certifications_due ON certifications(profile_id, state, next_attempt_at);
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
-  // 2: evidence and its verification, and a timeline of every state a row went through.
+  // 2: evidence and its verification, and a timeline of every state a row went through after queued.
   `
   ALTER TABLE certifications ADD COLUMN evidence TEXT;
   ALTER TABLE certifications ADD COLUMN verification TEXT;
@@ -40,8 +40,8 @@ export const MIGRATIONS: readonly string[] = [
     note TEXT
   );
   CREATE INDEX state_history_by_certification ON state_history(certification_id, at);
-  CREATE INDEX certifications_by_hash ON certifications(profile_id, asset_hash);
-  INSERT INTO state_history (certification_id, state, at) SELECT id, state, updated_at FROM certifications;
+  -- A row's creation (queued, at created_at) opens its timeline without a history row of its own.
+  INSERT INTO state_history (certification_id, state, at) SELECT id, state, updated_at FROM certifications WHERE state <> 'queued';
   `,
   // 3: one process at a time sends a queue (the app and the CLI may both be open on it).
   `

@@ -128,10 +128,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       const reachable = this.status.state === 'online' || this.status.state === 'unknown';
       // While unreachable, one request probes; the rest wait for its answer.
       const submits = store.claimDue(profileId, now, reachable ? this.concurrency * 4 : 1);
-      const polls =
-        reachable || submits.length === 0
-          ? store.duePolls(profileId, now, reachable ? this.concurrency * 4 : 1)
-          : [];
+      // Sending the queue comes first: status polls wait while a backlog is still being sent.
+      const backlog = submits.length === (reachable ? this.concurrency * 4 : 1);
+      const polls = backlog ? [] : store.duePolls(profileId, now, reachable ? this.concurrency * 4 : 1);
       for (const row of submits) this.emit('row', row.id);
       if (submits.length + polls.length === 0) return;
       await runBounded(

@@ -4,7 +4,6 @@ import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, writeF
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expandPaths } from '../../main/hashing/expand-paths';
 import { HashPool } from '../../main/hashing/hash-pool';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
@@ -20,6 +19,13 @@ beforeEach(() => {
   ws = workspace('evidence-hashing-');
 });
 afterEach(() => ws.cleanup());
+
+/** Lists what the pool's worker finds, as the intake does. */
+async function expand(paths: string[]) {
+  const files: { path: string; size: number }[] = [];
+  const { problems } = await pool.expand(paths, (found) => files.push(...found));
+  return { files, problems };
+}
 
 describe('expanding dropped paths', () => {
   it('expands folders recursively, skips OS clutter, and fails every non-file alone with its reason', async () => {
@@ -39,7 +45,7 @@ describe('expanding dropped paths', () => {
     const server = createServer().listen(socketPath);
     await new Promise((resolve) => server.once('listening', resolve));
     try {
-      const result = await expandPaths([
+      const result = await expand([
         a!,
         folder,
         join(ws.dir, 'docs', 'missing.pdf'),
@@ -65,7 +71,7 @@ describe('expanding dropped paths', () => {
   it('reports a link that points to itself', async () => {
     const loop = join(ws.dir, 'self');
     symlinkSync(loop, loop);
-    const result = await expandPaths([loop]);
+    const result = await expand([loop]);
     expect(result.problems.map((p) => p.code)).toEqual(['folder_loop']);
   });
 });

@@ -60,9 +60,6 @@ describe('queue database', () => {
           )
           .run('a'.repeat(64));
       }
-      // From schema 2 on, the app writes each row's timeline beside it.
-      if (version >= 2)
-        old.exec(`INSERT INTO state_history (certification_id, state, at) VALUES (1, 'queued', 1)`);
       old.close();
       const upgraded = openQueueDb(path);
       const fresh = openQueueDb(join(ws.dir, 'fresh.sqlite'));
