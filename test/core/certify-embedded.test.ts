@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { EvidenceCore } from '../../main/core';
+import type { IntakeProgress } from '../../main/intake/certify-paths';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 
@@ -19,7 +20,16 @@ describe('certifying on the embedded sandbox', () => {
   it('hashes files locally, queues them, and brings each to anchored with verified evidence', async () => {
     core = await openCore(ws.dataDir);
     const paths = ws.files({ 'contract.pdf': 'the contract', 'annex.txt': 'the annex' });
+    const progress: IntakeProgress[] = [];
+    core.on('progress', (event) => progress.push(event));
     const report = await core.certify(paths, METADATA);
+    expect(progress.at(-1)).toEqual({
+      kind: 'batch',
+      filesDone: 2,
+      filesTotal: 2,
+      bytesDone: 21,
+      bytesTotal: 21,
+    });
     expect(report.problems).toEqual([]);
     expect(report.queued.map((row) => row.assetHash).sort()).toEqual(
       ['the contract', 'the annex'].map((text) => createHash('sha256').update(text).digest('hex')).sort(),
