@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,16 +5,10 @@ import { EvidenceCore } from '../main/core';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { drive } from './support/load';
-import { serve } from './support/processes';
+import { accessToken, freshCreation, serveSandbox, sha256 } from './support/sandbox';
 
 const COUNT = 10_000;
 const CONCURRENCY = 8;
-
-interface SandboxInfo {
-  baseUrl: string;
-  tokenUrl: string;
-  client: { clientId: string; clientSecret: string };
-}
 
 /**
  * Draining 10,000 queued certifications into the sandbox (in its own process), as a share of
@@ -23,7 +16,7 @@ interface SandboxInfo {
  */
 export async function queueDrain(): Promise<BenchFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-drain-'));
-  const sandbox = await serve<SandboxInfo>('bench/support/serve-sandbox.ts');
+  const sandbox = await serveSandbox();
   const core = await EvidenceCore.open({
     dataDir: dir,
     secrets: new KeychainSecretStore('Evidence Desk bench'),
@@ -49,7 +42,7 @@ export async function queueDrain(): Promise<BenchFigure> {
         filePath: `/bench/document-${i}.pdf`,
         fileName: `document-${i}.pdf`,
         fileSize: 1,
-        assetHash: hashOf(`document ${i}`),
+        assetHash: sha256(`document ${i}`),
         assetType: 'document',
         sourceSystem: 'bench',
         eventType: 'DOCUMENT_FILED',
@@ -69,35 +62,15 @@ export async function queueDrain(): Promise<BenchFigure> {
     const drainRate = COUNT / ((performance.now() - started) / 1000);
     const failed = core.status().counts.failed;
 
-    const token = await core.testConnection();
-    if (!token.ok) throw new Error(token.message);
-    const { access_token: accessToken } = (await (
-      await fetch(sandbox.info.tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: sandbox.info.client.clientId,
-          client_secret: sandbox.info.client.clientSecret,
-        }),
-      })
-    ).json()) as { access_token: string };
+    const token = await accessToken(sandbox.info);
     const reference = await drive(
       {
         url: `${sandbox.info.baseUrl}/v1/certifications`,
         method: 'POST',
         seconds: Math.max(3, Math.ceil(COUNT / drainRate)),
         connections: CONCURRENCY,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-        vary: () => ({
-          headers: { 'x-request-id': randomUUID() },
-          body: JSON.stringify({
-            asset_hash: hashOf(randomUUID()),
-            asset_type: 'document',
-            source_system: 'bench',
-            event_type: 'DOCUMENT_FILED',
-          }),
-        }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        vary: freshCreation,
       },
       201,
     );
@@ -116,5 +89,3 @@ export async function queueDrain(): Promise<BenchFigure> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');

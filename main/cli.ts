@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { progressPrinter } from './cli/progress';
 import { promptSecrets } from './cli/prompt';
-import { PROFILE_KINDS } from './config/profiles';
+import { PROFILE_KINDS, serviceProfileSchema } from './config/profiles';
 import type { ServiceProfile } from './config/profiles';
 import { defaultDataDir } from './config/data-dir';
 import { EvidenceCore } from './core';
@@ -264,7 +264,6 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
     apiKey: values['api-key'],
     signRequests: values.sign ?? false,
   };
-  const { serviceProfileSchema } = await import('./config/profiles');
   const parsed = serviceProfileSchema.safeParse(settings);
   if (!parsed.success)
     throw new UsageError(
