@@ -44,6 +44,14 @@ export const certificationRequestSchema = z.object({
 
 export type CertificationRequest = z.infer<typeof certificationRequestSchema>;
 
+/** What a person chooses once for a batch of files: everything but the hash. */
+export const batchMetadataSchema = certificationRequestSchema.pick({
+  asset_type: true,
+  source_system: true,
+  event_type: true,
+});
+export type BatchMetadata = z.infer<typeof batchMetadataSchema>;
+
 export interface FieldError {
   field: string;
   code: 'required' | 'wrong_type' | 'invalid_format' | 'empty' | 'too_long';

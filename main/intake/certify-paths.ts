@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
-import type { z } from 'zod';
-import { certificationRequestSchema } from '../../protocol/certification-request';
+import { batchMetadataSchema } from '../../protocol/certification-request';
 import { DeskError } from '../errors';
 import type { FoundFile, PathProblem } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
@@ -9,13 +8,6 @@ import type { CertificationRow, CertificationStore, NewCertification } from '../
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
 const FLUSH_ROWS = 1000;
-
-export const batchMetadataSchema = certificationRequestSchema.pick({
-  asset_type: true,
-  source_system: true,
-  event_type: true,
-});
-export type BatchMetadata = z.infer<typeof batchMetadataSchema>;
 
 export type IntakeProgress =
   | { kind: 'file'; path: string; bytesDone: number; bytesTotal: number }

@@ -1,0 +1,137 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
+import { silentLogger } from '../../main/logging/logger';
+import type { EvidenceDeskBridge } from '../../preload/bridge';
+import { createBridge } from '../../preload/bridge';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, workspace } from '../support/core';
+
+// The renderer's bridge wired to the real core exactly as the preload wires it, with an
+// in-process transport standing in for Electron's ipcRenderer/ipcMain (no Electron binary here).
+let ws: TestWorkspace;
+let core: EvidenceCore;
+let bridge: EvidenceDeskBridge;
+let stopForwarding: () => void;
+beforeEach(async () => {
+  ws = workspace('evidence-ipc-');
+  core = await openCore(ws.dataDir);
+  const invoke = createIpcInvoke(core, silentLogger);
+  const events = new EventEmitter();
+  stopForwarding = forwardCoreEvents(core, (event, payload) => events.emit(event, structuredClone(payload)));
+  bridge = createBridge({
+    invoke: async (name, input) => structuredClone(await invoke(name, structuredClone(input))),
+    subscribe: (event, listener) => {
+      events.on(event, listener);
+      return () => events.off(event, listener);
+    },
+    pathForFile: () => '/unused',
+  });
+});
+afterEach(async () => {
+  stopForwarding();
+  await core.close();
+  ws.cleanup();
+});
+
+describe('the bridge to the core', () => {
+  it('exposes one named function per call and an unsubscribing on… per event', () => {
+    expect(Object.keys(bridge).sort()).toEqual(
+      [
+        'certify',
+        'details',
+        'list',
+        'onConnectivity',
+        'onProgress',
+        'onRow',
+        'pathForFile',
+        'remove',
+        'retry',
+        'saveProfile',
+        'settings',
+        'status',
+        'testConnection',
+        'tryNow',
+        'useProfile',
+        'verifyFile',
+      ].sort(),
+    );
+    expect(Object.isFrozen(bridge)).toBe(true);
+  });
+
+  it('certifies through the bridge and streams row events until unsubscribed', async () => {
+    const rows: { state: string }[] = [];
+    const unsubscribe = bridge.onRow((row) => rows.push(row as { state: string }));
+    const result = await bridge.certify({ paths: ws.files({ 'a.pdf': 'a' }), metadata: METADATA });
+    expect(result).toEqual({ ok: true, value: { queued: 1, problems: [] } });
+    await expect.poll(() => rows.at(-1)?.state, { timeout: 15_000 }).toBe('anchored');
+    expect(rows.at(-1)).not.toHaveProperty('rawResponse');
+    unsubscribe();
+    const seen = rows.length;
+    await bridge.certify({ paths: ws.files({ 'b.pdf': 'b' }), metadata: METADATA });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(rows).toHaveLength(seen);
+  });
+
+  it('refuses malformed input with a clear error value and never throws', async () => {
+    const invoke = createIpcInvoke(core, silentLogger);
+    expect(await invoke('certify', { paths: 'not a list', metadata: METADATA })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(
+      await invoke('certify', { paths: ['/x'], metadata: { ...METADATA, event_type: 'lower case' } }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/upper-case words/) },
+    });
+    expect(await invoke('list', { limit: 5000 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await invoke('details', { id: 'drop table' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await invoke('constructor' as never, {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_call' },
+    });
+    expect(await invoke('details', { id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('saves settings with secrets going to the keychain, and only says whether they are set', async () => {
+    const saved = await bridge.saveProfile({
+      profile: {
+        id: 'acme',
+        kind: 'production',
+        baseUrl: 'https://api.example.test',
+        tokenUrl: 'https://auth.example.test/oauth/token',
+        clientId: 'client-1',
+        signRequests: true,
+      },
+      secrets: { client_secret: 'cs_top-secret-value', hmac_key: 'hk_top-secret-key' },
+    });
+    expect(saved).toEqual({ ok: true, value: null });
+    await core.useProfile('acme');
+    const settings = await bridge.settings({});
+    expect(settings).toMatchObject({
+      ok: true,
+      value: { active: 'acme', secretsSet: { client_secret: true, hmac_key: true, api_secret: false } },
+    });
+    expect(JSON.stringify(settings)).not.toMatch(/top-secret/);
+    const bad = await bridge.saveProfile({
+      profile: {
+        id: 'Not OK',
+        kind: 'custom',
+        baseUrl: 'x',
+        tokenUrl: 'y',
+        clientId: 'c',
+        signRequests: false,
+      },
+      secrets: {},
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+});
