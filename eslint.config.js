@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const NO_ELECTRON = { name: 'electron', message: 'Only main/electron/ and preload/ may import electron.' };
+const NO_SQL = { name: 'better-sqlite3', message: 'Only main/store/ may touch SQL.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
   js.configs.recommended,
@@ -40,17 +43,11 @@ export default tseslint.config(
   {
     // Only the store modules speak SQL; everyone else calls their intention-named functions.
     files: ['main/**/*.ts'],
-    ignores: ['main/store/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'electron', message: 'Only main/electron/ and preload/ may import electron.' },
-            { name: 'better-sqlite3', message: 'Only main/store/ may touch SQL.' },
-          ],
-        },
-      ],
-    },
+    ignores: ['main/store/**', 'main/electron/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_SQL] }] },
+  },
+  {
+    files: ['main/electron/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_SQL] }] },
   },
 );

@@ -1,5 +1,6 @@
-import type { CallInput, CallName, CallResult, EventName } from './contract';
-import { CALLS, EVENTS } from './contract';
+import type { CallName, CallResult, EventName } from './channels';
+import { CALL_NAMES, EVENTS } from './channels';
+import type { CallInput } from './contract';
 
 /** What the preload (or a test harness) provides: a way to call main and to hear its events. */
 export interface BridgeTransport {
@@ -20,10 +21,7 @@ export type EvidenceDeskBridge = Calls & Subscriptions & { pathForFile(file: Fil
 /** Builds the bridge from the contract's names; it holds no logic the renderer could bend. */
 export function createBridge(transport: BridgeTransport): EvidenceDeskBridge {
   const calls = Object.fromEntries(
-    (Object.keys(CALLS) as CallName[]).map((name) => [
-      name,
-      (input: unknown) => transport.invoke(name, input),
-    ]),
+    CALL_NAMES.map((name) => [name, (input: unknown) => transport.invoke(name, input)]),
   );
   const subscriptions = Object.fromEntries(
     EVENTS.map((event) => [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CallName } from './channels';
 import { batchMetadataSchema } from '../protocol/certification-request';
 import { LOCAL_STATES } from '../main/store/states';
 import { PROFILE_KINDS } from '../main/config/profiles';
@@ -48,16 +49,8 @@ export const CALLS = {
   }),
   useProfile: z.object({ id: z.string().min(1).max(40) }),
   testConnection: z.object({ id: z.string().min(1).max(40).optional() }),
-} as const;
+} as const satisfies Record<CallName, z.ZodType>;
 
-export type CallName = keyof typeof CALLS;
 export type CallInput<N extends CallName> = z.input<(typeof CALLS)[N]>;
-
-export const EVENTS = ['row', 'connectivity', 'progress'] as const;
-export type EventName = (typeof EVENTS)[number];
-
-/** How every call answers: a value, or an error with a code and a sentence for people. */
-export type CallResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-export const channelOf = (name: CallName) => `evidence-desk:${name}`;
-export const eventChannelOf = (name: EventName) => `evidence-desk:event:${name}`;
+export { CALL_NAMES, EVENTS, channelOf, eventChannelOf } from './channels';
+export type { CallName, CallResult, EventName, ShellCommand } from './channels';

@@ -1,0 +1,68 @@
+import { Menu, dialog } from 'electron';
+import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
+import type { ShellCommand } from '../../preload/contract';
+
+/** The application menu: standard accelerators per platform; actions become commands for the window. */
+export function installMenu(window: BrowserWindow, command: (command: ShellCommand) => void): void {
+  const mac = process.platform === 'darwin';
+  const choose = async (properties: ('openFile' | 'openDirectory' | 'multiSelections')[]) => {
+    const result = await dialog.showOpenDialog(window, { properties });
+    return result.canceled ? [] : result.filePaths;
+  };
+  const fileMenu: MenuItemConstructorOptions = {
+    label: 'File',
+    submenu: [
+      {
+        label: 'Add Files…',
+        accelerator: 'CmdOrCtrl+O',
+        click: async () => addPaths(await choose(['openFile', 'multiSelections'])),
+      },
+      {
+        label: 'Add Folder…',
+        accelerator: 'CmdOrCtrl+Shift+O',
+        click: async () => addPaths(await choose(['openDirectory', 'multiSelections'])),
+      },
+      {
+        label: 'Verify a File…',
+        accelerator: 'CmdOrCtrl+Shift+V',
+        click: async () => {
+          const [path] = await choose(['openFile']);
+          if (path) command({ kind: 'verify-path', path });
+        },
+      },
+      { type: 'separator' },
+      ...(mac
+        ? []
+        : [
+            { label: 'Settings…', accelerator: 'Ctrl+,', click: () => command({ kind: 'open-settings' }) },
+            { type: 'separator' as const },
+            { role: 'quit' as const },
+          ]),
+    ],
+  };
+  const addPaths = (paths: string[]) => {
+    if (paths.length) command({ kind: 'add-paths', paths });
+  };
+  const template: MenuItemConstructorOptions[] = [
+    ...(mac
+      ? [
+          {
+            label: 'Evidence Desk',
+            submenu: [
+              { role: 'about' as const },
+              { type: 'separator' as const },
+              { label: 'Settings…', accelerator: 'Cmd+,', click: () => command({ kind: 'open-settings' }) },
+              { type: 'separator' as const },
+              { role: 'hide' as const },
+              { role: 'quit' as const },
+            ],
+          },
+        ]
+      : []),
+    fileMenu,
+    { role: 'editMenu' },
+    { role: 'viewMenu' },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}

@@ -1,0 +1,34 @@
+// Builds the app: the renderer with Vite, the Electron main process, hashing worker and preload with esbuild.
+// Runtime dependencies stay in node_modules (native modules cannot be bundled; electron-builder ships them).
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { build as viteBuild } from 'vite';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = ['electron', ...Object.keys(pkg.dependencies ?? {})];
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  sourcemap: true,
+  logLevel: 'warning',
+  external,
+};
+
+await viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' });
+await build({
+  ...common,
+  entryPoints: { main: 'main/electron/main.ts', 'hash-worker': 'main/hashing/hash-worker.ts' },
+  outdir: 'dist/main',
+  format: 'esm',
+  outExtension: { '.js': '.js' },
+});
+// A sandboxed preload is a classic script: CommonJS, with only `electron` left to require.
+await build({
+  ...common,
+  external: ['electron'],
+  entryPoints: ['preload/preload.ts'],
+  outfile: 'dist/preload/preload.cjs',
+  format: 'cjs',
+});
+process.stdout.write('built dist/renderer, dist/main, dist/preload\n');
