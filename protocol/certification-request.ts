@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { ASSET_HASH_PATTERN, EVENT_TYPE_PATTERN } from './patterns';
 
 /**
  * The body of `POST /v1/certifications`, as both sides understand it.
  * The spec gives the fields and their shapes only; the limits below are our choices
  * (docs/api.md, "Certification input") and the sandbox enforces exactly these.
  */
-export const ASSET_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
-export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+export { ASSET_HASH_PATTERN, EVENT_TYPE_PATTERN };
 // Printable text: no control characters, which would make logs and receipts ambiguous.
 const PRINTABLE = /^[^\p{Cc}]+$/u;
 

@@ -1,0 +1,124 @@
+import { useId, useState } from 'react';
+import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
+
+export interface BatchMetadata {
+  asset_type: string;
+  source_system: string;
+  event_type: string;
+}
+
+const ASSET_TYPES = ['document', 'contract', 'invoice', 'email', 'image', 'recording'];
+const EVENT_TYPES = [
+  'DOCUMENT_SIGNED',
+  'DOCUMENT_RECEIVED',
+  'DOCUMENT_SENT',
+  'DOCUMENT_FILED',
+  'EVIDENCE_COLLECTED',
+];
+const REMEMBERED = 'evidence-desk:last-batch';
+
+export function rememberedMetadata(): BatchMetadata {
+  try {
+    return {
+      asset_type: 'document',
+      source_system: 'evidence-desk',
+      event_type: 'DOCUMENT_SIGNED',
+      ...JSON.parse(localStorage.getItem(REMEMBERED) ?? '{}'),
+    };
+  } catch {
+    return { asset_type: 'document', source_system: 'evidence-desk', event_type: 'DOCUMENT_SIGNED' };
+  }
+}
+
+/** What the chosen files are and what happened to them: chosen once per batch, remembered for the next. */
+export function BatchForm({
+  count,
+  onCertify,
+  onCancel,
+}: {
+  count: number;
+  onCertify(metadata: BatchMetadata): void;
+  onCancel(): void;
+}) {
+  const [metadata, setMetadata] = useState(rememberedMetadata);
+  const ids = { asset: useId(), source: useId(), event: useId(), eventHelp: useId() };
+  const eventValid = EVENT_TYPE_PATTERN.test(metadata.event_type);
+  const complete = eventValid && metadata.asset_type.trim() !== '' && metadata.source_system.trim() !== '';
+  const change = (field: keyof BatchMetadata) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setMetadata({
+      ...metadata,
+      [field]:
+        field === 'event_type'
+          ? event.target.value.toUpperCase().replace(/[\s-]+/g, '_')
+          : event.target.value,
+    });
+
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="batch-title">
+      <form
+        className="panel"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!complete) return;
+          localStorage.setItem(REMEMBERED, JSON.stringify(metadata));
+          onCertify(metadata);
+        }}
+      >
+        <h2 id="batch-title">Certify {count === 1 ? '1 item' : `${count} items`}</h2>
+        <p className="hint">
+          Only a fingerprint (SHA-256 hash) of each file is sent. The files never leave this computer.
+        </p>
+        <label htmlFor={ids.asset}>Kind of document</label>
+        <input
+          id={ids.asset}
+          list={`${ids.asset}-presets`}
+          value={metadata.asset_type}
+          onChange={change('asset_type')}
+          required
+          maxLength={64}
+        />
+        <datalist id={`${ids.asset}-presets`}>
+          {ASSET_TYPES.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
+        <label htmlFor={ids.source}>Source system</label>
+        <input
+          id={ids.source}
+          value={metadata.source_system}
+          onChange={change('source_system')}
+          required
+          maxLength={128}
+        />
+        <label htmlFor={ids.event}>Event</label>
+        <input
+          id={ids.event}
+          list={`${ids.event}-presets`}
+          value={metadata.event_type}
+          onChange={change('event_type')}
+          aria-invalid={!eventValid}
+          aria-describedby={ids.eventHelp}
+          maxLength={64}
+        />
+        <datalist id={`${ids.event}-presets`}>
+          {EVENT_TYPES.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
+        <p id={ids.eventHelp} className={eventValid ? 'hint' : 'error'}>
+          {eventValid
+            ? 'Capital letters and underscores, like DOCUMENT_SIGNED.'
+            : 'Use capital letters, digits and single underscores, like DOCUMENT_SIGNED.'}
+        </p>
+        <div className="actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={!complete}>
+            Certify
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

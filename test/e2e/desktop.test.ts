@@ -1,0 +1,76 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import type { Harness } from './harness';
+import { accessibilityViolations, startHarness } from './harness';
+
+// The renderer, built, in Debian's Chromium, on the real core with its embedded sandbox.
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+}, 120_000);
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const badge = (name: string) => `[role="row"]:has-text("${name}") .badge`;
+
+describe('the desktop app in Chromium', () => {
+  it('takes dropped files and a folder, shows them waiting, and brings each to anchored with its verification mark', async () => {
+    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    const { page } = harness;
+    await page.getByText('Demo environment').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('01-empty');
+
+    const [contract, annex] = harness.ws.files({ 'contract.pdf': 'the contract', 'annex.pdf': 'the annex' });
+    const folder = join(harness.ws.dir, 'scans');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'scan-1.png'), 'scan one');
+    writeFileSync(join(folder, 'scan-2.png'), 'scan two');
+    await harness.drop([contract!, annex!, folder]);
+
+    await page.getByRole('dialog', { name: 'Certify 3 items' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('02-batch-form');
+    await page.getByLabel('Event').fill('document signed');
+    expect(await page.getByLabel('Event').inputValue()).toBe('DOCUMENT_SIGNED');
+    await page.getByRole('button', { name: 'Certify' }).click();
+
+    await page.getByText('4 files queued for certification.').waitFor();
+    for (const name of ['contract.pdf', 'annex.pdf', 'scan-1.png', 'scan-2.png']) {
+      await expect
+        .poll(() => page.locator(badge(name)).textContent(), { timeout: 20_000 })
+        .toBe('Anchored ✓ verified');
+    }
+    await harness.screenshot('03-anchored');
+
+    await page.getByRole('button', { name: 'contract.pdf', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'contract.pdf' });
+    await details.locator('dd', { hasText: 'Evidence verified' }).waitFor();
+    expect(await details.locator('.timeline li').allTextContents()).toEqual([
+      expect.stringContaining('queued'),
+      expect.stringContaining('submitting'),
+      expect.stringContaining('pending'),
+      expect.stringContaining('anchored'),
+    ]);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('04-details');
+  }, 90_000);
+
+  it('certifies the rest of a batch when one file cannot be read, and says which and why', async () => {
+    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    const { page } = harness;
+    const [good] = harness.ws.files({ 'good.pdf': 'good' });
+    await harness.drop([good!, join(harness.ws.dir, 'vanished.pdf')]);
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByText('1 file queued for certification. 1 could not be certified:').waitFor();
+    await page.getByText('vanished.pdf does not exist').waitFor();
+    await expect
+      .poll(() => page.locator(badge('good.pdf')).textContent(), { timeout: 20_000 })
+      .toBe('Anchored ✓ verified');
+  }, 60_000);
+});

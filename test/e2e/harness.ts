@@ -1,0 +1,164 @@
+import { build } from 'esbuild';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import type { CoreOptions, EvidenceCore } from '../../main/core';
+import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
+import { silentLogger } from '../../main/logging/logger';
+import type { TestWorkspace } from '../support/core';
+import { openCore, workspace } from '../support/core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const RENDERER = join(process.cwd(), 'dist/renderer');
+export const SCREENSHOTS = join(process.cwd(), 'test-results/screenshots');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
+// The same policy the Electron shell sets (main/electron/security.ts), so the page is tested under it.
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+export interface Harness {
+  ws: TestWorkspace;
+  core: EvidenceCore;
+  page: Page;
+  /** Makes files "droppable": the page's stand-in for webUtils maps their names to real paths. */
+  registerPaths(paths: string[]): Promise<void>;
+  /** Drops files (by registered name) onto the window, as a person would with the mouse. */
+  drop(paths: string[]): Promise<void>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let pageBridge: string | undefined;
+
+/** The built renderer in real Chromium, talking to a real core through the preload's bridge factory. */
+export async function startHarness(
+  options: { core?: Partial<CoreOptions>; before?(core: EvidenceCore): Promise<void> } = {},
+): Promise<Harness> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is required for end-to-end tests (${CHROMIUM}); apt-get install chromium`);
+  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build');
+  pageBridge ??= (
+    await build({
+      entryPoints: ['test/e2e/page-bridge.ts'],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+    })
+  ).outputFiles[0]?.text;
+  const ws = workspace('evidence-e2e-');
+  const core = await openCore(ws.dataDir, options.core);
+  await options.before?.(core);
+  const invoke = createIpcInvoke(core, silentLogger);
+  const server = createServer((request, response) => {
+    const path = normalize(
+      join(RENDERER, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)),
+    );
+    const file = path.endsWith('/') ? join(path, 'index.html') : path;
+    if (!file.startsWith(RENDERER) || !existsSync(file)) return void response.writeHead(404).end();
+    response
+      .writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': CSP,
+      })
+      .end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.exposeFunction('__edInvoke', (name: never, input: unknown) => invoke(name, input));
+  await page.addInitScript({ content: pageBridge });
+  const stopEvents = forwardCoreEvents(core, (event, payload) => {
+    void page
+      .evaluate(([e, p]) => (window as unknown as { __edEmit(e: string, p: unknown): void }).__edEmit(e, p), [
+        event,
+        payload,
+      ] as const)
+      .catch(() => undefined);
+  });
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+
+  const harness: Harness = {
+    ws,
+    core,
+    page,
+    registerPaths: async (paths) => {
+      const table = Object.fromEntries(paths.map((path) => [path.split('/').at(-1) as string, path]));
+      await page.evaluate(
+        (entries) =>
+          Object.assign((window as unknown as { __edPaths: Record<string, string> }).__edPaths, entries),
+        table,
+      );
+    },
+    drop: async (paths) => {
+      await harness.registerPaths(paths);
+      const names = paths.map((path) => path.split('/').at(-1) as string);
+      const transfer = await page.evaluateHandle((fileNames) => {
+        const data = new DataTransfer();
+        for (const name of fileNames) data.items.add(new File(['(contents stay on disk)'], name));
+        return data;
+      }, names);
+      await page.dispatchEvent('[data-testid="drop-zone"]', 'dragover', { dataTransfer: transfer });
+      await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
+    },
+    screenshot: async (name) => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      const path = join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    close: async () => {
+      stopEvents();
+      await browser.close();
+      server.close();
+      await core.close();
+      ws.cleanup();
+      if (errors.length) throw new Error(`The page threw: ${errors.join('; ')}`);
+    },
+  };
+  return harness;
+}
+
+/** Serious and critical accessibility violations on the page as it is now (axe-core). */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugger protocol, as the page's strict CSP (rightly) refuses injected script tags.
+  await page.evaluate(readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      count: v.nodes.length,
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.count}×): ${v.help}`);
+}
