@@ -53,4 +53,8 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
+  // 4: the list reads newest first, page by page, without sorting the whole queue each time.
+  `
+  CREATE INDEX certifications_newest ON certifications(profile_id, id);
+  `,
 ];

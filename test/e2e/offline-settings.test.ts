@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { useSandboxProfile } from '../support/core';
+import type { Harness } from './harness';
+import { accessibilityViolations, startHarness } from './harness';
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+}, 120_000);
+
+let harness: Harness | undefined;
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await harness?.close();
+  await sandbox?.stop();
+  harness = undefined;
+  sandbox = undefined;
+});
+
+describe('service down, then back', () => {
+  it('shows the offline banner with what waits, and drains the queue when the service returns', async () => {
+    const serviceDir = mkdtempSync(join(tmpdir(), 'evidence-e2e-service-'));
+    onTestFinished(() => rmSync(serviceDir, { recursive: true, force: true }));
+    const dbPath = join(serviceDir, 'service.sqlite');
+    let port = 0;
+    harness = await startHarness({
+      before: async (core) => {
+        sandbox = await startSandbox({ dbPath, port: 0, batchIntervalMs: 300 });
+        port = Number(new URL(sandbox.baseUrl).port);
+        await useSandboxProfile(core, sandbox);
+        await sandbox.stop();
+        sandbox = undefined;
+      },
+    });
+    const { page } = harness;
+    const files = harness.ws.files({
+      'minutes.pdf': 'minutes',
+      'exhibit-a.pdf': 'exhibit a',
+      'exhibit-b.pdf': 'exhibit b',
+    });
+    await harness.drop(files);
+    await page.getByRole('button', { name: 'Certify' }).click();
+
+    const banner = page.getByTestId('offline-banner');
+    await banner.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => banner.textContent(), { timeout: 10_000 })
+      .toMatch(/cannot be reached\. 3 certifications are waiting/);
+    await expect
+      .poll(() => page.locator('[role="row"] .badge').allTextContents(), { timeout: 10_000 })
+      .toEqual(['Waiting (offline)', 'Waiting (offline)', 'Waiting (offline)']);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('05-offline');
+
+    sandbox = await startSandbox({ dbPath, port, batchIntervalMs: 300 });
+    await page.getByRole('button', { name: 'Try now' }).click();
+    for (const name of ['minutes.pdf', 'exhibit-a.pdf', 'exhibit-b.pdf']) {
+      await expect
+        .poll(() => page.locator(`[role="row"]:has-text("${name}") .badge`).textContent(), {
+          timeout: 30_000,
+        })
+        .toBe('Anchored ✓ verified');
+    }
+    await banner.waitFor({ state: 'detached' });
+  }, 90_000);
+});
+
+describe('settings', () => {
+  it('saves a service profile with its secret in the keychain and nowhere in the queue files, and tests the connection', async () => {
+    sandbox = await startSandbox({ dbPath: ':memory:', port: 0 });
+    const client = sandbox.createClient({ name: 'e2e settings' });
+    harness = await startHarness();
+    const { page } = harness;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByLabel('Environment').selectOption('custom');
+    await dialog.getByLabel('Profile name (lower case)').fill('firm-sandbox');
+    await dialog.getByLabel('Service address (base URL)').fill(sandbox.baseUrl);
+    await dialog.getByLabel('Token address (token URL)').fill(sandbox.tokenUrl);
+    await dialog.getByLabel('Client id').fill(client.clientId);
+    await dialog.getByLabel(/^Client secret/).fill(client.clientSecret);
+    expect(await dialog.getByLabel(/^Client secret/).getAttribute('type')).toBe('password');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('06-settings');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Saved.').waitFor();
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await dialog.getByText(/^Connected: the service issued a token/).waitFor();
+    // The field is emptied after saving; the label now says the secret is kept in the keychain.
+    expect(await dialog.getByLabel(/^Client secret/).inputValue()).toBe('');
+
+    expect(await new KeychainSecretStore('Evidence Desk tests').get('firm-sandbox', 'client_secret')).toBe(
+      client.clientSecret,
+    );
+    expect(harness.core.activeProfileId).toBe('firm-sandbox');
+    for (const entry of readdirSync(harness.ws.dataDir, { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile(),
+    )) {
+      expect(
+        readFileSync(join(entry.parentPath, entry.name)).toString('latin1').includes(client.clientSecret),
+        entry.name,
+      ).toBe(false);
+    }
+    await page.getByText('Demo environment').waitFor({ state: 'detached' });
+  }, 60_000);
+});
