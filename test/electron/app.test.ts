@@ -25,22 +25,22 @@ describe.skipIf(!binary)('the Electron app', () => {
       env: { ...process.env, EVIDENCE_DESK_DATA_DIR: join(dir, 'data') },
     });
     try {
-      const window = await app.firstWindow();
+      const page = await app.firstWindow();
       // Context isolation, sandbox and no Node integration, seen from the page: no Node at all, only the bridge.
       expect(
-        await window.evaluate(() => [
+        await page.evaluate(() => [
           typeof (globalThis as { require?: unknown }).require,
           typeof (globalThis as { process?: unknown }).process,
         ]),
       ).toEqual(['undefined', 'undefined']);
-      expect(await window.evaluate(() => Object.isFrozen(window.evidenceDesk))).toBe(true);
+      expect(await page.evaluate(() => Object.isFrozen(window.evidenceDesk))).toBe(true);
       // Navigation away is blocked.
-      await window.evaluate(() => (window.location.href = 'https://example.invalid/'));
-      expect(window.url()).toMatch(/^file:/);
-      await window.getByRole('dialog', { name: 'Certify 1 item' }).waitFor();
-      await window.getByRole('button', { name: 'Certify' }).click();
+      await page.evaluate(() => (window.location.href = 'https://example.invalid/'));
+      expect(page.url()).toMatch(/^file:/);
+      await page.getByRole('dialog', { name: 'Certify 1 item' }).waitFor();
+      await page.getByRole('button', { name: 'Certify' }).click();
       await expect
-        .poll(() => window.locator('[role="row"]:has-text("deed.pdf") .badge').textContent(), {
+        .poll(() => page.locator('[role="row"]:has-text("deed.pdf") .badge').textContent(), {
           timeout: 30_000,
         })
         .toBe('Anchored ✓ verified');
