@@ -42,6 +42,7 @@ describe('the bridge to the core', () => {
         'certify',
         'details',
         'list',
+        'onCommand',
         'onConnectivity',
         'onProgress',
         'onRow',
