@@ -20,7 +20,10 @@ const badge = (name: string) => `[role="row"]:has-text("${name}") .badge`;
 
 describe('the desktop app in Chromium', () => {
   it('takes dropped files and a folder, shows them waiting, and brings each to anchored with its verification mark', async () => {
-    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    // Anchoring waits 1.5 s, so the rows are seen on their way before they arrive.
+    harness = await startHarness({
+      core: { embeddedSandbox: { batchIntervalMs: 300, faults: { anchorDelayMs: 1500 } } },
+    });
     const { page } = harness;
     await page.getByText('Demo environment').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -38,9 +41,19 @@ describe('the desktop app in Chromium', () => {
     await harness.screenshot('02-batch-form');
     await page.getByLabel('Event').fill('document signed');
     expect(await page.getByLabel('Event').inputValue()).toBe('DOCUMENT_SIGNED');
-    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByLabel('Event').fill('signed!');
+    expect(await page.getByRole('button', { name: 'Certify' }).isDisabled()).toBe(true);
+    await page.getByText('Use capital letters, digits and single underscores').waitFor();
+    // Keyboard only: type the event, Enter submits the form.
+    await page.getByLabel('Event').fill('');
+    await page.getByLabel('Event').pressSequentially('document signed');
+    await page.getByLabel('Event').press('Enter');
 
     await page.getByText('4 files queued for certification.').waitFor();
+    await expect
+      .poll(() => page.locator('[role="row"] .badge').allTextContents(), { timeout: 10_000 })
+      .toContain('Pending');
+    await harness.screenshot('03a-pending');
     for (const name of ['contract.pdf', 'annex.pdf', 'scan-1.png', 'scan-2.png']) {
       await expect
         .poll(() => page.locator(badge(name)).textContent(), { timeout: 20_000 })
@@ -59,6 +72,13 @@ describe('the desktop app in Chromium', () => {
     ]);
     expect(await accessibilityViolations(page)).toEqual([]);
     await harness.screenshot('04-details');
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+
+    // The same screen in the dark theme the OS may ask for, held to the same contrast rules.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('08-dark');
   }, 90_000);
 
   it('certifies the rest of a batch when one file cannot be read, and says which and why', async () => {
