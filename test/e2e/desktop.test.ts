@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -91,6 +91,24 @@ describe('the desktop app in Chromium', () => {
     await page.getByText('vanished.pdf does not exist').waitFor();
     await expect
       .poll(() => page.locator(badge('good.pdf')).textContent(), { timeout: 20_000 })
+      .toBe('Anchored ✓ verified');
+  }, 60_000);
+
+  it('shows progress while a large file is fingerprinted', async () => {
+    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    const { page } = harness;
+    const big = join(harness.ws.dir, 'recording.wav');
+    writeFileSync(big, '');
+    truncateSync(big, 3 * 1024 ** 3);
+    await harness.drop([big]);
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByText('Fingerprinting 0 of 1 files').waitFor();
+    await expect
+      .poll(() => page.locator('progress').first().getAttribute('value'), { timeout: 10_000 })
+      .not.toBe('0');
+    await harness.screenshot('09-progress');
+    await expect
+      .poll(() => page.locator(badge('recording.wav')).textContent(), { timeout: 30_000 })
       .toBe('Anchored ✓ verified');
   }, 60_000);
 });
