@@ -1,27 +1,17 @@
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import type { Harness } from './harness';
-import { accessibilityViolations, startHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, harnessPerTest } from './harness';
 
 // The renderer, built, in Debian's Chromium, on the real core with its embedded sandbox.
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-}, 120_000);
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessPerTest();
 
 const badge = (name: string) => `[role="row"]:has-text("${name}") .badge`;
 
 describe('the desktop app in Chromium', () => {
   it('takes dropped files and a folder, shows them waiting, and brings each to anchored with its verification mark', async () => {
     // Anchoring waits 1.5 s, so the rows are seen on their way before they arrive.
-    harness = await startHarness({
+    const harness = await harnesses.start({
       core: { embeddedSandbox: { batchIntervalMs: 300, faults: { anchorDelayMs: 1500 } } },
     });
     const { page } = harness;
@@ -82,7 +72,7 @@ describe('the desktop app in Chromium', () => {
   }, 90_000);
 
   it('certifies the rest of a batch when one file cannot be read, and says which and why', async () => {
-    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
     const { page } = harness;
     const [good] = harness.ws.files({ 'good.pdf': 'good' });
     await harness.drop([good!, join(harness.ws.dir, 'vanished.pdf')]);
@@ -95,7 +85,7 @@ describe('the desktop app in Chromium', () => {
   }, 60_000);
 
   it('shows progress while a large file is fingerprinted', async () => {
-    harness = await startHarness({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 300 } } });
     const { page } = harness;
     const big = join(harness.ws.dir, 'recording.wav');
     writeFileSync(big, '');

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,6 +11,7 @@ import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
 import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import { openCore, workspace } from '../support/core';
+import { afterEach, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const RENDERER = join(process.cwd(), 'dist/renderer');
@@ -161,4 +163,17 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}, ${v.count}×): ${v.help}`);
+}
+
+/** For a test file: builds the app once, and closes each test's harness when the test ends. */
+export function harnessPerTest(): { start(options?: Parameters<typeof startHarness>[0]): Promise<Harness> } {
+  let current: Harness | undefined;
+  beforeAll(() => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  }, 120_000);
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return { start: async (options) => (current = await startHarness(options)) };
 }

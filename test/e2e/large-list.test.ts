@@ -1,23 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from './harness';
-import { startHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from './harness';
 
 const ROWS = 100_000;
 
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-}, 120_000);
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const harnesses = harnessPerTest();
 
 describe('a queue of 100,000 certifications', () => {
   it('shows the first rows promptly and scrolls to the last one', async () => {
-    harness = await startHarness({
+    const harness = await harnesses.start({
       // Queued rows that stay queued: the list, not the sync, is under test.
       core: { sync: false },
       before: async (core) => {

@@ -1,25 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { useSandboxProfile } from '../support/core';
-import type { Harness } from './harness';
-import { accessibilityViolations, startHarness } from './harness';
+import { accessibilityViolations, harnessPerTest } from './harness';
 
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-}, 120_000);
-
-let harness: Harness | undefined;
+const harnesses = harnessPerTest();
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
-  await harness?.close();
   await sandbox?.stop();
-  harness = undefined;
   sandbox = undefined;
 });
 
@@ -29,7 +21,7 @@ describe('service down, then back', () => {
     onTestFinished(() => rmSync(serviceDir, { recursive: true, force: true }));
     const dbPath = join(serviceDir, 'service.sqlite');
     let port = 0;
-    harness = await startHarness({
+    const harness = await harnesses.start({
       before: async (core) => {
         sandbox = await startSandbox({ dbPath, port: 0, batchIntervalMs: 300 });
         port = Number(new URL(sandbox.baseUrl).port);
@@ -75,7 +67,7 @@ describe('settings', () => {
   it('saves a service profile with its secret in the keychain and nowhere in the queue files, and tests the connection', async () => {
     sandbox = await startSandbox({ dbPath: ':memory:', port: 0 });
     const client = sandbox.createClient({ name: 'e2e settings' });
-    harness = await startHarness();
+    const harness = await harnesses.start();
     const { page } = harness;
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
