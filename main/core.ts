@@ -12,6 +12,7 @@ import { HashPool } from './hashing/hash-pool';
 import type { IntakeProgress, IntakeReport } from './intake/certify-paths';
 import { certifyPaths } from './intake/certify-paths';
 import type { SecretName, SecretStore } from './secrets/secret-store';
+import type { Pacing } from './service/retry-policy';
 import type { CallResult, ServiceConnection } from './service/service-client';
 import { ServiceClient } from './service/service-client';
 import type { CertificationRow, HistoryEntry, ListQuery, StateCounts } from './store/certifications-store';
@@ -29,6 +30,8 @@ export interface CoreOptions {
   embeddedSandbox?: SandboxOptions;
   concurrency?: number;
   hashWorkers?: number;
+  /** How patient syncing is (main/service/retry-policy.ts); tests shorten it. */
+  pacing?: Pacing;
   /** Where structured logs go; by default `logs/evidence-desk.log` in the data folder. */
   log?: Logger;
   /** Start syncing at once (default). The CLI's read-only commands do not. */
@@ -264,6 +267,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.client = new ServiceClient(connection);
     const engine = new SyncEngine({
       log: this.log,
+      pacing: this.options.pacing,
       store: this.store,
       profileId: this.profileId,
       client: this.client,

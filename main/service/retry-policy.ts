@@ -4,8 +4,21 @@ export interface BackoffOptions {
   capMs: number;
 }
 
-export const SUBMIT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 5 * 60_000 };
-export const OFFLINE_PROBE_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 30_000 };
+/** How patient the sync engine is: how long it waits before sending again, probing, or looking again. */
+export interface Pacing {
+  submit: BackoffOptions;
+  offlineProbe: BackoffOptions;
+  /** Polls of an accepted certification start at `pollFirstMs` and double up to `pollCapMs`. */
+  pollFirstMs: number;
+  pollCapMs: number;
+}
+
+export const DEFAULT_PACING: Pacing = {
+  submit: { baseMs: 1000, capMs: 5 * 60_000 },
+  offlineProbe: { baseMs: 1000, capMs: 30_000 },
+  pollFirstMs: 1000,
+  pollCapMs: 60_000,
+};
 
 /** Full jitter (a uniform draw up to the exponential ceiling) spreads retries of many clients apart. */
 export function backoffDelay(
@@ -32,6 +45,9 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Polls of accepted certifications grow slower as they wait: 1 s, 2 s, 4 s … up to a minute. */
-export function pollDelay(polls: number): number {
-  return Math.min(60_000, 1000 * 2 ** Math.min(polls, 6));
+export function pollDelay(
+  polls: number,
+  pacing: Pick<Pacing, 'pollFirstMs' | 'pollCapMs'> = DEFAULT_PACING,
+): number {
+  return Math.min(pacing.pollCapMs, pacing.pollFirstMs * 2 ** Math.min(polls, 16));
 }

@@ -5,7 +5,8 @@ import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { CertificationRow, CertificationStore, Verification } from '../store/certifications-store';
 import type { CertificationReading } from '../service/response-reader';
-import { OFFLINE_PROBE_BACKOFF, SUBMIT_BACKOFF, backoffDelay, pollDelay } from '../service/retry-policy';
+import type { Pacing } from '../service/retry-policy';
+import { DEFAULT_PACING, backoffDelay, pollDelay } from '../service/retry-policy';
 import type { CallResult, ServiceClient } from '../service/service-client';
 import { runBounded } from './run-bounded';
 
@@ -42,6 +43,8 @@ export interface SyncEngineOptions {
   now?: () => number;
   random?: () => number;
   log?: Logger;
+  /** Defaults to DEFAULT_PACING; tests shorten it so that hostile runs end in seconds. */
+  pacing?: Pacing;
 }
 
 export interface SyncEvents {
@@ -67,6 +70,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly log: Logger;
+  private readonly pacing: Pacing;
   private readonly lease = { holder: randomUUID(), pid: process.pid, host: hostname() };
   private leaseRenewedAt: number | undefined;
 
@@ -77,6 +81,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.log = options.log ?? silentLogger;
+    this.pacing = options.pacing ?? DEFAULT_PACING;
   }
 
   get connectivity(): ConnectivityStatus {
@@ -222,7 +227,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         result.value.serviceId,
         result.value.serviceState,
         result.raw,
-        now + pollDelay(0),
+        now + pollDelay(0, this.pacing),
         now,
       );
       if (result.value.progress !== 'in_progress') await this.settle(row.id, result.value, result.raw);
@@ -230,12 +235,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       store.requeue(row.id, result, this.status.nextProbeAt ?? now, now, false);
     } else if (result.offline) {
       // One lost connection is not an outage: this row alone tries again shortly.
-      store.requeue(row.id, result, now + backoffDelay(1, SUBMIT_BACKOFF, this.random), now, false);
+      store.requeue(row.id, result, now + backoffDelay(1, this.pacing.submit, this.random), now, false);
     } else if (result.retryable && row.attempts + 1 < this.maxSubmitAttempts) {
       this.reachedService();
       const delay = Math.max(
         result.retryAfterMs ?? 0,
-        backoffDelay(row.attempts, SUBMIT_BACKOFF, this.random),
+        backoffDelay(row.attempts, this.pacing.submit, this.random),
       );
       store.requeue(row.id, result, now + delay, now);
     } else {
@@ -256,7 +261,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
           row.id,
           result.value.serviceState,
           result.raw,
-          now + pollDelay(row.attempts + 1),
+          now + pollDelay(row.attempts + 1, this.pacing),
           now,
         );
       } else {
@@ -265,7 +270,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     } else if (this.lostService(result)) {
       store.recordPoll(row.id, null, null, this.status.nextProbeAt ?? now, now);
     } else if (result.offline) {
-      store.recordPoll(row.id, null, null, now + pollDelay(row.attempts + 1), now);
+      store.recordPoll(row.id, null, null, now + pollDelay(row.attempts + 1, this.pacing), now);
     } else if (result.status === 404) {
       this.reachedService();
       store.markFailed(
@@ -280,7 +285,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         row.id,
         null,
         null,
-        now + Math.max(result.retryAfterMs ?? 0, pollDelay(row.attempts + 1)),
+        now + Math.max(result.retryAfterMs ?? 0, pollDelay(row.attempts + 1, this.pacing)),
         now,
       );
     }
@@ -330,7 +335,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const nextProbeAt =
       planned !== null && planned > now
         ? planned
-        : now + Math.max(500, backoffDelay(this.offlineProbes++, OFFLINE_PROBE_BACKOFF, this.random));
+        : now + Math.max(500, backoffDelay(this.offlineProbes++, this.pacing.offlineProbe, this.random));
     this.options.store.deferDue(this.options.profileId, nextProbeAt);
     this.setStatus({
       state: result.offline ? 'offline' : 'auth_failed',

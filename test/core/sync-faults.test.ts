@@ -21,6 +21,13 @@ afterEach(async () => {
   ws.cleanup();
 });
 
+const TEST_PACING = {
+  submit: { baseMs: 200, capMs: 2000 },
+  offlineProbe: { baseMs: 200, capMs: 2000 },
+  pollFirstMs: 300,
+  pollCapMs: 2000,
+};
+
 const startService = (options: Parameters<typeof startSandbox>[0] = {}) =>
   startSandbox({ dbPath: join(ws.dir, 'service.sqlite'), port: 0, batchIntervalMs: 200, ...options });
 
@@ -54,7 +61,8 @@ describe('syncing through a hostile network', () => {
         anchorFailureRate: 0.15,
       },
     });
-    core = await openCore(ws.dataDir);
+    // Production pacing waits up to minutes between tries; the same engine, less patient, ends this in seconds.
+    core = await openCore(ws.dataDir, { pacing: TEST_PACING });
     await useSandboxProfile(core, sandbox);
     const report = await core.certify(manyFiles(ws, 40), METADATA);
     expect(report.queued).toHaveLength(40);

@@ -59,7 +59,7 @@ describe('retry policy', () => {
   it('retries what may succeed later and nothing else', () => {
     expect([408, 409, 429, 500, 502, 503].every(isRetryableStatus)).toBe(true);
     expect([400, 401, 403, 404, 413, 415, 422].some(isRetryableStatus)).toBe(false);
-    expect([0, 1, 2, 6, 20].map(pollDelay)).toEqual([1000, 2000, 4000, 60_000, 60_000]);
+    expect([0, 1, 2, 6, 20].map((polls) => pollDelay(polls))).toEqual([1000, 2000, 4000, 60_000, 60_000]);
   });
 });
 
