@@ -100,11 +100,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.profileId;
   }
 
-  /** The embedded sandbox, when that is where certifications go. */
-  get embeddedSandbox(): Sandbox | undefined {
-    return this.sandbox;
-  }
-
   async certify(paths: readonly string[], metadata: unknown): Promise<IntakeReport> {
     const report = await certifyPaths(paths, metadata, {
       store: this.store,

@@ -16,10 +16,3 @@ export class DeskError extends Error {
 export function isDeskError(error: unknown): error is DeskError {
   return error instanceof DeskError;
 }
-
-/** Any thrown thing as a DeskError, keeping a DeskError as it is. */
-export function toDeskError(error: unknown, code = 'unexpected', prefix = 'Something went wrong'): DeskError {
-  if (isDeskError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new DeskError(code, `${prefix}: ${message}`);
-}

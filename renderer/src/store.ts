@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { bridge, call } from './bridge';
-import type { ConnectivityStatus, CoreStatus, IntakeProgress, LocalState, RowView } from './types';
+import type { ConnectivityStatus, CoreStatus, IntakeProgress, RowView } from './types';
 
 export interface ViewState {
   status: CoreStatus | null;
@@ -81,5 +81,3 @@ export const store = new Store();
 export function useView<T>(select: (state: ViewState) => T): T {
   return useSyncExternalStore(store.subscribe, () => select(store.get()));
 }
-
-export const WAITING_STATES: LocalState[] = ['queued', 'submitting', 'pending'];
