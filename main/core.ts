@@ -135,6 +135,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.store.list({ ...query, profileId: this.profileId });
   }
 
+  count(query: Omit<ListQuery, 'profileId' | 'limit' | 'offset'>): number {
+    return this.store.count({ ...query, profileId: this.profileId });
+  }
+
   details(id: number): { row: CertificationRow; history: HistoryEntry[] } {
     const row = this.store.get(id);
     if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);

@@ -22,7 +22,8 @@ function implementations(core: EvidenceCore): Implementations {
       const report = await core.certify(paths, metadata);
       return { queued: report.queued.length, problems: report.problems };
     },
-    list: (query) => core.list(query).map(toRowView),
+    // The total comes with each page, so the list never guesses its length from other counts.
+    list: (query) => ({ rows: core.list(query).map(toRowView), total: core.count(query) }),
     details: ({ id }) => core.details(id),
     retry: ({ id }) => core.retry(id),
     remove: ({ id }) => core.remove(id),

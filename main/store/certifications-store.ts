@@ -331,22 +331,19 @@ export class CertificationStore {
   }
 
   list(query: ListQuery): CertificationRow[] {
-    const where = ['profile_id = ?'];
-    const params: unknown[] = [query.profileId];
-    if (query.states?.length) {
-      where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
-      params.push(...query.states);
-    }
-    if (query.search) {
-      where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
-      const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
-      params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
-    }
+    const { where, params } = whereOf(query);
     return this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM certifications WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      )
+      .prepare(`SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
+  }
+
+  /** How many rows `list` would page through for the same filter and search. */
+  count(query: Omit<ListQuery, 'limit' | 'offset'>): number {
+    const { where, params } = whereOf(query);
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   findByHash(profileId: string, assetHash: string): CertificationRow[] {
@@ -448,4 +445,19 @@ export class CertificationStore {
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement;
   }
+}
+
+function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; params: unknown[] } {
+  const where = ['profile_id = ?'];
+  const params: unknown[] = [query.profileId];
+  if (query.states?.length) {
+    where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+    params.push(...query.states);
+  }
+  if (query.search) {
+    where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
+    const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
+  }
+  return { where: where.join(' AND '), params };
 }

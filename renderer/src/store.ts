@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { bridge, call } from './bridge';
-import type { ConnectivityStatus, CoreStatus, IntakeProgress, RowView } from './types';
+import type { ConnectivityStatus, CoreStatus, IntakeProgress } from './types';
 
 export interface ViewState {
   status: CoreStatus | null;
@@ -9,8 +9,6 @@ export interface ViewState {
   fileProgress: Extract<IntakeProgress, { kind: 'file' }> | null;
   /** Bumped whenever rows change, so the list refetches what is on screen. */
   rowsVersion: number;
-  /** Rows that changed since the list last fetched, by id: applied on top of fetched pages. */
-  liveRows: Map<number, RowView>;
 }
 
 type Listener = () => void;
@@ -23,16 +21,14 @@ class Store {
     progress: null,
     fileProgress: null,
     rowsVersion: 0,
-    liveRows: new Map(),
   };
   private readonly listeners = new Set<Listener>();
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
 
   start(): () => void {
     const offs = [
-      bridge().onRow((row) => {
-        const liveRows = new Map(this.state.liveRows).set((row as RowView).id, row as RowView);
-        this.set({ liveRows, rowsVersion: this.state.rowsVersion + 1 });
+      bridge().onRow(() => {
+        this.set({ rowsVersion: this.state.rowsVersion + 1 });
         this.refreshStatusSoon();
       }),
       bridge().onConnectivity((status) => this.set({ connectivity: status as ConnectivityStatus })),

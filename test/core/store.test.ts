@@ -212,5 +212,8 @@ describe('certification store', () => {
     expect(store.list({ profileId: 'embedded', search: 'ABAB', limit: 10 })).toHaveLength(1);
     expect(store.list({ profileId: 'embedded', states: ['failed'], limit: 10 })).toHaveLength(0);
     expect(store.list({ profileId: 'other', limit: 10 })).toHaveLength(0);
+    expect(store.count({ profileId: 'embedded', search: 'file-' })).toBe(2);
+    expect(store.count({ profileId: 'embedded', states: ['queued'] })).toBe(3);
+    expect(store.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
   });
 });

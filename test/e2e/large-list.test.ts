@@ -48,6 +48,15 @@ describe('a queue of 100,000 certifications', () => {
 
     await page.getByLabel('Search').fill('document-4242.pdf');
     await page.getByRole('button', { name: 'document-4242.pdf', exact: true }).waitFor();
+    // A search with many matches pages through all of them: "document-9" matches 11,111 rows,
+    // the oldest of which is document-9 itself, at the very end.
+    await page.getByLabel('Search').fill('document-9');
+    await page.getByRole('button', { name: `document-${ROWS - 1}.pdf`, exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('table').getAttribute('aria-rowcount')).toBe('11111');
+    await page.getByTestId('list-body').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await page.getByRole('button', { name: 'document-9.pdf', exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByLabel('Search').fill('no such document');
+    await page.getByText('No certification matches.').waitFor();
     // Measured through the harness, whose stand-in for IPC (Playwright's exposeFunction over the
     // debugger protocol) costs ~0.5 s a page; the core answers a page of 200 in about 1 ms.
     process.stdout.write(

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { bridge, call } from '../bridge';
 import { useView } from '../store';
 import type { LocalState, RowView } from '../types';
@@ -16,48 +16,34 @@ interface Props {
 
 /** Every certification, newest first, fetched page by page as it scrolls into view. */
 export function CertificationList({ states, search, onOpen }: Props) {
-  const status = useView((s) => s.status);
   const version = useView((s) => s.rowsVersion);
-  const liveRows = useView((s) => s.liveRows);
   const offline = useView((s) => s.connectivity?.state === 'offline');
   const [pages, setPages] = useState(new Map<number, RowView[]>());
+  // Unknown until the first page answers; every page brings the current total with it.
+  const [total, setTotal] = useState<number | null>(null);
   const loading = useRef(new Set<number>());
   const scroller = useRef<HTMLDivElement>(null);
 
-  const total = useMemo(() => {
-    if (!status) return 0;
-    const counts = status.counts;
-    const chosen = states.length ? states : (Object.keys(counts) as LocalState[]);
-    const sum = chosen.reduce((n, state) => n + counts[state], 0);
-    // With a search the size is unknown until pages come back: show what has been found.
-    return search
-      ? Math.min(
-          sum,
-          [...pages.values()].reduce((n, page) => n + page.length, 0) + (pages.size === 0 ? PAGE : 0),
-        )
-      : sum;
-  }, [status, states, search, pages]);
-
   const virtualizer = useVirtualizer({
-    count: total,
+    count: total ?? 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
 
-  // New filter or search: start over.
-  useEffect(() => {
+  const startOver = () => {
     setPages(new Map());
     loading.current.clear();
+  };
+  // New filter or search: start over, length unknown.
+  useEffect(() => {
+    startOver();
+    setTotal(null);
   }, [states, search]);
-
   // Rows changed (a new batch, a state moved): refetch the pages on screen, at most a few times a second.
   useEffect(() => {
-    const timer = setTimeout(() => {
-      setPages(new Map());
-      loading.current.clear();
-    }, 250);
+    const timer = setTimeout(startOver, 250);
     return () => clearTimeout(timer);
   }, [version]);
 
@@ -67,24 +53,24 @@ export function CertificationList({ states, search, onOpen }: Props) {
     for (let page = Math.floor(first / PAGE); page <= Math.floor(last / PAGE); page++) {
       if (pages.has(page) || loading.current.has(page)) continue;
       loading.current.add(page);
-      void call<RowView[]>(
-        bridge().list({
-          states: states.length ? states : undefined,
-          search: search || undefined,
-          limit: PAGE,
-          offset: page * PAGE,
-        }),
-      ).then((rows) => setPages((current) => new Map(current).set(page, rows)));
+      const query = {
+        states: states.length ? states : undefined,
+        search: search || undefined,
+        limit: PAGE,
+        offset: page * PAGE,
+      };
+      void call<{ rows: RowView[]; total: number }>(bridge().list(query)).then(({ rows, total: found }) => {
+        setTotal(found);
+        setPages((current) => new Map(current).set(page, rows));
+      });
     }
   }, [first, last, pages, states, search]);
 
-  const rowAt = (index: number): RowView | undefined => {
-    const row = pages.get(Math.floor(index / PAGE))?.[index % PAGE];
-    return row && (liveRows.get(row.id) ?? row);
-  };
+  const rowAt = (index: number): RowView | undefined => pages.get(Math.floor(index / PAGE))?.[index % PAGE];
+  const filtered = states.length > 0 || search !== '';
 
   return (
-    <div className="list" role="table" aria-label="Certifications" aria-rowcount={total}>
+    <div className="list" role="table" aria-label="Certifications" aria-rowcount={total ?? -1}>
       <div className="list-head" role="row">
         <span role="columnheader">File</span>
         <span role="columnheader">Hash</span>
@@ -95,7 +81,9 @@ export function CertificationList({ states, search, onOpen }: Props) {
       <div ref={scroller} className="list-body" data-testid="list-body">
         {total === 0 ? (
           <p className="empty">
-            Nothing here yet. Drop documents anywhere in this window, or use “Add files”.
+            {filtered
+              ? 'No certification matches.'
+              : 'Nothing here yet. Drop documents anywhere in this window, or use “Add files”.'}
           </p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
