@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
-import { METADATA, openCore, workspace } from '../support/core';
+import { METADATA, filesHoldingSecrets, openCore, workspace } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
 
 // Everything here runs against the real OS keychain (gnome-keyring under `npm test` on Linux).
@@ -77,16 +75,9 @@ describe('a service profile', () => {
     await core.close();
     core = undefined;
 
-    const files = readdirSync(ws.dataDir, { recursive: true, withFileTypes: true }).filter((entry) =>
-      entry.isFile(),
-    );
-    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['queue.sqlite', 'evidence-desk.log']));
-    for (const entry of files) {
-      const file = join(entry.parentPath, entry.name);
-      const bytes = readFileSync(file).toString('latin1');
-      for (const secret of [client.clientSecret, client.apiSecret, client.hmacKey])
-        expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
-    }
+    const scan = filesHoldingSecrets(ws.dataDir, [client.clientSecret, client.apiSecret, client.hmacKey]);
+    expect(scan.files).toEqual(expect.arrayContaining(['queue.sqlite', 'logs/evidence-desk.log']));
+    expect(scan.holding).toEqual([]);
   });
 
   it('says plainly when the credentials are wrong', async () => {

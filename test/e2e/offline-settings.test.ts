@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
-import { useSandboxProfile } from '../support/core';
+import { filesHoldingSecrets, useSandboxProfile } from '../support/core';
 import { accessibilityViolations, harnessPerTest } from './harness';
 
 const harnesses = harnessPerTest();
@@ -91,14 +91,9 @@ describe('settings', () => {
       client.clientSecret,
     );
     expect(harness.core.activeProfileId).toBe('firm-sandbox');
-    for (const entry of readdirSync(harness.ws.dataDir, { recursive: true, withFileTypes: true }).filter(
-      (e) => e.isFile(),
-    )) {
-      expect(
-        readFileSync(join(entry.parentPath, entry.name)).toString('latin1').includes(client.clientSecret),
-        entry.name,
-      ).toBe(false);
-    }
+    const scan = filesHoldingSecrets(harness.ws.dataDir, [client.clientSecret]);
+    expect(scan.files).toContain('queue.sqlite');
+    expect(scan.holding).toEqual([]);
     await page.getByText('Demo environment').waitFor({ state: 'detached' });
   }, 60_000);
 });

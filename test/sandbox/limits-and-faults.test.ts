@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import {
   certificationBody,
+  requestToken,
   fetchToken,
   getCertification,
   postCertification,
@@ -109,16 +110,7 @@ describe('fault injection', () => {
     const ok = await patch({ tokenLifetimeSeconds: 5, anchorFailureRate: 0.5 }, sandbox.adminToken);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ tokenLifetimeSeconds: 5, anchorFailureRate: 0.5, errorRate: 0 });
-    const tokenResponse = await fetch(sandbox.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: sandbox.demoClient.clientId,
-        client_secret: sandbox.demoClient.clientSecret,
-      }),
-    });
-    expect(((await tokenResponse.json()) as { expires_in: number }).expires_in).toBe(5);
+    expect((await requestToken(sandbox.tokenUrl, sandbox.demoClient)).expires_in).toBe(5);
 
     const admin = { 'x-sandbox-admin-token': sandbox.adminToken, 'content-type': 'application/json' };
     const client = await fetch(`${sandbox.baseUrl}/_sandbox/clients`, {

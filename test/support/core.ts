@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreOptions } from '../../main/core';
@@ -77,4 +77,22 @@ export function manyFiles(ws: TestWorkspace, count: number): string[] {
       ]),
     ),
   );
+}
+
+/**
+ * Every file the app wrote in its data folder (queue, its WAL, logs, window state…), read as raw
+ * bytes, with the names of those that contain any of the secrets.
+ */
+export function filesHoldingSecrets(
+  dataDir: string,
+  secrets: readonly string[],
+): { files: string[]; holding: string[] } {
+  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  const holding = files.filter((file) => {
+    const bytes = readFileSync(file).toString('latin1');
+    return secrets.some((secret) => bytes.includes(secret));
+  });
+  return { files: files.map((file) => file.slice(dataDir.length + 1)), holding };
 }

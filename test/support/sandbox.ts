@@ -26,10 +26,11 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Sa
   };
 }
 
-export async function fetchToken(
+/** The token endpoint's whole answer for a client's credentials (form fields). */
+export async function requestToken(
   tokenUrl: string,
   client: Pick<ClientCredentials, 'clientId' | 'clientSecret'>,
-): Promise<string> {
+): Promise<{ access_token: string; expires_in: number; token_type: string }> {
   const response = await fetch(tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -41,7 +42,14 @@ export async function fetchToken(
   });
   if (response.status !== 200)
     throw new Error(`token request failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return (await response.json()) as never;
+}
+
+export async function fetchToken(
+  tokenUrl: string,
+  client: Pick<ClientCredentials, 'clientId' | 'clientSecret'>,
+): Promise<string> {
+  return (await requestToken(tokenUrl, client)).access_token;
 }
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
