@@ -4,6 +4,11 @@ import globals from 'globals';
 
 const NO_ELECTRON = { name: 'electron', message: 'Only main/electron/ and preload/ may import electron.' };
 const NO_SQL = { name: 'better-sqlite3', message: 'Only main/store/ may touch SQL.' };
+const NO_ELECTRON_IN_RENDERER = {
+  name: 'electron',
+  message: 'The renderer reaches main only through the bridge.',
+};
+const NOT_MAIN = 'The preload and the renderer use preload/contract.ts and protocol/, never main/.';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
@@ -49,5 +54,47 @@ export default tseslint.config(
   {
     files: ['main/electron/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [NO_SQL] }] },
+  },
+  {
+    // The bridge and the page speak the contract and the shared vocabulary (protocol/), never main's
+    // modules: what crosses IPC is written once, where both sides can see it.
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON_IN_RENDERER],
+          patterns: [{ group: ['**/main/**', '../main', '../../main'], message: NOT_MAIN }],
+        },
+      ],
+    },
+  },
+  {
+    // The preload may import electron (it is the bridge), but nothing of main.
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/main/**', '../main', '../../main'], message: NOT_MAIN }] },
+      ],
+    },
+  },
+  {
+    // The renderer imports the contract for its types only: zod schemas stay in main and the preload.
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '../../preload/contract',
+              message: 'Types only from the contract.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvidenceCore } from '../main/core';
+import { openStore } from '../main/store';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { drive } from './support/load';
@@ -17,8 +18,9 @@ const CONCURRENCY = 8;
 export async function queueDrain(): Promise<BenchFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-drain-'));
   const sandbox = await serveSandbox();
+  const dataDir = dir;
   const core = await EvidenceCore.open({
-    dataDir: dir,
+    dataDir,
     secrets: new KeychainSecretStore('Evidence Desk bench'),
     sync: false,
     concurrency: CONCURRENCY,
@@ -36,7 +38,9 @@ export async function queueDrain(): Promise<BenchFigure> {
       { client_secret: sandbox.info.client.clientSecret },
     );
     await core.useProfile('bench');
-    core.store.enqueue(
+    // Queued through a second connection to the same file, as the CLI would while the app runs.
+    const seed = openStore(join(dataDir, 'queue.sqlite'));
+    seed.queue.enqueue(
       Array.from({ length: COUNT }, (_, i) => ({
         profileId: 'bench',
         filePath: `/bench/document-${i}.pdf`,
@@ -48,16 +52,17 @@ export async function queueDrain(): Promise<BenchFigure> {
         eventType: 'DOCUMENT_FILED',
       })),
     );
+    seed.close();
 
     const started = performance.now();
     core.startSync();
+    // Done when nothing is left to send, heard on the change stream.
     await new Promise<void>((resolve) => {
-      const check = () => {
-        const counts = core.status().counts;
-        if (counts.queued + counts.submitting === 0) resolve();
-        else setTimeout(check, 20);
-      };
-      check();
+      const stop = core.onChanges(({ counts }) => {
+        if (counts.queued + counts.submitting > 0) return;
+        stop();
+        resolve();
+      });
     });
     const drainRate = COUNT / ((performance.now() - started) / 1000);
     const failed = core.status().counts.failed;

@@ -1,10 +1,14 @@
+import type { ErrorCode } from '../protocol/errors';
+
+export type { ErrorCode };
+
 /**
  * An error as a value: a stable code for programs and a sentence for people, in words a
  * non-technical user understands. Everything the core reports to a shell is one of these.
  */
 export class DeskError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

@@ -1,22 +1,33 @@
 import { z } from 'zod';
-import type { CallName } from './channels';
 import { batchMetadataSchema } from '../protocol/certification-request';
-import { LOCAL_STATES } from '../main/store/states';
-import { PROFILE_KINDS } from '../main/config/profiles';
+import { profileIdSchema, profileSecretsSchema, serviceProfileSchema } from '../protocol/profiles';
+import { LOCAL_STATES } from '../protocol/states';
+import type {
+  CertificationDetails,
+  CertifyResult,
+  ConnectionTest,
+  ConnectivityStatus,
+  CoreStatus,
+  FileVerification,
+  IntakeProgress,
+  ListPage,
+  QueueChanges,
+  SettingsView,
+  ShellCommand,
+} from '../protocol/views';
+import type { CallName, EventName } from './channels';
 
 /**
- * Every call and event that crosses IPC, written once. Main validates each input against its
- * schema; the preload builds `window.evidenceDesk` from the names; the renderer imports types only.
- * Adding a call means adding one entry here and one handler in main/ipc/handlers.ts.
+ * Every call and event that crosses IPC, written once: each call's input schema (main parses
+ * every input against it) and result type, each event's payload type. The preload builds
+ * `window.evidenceDesk` from the names; the renderer imports the types only. Adding a call means
+ * adding its name in channels.ts, one schema and one result type here, and its handler in main.
  */
 const id = z.number().int().positive();
-const secretValue = z.string().min(1).max(4096);
+const path = z.string().min(1).max(4096);
 
 export const CALLS = {
-  certify: z.object({
-    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000),
-    metadata: batchMetadataSchema,
-  }),
+  certify: z.object({ paths: z.array(path).min(1).max(100_000), metadata: batchMetadataSchema }),
   list: z.object({
     states: z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional(),
     search: z.string().max(256).optional(),
@@ -28,29 +39,45 @@ export const CALLS = {
   remove: z.object({ id }),
   tryNow: z.object({}),
   status: z.object({}),
-  verifyFile: z.object({ path: z.string().min(1).max(4096) }),
+  verifyFile: z.object({ path }),
   settings: z.object({}),
-  saveProfile: z.object({
-    profile: z.object({
-      id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
-      kind: z.enum(PROFILE_KINDS).exclude(['embedded']),
-      baseUrl: z.string().max(2048),
-      tokenUrl: z.string().max(2048),
-      clientId: z.string().max(256),
-      apiKey: z.string().max(256).optional(),
-      signRequests: z.boolean(),
-    }),
-    // Typed into masked fields and sent once, straight to the keychain; never sent back.
-    secrets: z.object({
-      client_secret: secretValue.optional(),
-      api_secret: secretValue.optional(),
-      hmac_key: secretValue.optional(),
-    }),
-  }),
-  useProfile: z.object({ id: z.string().min(1).max(40) }),
-  testConnection: z.object({ id: z.string().min(1).max(40).optional() }),
+  saveProfile: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }),
+  useProfile: z.object({ id: profileIdSchema }),
+  testConnection: z.object({ id: profileIdSchema.optional() }),
 } as const satisfies Record<CallName, z.ZodType>;
 
+/** What each call answers with when it succeeds. */
+export interface CallResults {
+  certify: CertifyResult;
+  list: ListPage;
+  details: CertificationDetails;
+  retry: null;
+  remove: null;
+  tryNow: null;
+  status: CoreStatus;
+  verifyFile: FileVerification;
+  settings: SettingsView;
+  saveProfile: null;
+  useProfile: null;
+  testConnection: ConnectionTest;
+}
+
+/** What each event carries. */
+export interface EventPayloads {
+  changes: QueueChanges;
+  connectivity: ConnectivityStatus;
+  progress: IntakeProgress;
+  command: ShellCommand;
+}
+
 export type CallInput<N extends CallName> = z.input<(typeof CALLS)[N]>;
+export type ParsedInput<N extends CallName> = z.output<(typeof CALLS)[N]>;
+
+// Every name has a result type and every event a payload type: a missing entry fails to compile.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const CONTRACT_IS_COMPLETE: Exactly<keyof CallResults, CallName> &
+  Exactly<keyof EventPayloads, EventName> = true;
+
 export { CALL_NAMES, EVENTS, channelOf, eventChannelOf } from './channels';
-export type { CallName, CallResult, EventName, ShellCommand } from './channels';
+export type { CallName, EventName } from './channels';
+export type { CallResult, ErrorCode } from '../protocol/errors';

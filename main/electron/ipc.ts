@@ -1,21 +1,22 @@
 import { ipcMain } from 'electron';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import type { EvidenceCore } from '../core';
+import type { EventSender } from '../ipc/handlers';
 import { createIpcInvoke, forwardCoreEvents } from '../ipc/handlers';
 import type { Logger } from '../logging/logger';
-import type { CallName, EventName } from '../../preload/contract';
-import { CALLS, channelOf, eventChannelOf } from '../../preload/contract';
+import type { CallName } from '../../preload/contract';
+import { CALL_NAMES, channelOf, eventChannelOf } from '../../preload/contract';
 
 /** Wires every contract call to the core for one window, and the core's events back to it. */
 export function wireIpc(
   core: EvidenceCore,
   window: BrowserWindow,
   log: Logger,
-): { send(event: EventName, payload: unknown): void; dispose(): void } {
+): { send: EventSender; dispose(): void } {
   const invoke = createIpcInvoke(core, log);
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
     event.sender.id === window.webContents.id && event.senderFrame?.url.startsWith(expectedOrigin(window));
-  for (const name of Object.keys(CALLS) as CallName[]) {
+  for (const name of CALL_NAMES) {
     ipcMain.handle(channelOf(name), (event, input: unknown) => {
       if (!fromOurWindow(event)) {
         log.log('warn', 'ipc.foreign_sender', { call: name });
@@ -27,10 +28,10 @@ export function wireIpc(
           },
         };
       }
-      return invoke(name, input);
+      return invoke(name as CallName, input);
     });
   }
-  const send = (event: EventName, payload: unknown) => {
+  const send: EventSender = (event, payload) => {
     if (!window.isDestroyed()) window.webContents.send(eventChannelOf(event), payload);
   };
   const stopForwarding = forwardCoreEvents(core, send);
@@ -38,7 +39,7 @@ export function wireIpc(
     send,
     dispose: () => {
       stopForwarding();
-      for (const name of Object.keys(CALLS) as CallName[]) ipcMain.removeHandler(channelOf(name));
+      for (const name of CALL_NAMES) ipcMain.removeHandler(channelOf(name));
     },
   };
 }

@@ -7,7 +7,7 @@ import { EvidenceCore } from '../core';
 import { PRODUCT_NAME, defaultDataDir } from '../config/data-dir';
 import { fileLogger } from '../logging/logger';
 import { KeychainSecretStore } from '../secrets/secret-store';
-import type { CertificationRow } from '../store/certifications-store';
+import { waitingCount } from '../../protocol/states';
 import { wireIpc } from './ipc';
 import { installMenu } from './menu';
 import { SECURE_WEB_PREFERENCES, lockDown } from './security';
@@ -76,22 +76,26 @@ async function start(): Promise<void> {
   await window.loadFile(join(here, '../renderer/index.html'));
 }
 
-/** The dock/taskbar badge counts what is waiting; a notification says when a batch is done or fails. */
+/**
+ * The dock/taskbar badge and the title count what is waiting; a notification says when a batch is
+ * done or something failed. All from the change stream: one count per tick, whatever the batch size.
+ */
 function watchForBadgeAndNotifications(core: EvidenceCore, window: BrowserWindow): void {
   let anchoredSinceQuiet = 0;
   let quietTimer: NodeJS.Timeout | undefined;
-  core.on('row', (row: CertificationRow) => {
-    const counts = core.status().counts;
-    const waiting = counts.queued + counts.submitting + counts.pending;
+  core.onChanges((changes) => {
+    const waiting = waitingCount(changes.counts);
     app.setBadgeCount(waiting);
-    window.setTitle(waiting ? `${PRODUCT_NAME} — ${waiting} waiting` : PRODUCT_NAME);
-    if (row.state === 'failed') {
+    if (!window.isDestroyed())
+      window.setTitle(waiting ? `${PRODUCT_NAME} — ${waiting} waiting` : PRODUCT_NAME);
+    const failed = changes.changed.filter((change) => change.state === 'failed').map((change) => change.id);
+    for (const row of core.rows(failed)) {
       new Notification({
         title: 'A certification failed',
         body: `${row.fileName}: ${row.errorMessage ?? 'see Evidence Desk for the reason'}`,
       }).show();
     }
-    if (row.state === 'anchored') anchoredSinceQuiet++;
+    anchoredSinceQuiet += changes.changed.filter((change) => change.state === 'anchored').length;
     clearTimeout(quietTimer);
     if (waiting === 0 && anchoredSinceQuiet > 0) {
       quietTimer = setTimeout(() => {

@@ -1,6 +1,6 @@
 import { Menu, dialog } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
-import type { ShellCommand } from '../../preload/contract';
+import type { ShellCommand } from '../../protocol/views';
 
 /** The application menu: standard accelerators per platform; actions become commands for the window. */
 export function installMenu(window: BrowserWindow, command: (command: ShellCommand) => void): void {

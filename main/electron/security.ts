@@ -1,17 +1,6 @@
 import { session, shell } from 'electron';
 import type { BrowserWindow } from 'electron';
-
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
 
 /** The renderer may show our page and nothing else: no navigation, no new windows, no permissions. */
 export function lockDown(window: BrowserWindow): void {

@@ -1,5 +1,4 @@
-import type { CertificationRow } from '../store/certifications-store';
-import type { EvidenceCheck } from '../sync/sync-engine';
+import type { CertificationRow, EvidenceCheck } from '../../protocol/views';
 import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-evidence';
 
 export interface LogKeySource {

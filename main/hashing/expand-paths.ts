@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { PathProblem, PathProblemCode } from '../../protocol/views';
 
 /**
  * Operating-system clutter that is never certified when a folder is expanded (a file named
@@ -24,24 +25,12 @@ export function isClutter(name: string): boolean {
   return SKIPPED_NAMES.has(name) || name.startsWith('._');
 }
 
-export type PathProblemCode =
-  | 'not_found'
-  | 'permission_denied'
-  | 'folder_loop'
-  | 'not_regular_file'
-  | 'unreadable'
-  | 'changed_while_hashing';
-
 export interface FoundFile {
   path: string;
   size: number;
 }
 
-export interface PathProblem {
-  path: string;
-  code: PathProblemCode;
-  message: string;
-}
+export type { PathProblem, PathProblemCode };
 
 export interface Expansion {
   files: FoundFile[];

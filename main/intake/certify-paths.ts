@@ -1,17 +1,16 @@
 import { basename } from 'node:path';
 import { batchMetadataSchema } from '../../protocol/certification-request';
 import { DeskError } from '../errors';
-import type { FoundFile, PathProblem } from '../hashing/expand-paths';
+import type { CertificationRow, IntakeProgress, PathProblem } from '../../protocol/views';
+import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
-import type { CertificationRow, CertificationStore, NewCertification } from '../store/certifications-store';
+import type { CertificationQueue, NewCertification } from '../store';
 
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
 const FLUSH_ROWS = 1000;
 
-export type IntakeProgress =
-  | { kind: 'file'; path: string; bytesDone: number; bytesTotal: number }
-  | { kind: 'batch'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number };
+export type { IntakeProgress };
 
 export interface IntakeReport {
   queued: CertificationRow[];
@@ -19,11 +18,11 @@ export interface IntakeReport {
 }
 
 export interface IntakeDeps {
-  store: CertificationStore;
+  queue: CertificationQueue;
   pool: HashPool;
   profileId: string;
   /** Called as rows are written, so the sync engine can send them at once. */
-  onQueued(rows: readonly CertificationRow[]): void;
+  onQueued(): void;
   onProgress?(progress: IntakeProgress): void;
 }
 
@@ -130,8 +129,8 @@ class RowWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.unwritten.length === 0) return;
-    const rows = this.deps.store.enqueue(this.unwritten.splice(0));
+    const rows = this.deps.queue.enqueue(this.unwritten.splice(0));
     this.report.queued.push(...rows);
-    this.deps.onQueued(rows);
+    this.deps.onQueued();
   }
 }

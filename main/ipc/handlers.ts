@@ -1,22 +1,34 @@
 import { z } from 'zod';
-import type { CallInput, CallName, CallResult, EventName } from '../../preload/contract';
+import type {
+  CallInput,
+  CallName,
+  CallResult,
+  CallResults,
+  ErrorCode,
+  EventName,
+  EventPayloads,
+  ParsedInput,
+} from '../../preload/contract';
 import { CALLS } from '../../preload/contract';
+import type { CertificationRow, RowView } from '../../protocol/views';
 import type { EvidenceCore } from '../core';
 import { isDeskError } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { CertificationRow } from '../store/certifications-store';
-
-/** A row as the list shows it: the heavy raw answer and evidence stay behind until details are asked for. */
-export type RowView = Omit<CertificationRow, 'rawResponse' | 'evidence'>;
 
 export const toRowView = ({ rawResponse: _raw, evidence: _evidence, ...view }: CertificationRow): RowView =>
   view;
 
 type Implementations = {
-  [N in CallName]: (input: z.output<(typeof CALLS)[N]>) => Promise<unknown> | unknown;
+  [N in CallName]: (input: ParsedInput<N>) => Promise<CallResults[N]> | CallResults[N];
 };
 
+/** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
 function implementations(core: EvidenceCore): Implementations {
+  // Calls that only act answer `null`, so "it worked" is a value like any other.
+  const acting = async (action: () => unknown): Promise<null> => {
+    await action();
+    return null;
+  };
   return {
     certify: async ({ paths, metadata }) => {
       const report = await core.certify(paths, metadata);
@@ -25,19 +37,18 @@ function implementations(core: EvidenceCore): Implementations {
     // The total comes with each page, so the list never guesses its length from other counts.
     list: (query) => ({ rows: core.list(query).map(toRowView), total: core.count(query) }),
     details: ({ id }) => core.details(id),
-    retry: ({ id }) => core.retry(id),
-    remove: ({ id }) => core.remove(id),
-    tryNow: () => core.tryNow(),
+    retry: ({ id }) => acting(() => core.retry(id)),
+    remove: ({ id }) => acting(() => core.remove(id)),
+    tryNow: () => acting(() => core.tryNow()),
     status: () => core.status(),
     verifyFile: ({ path }) => core.verifyFile(path),
     settings: async () => {
       const active = core.activeProfileId;
       const profile = core.readProfile(active) ?? null;
-      // Whether each secret is set — never the secret.
       return { active, profile, secretsSet: profile ? await core.secretsSet(active) : null };
     },
-    saveProfile: ({ profile, secrets }) => core.saveProfile(profile, secrets),
-    useProfile: ({ id }) => core.useProfile(id),
+    saveProfile: ({ profile, secrets }) => acting(() => core.saveProfile(profile, secrets)),
+    useProfile: ({ id }) => acting(() => core.useProfile(id)),
     testConnection: async ({ id }) => {
       const result = await core.testConnection(id);
       return result.ok
@@ -53,7 +64,7 @@ function implementations(core: EvidenceCore): Implementations {
 export type IpcInvoke = <N extends CallName>(
   name: N,
   input: CallInput<N> | unknown,
-) => Promise<CallResult<unknown>>;
+) => Promise<CallResult<CallResults[N]>>;
 
 /**
  * The one wrapper every IPC call goes through in main: the name must be in the contract, the
@@ -62,13 +73,13 @@ export type IpcInvoke = <N extends CallName>(
  */
 export function createIpcInvoke(core: EvidenceCore, log: Logger): IpcInvoke {
   const table = implementations(core);
-  return async (name, input) => {
+  return async <N extends CallName>(name: N, input: unknown): Promise<CallResult<CallResults[N]>> => {
     if (!Object.hasOwn(CALLS, name)) return failure('unknown_call', 'That action does not exist.');
     const parsed = CALLS[name].safeParse(input);
     if (!parsed.success) return failure('invalid_input', z.prettifyError(parsed.error));
     try {
-      const implementation = table[name] as (input: unknown) => Promise<unknown> | unknown;
-      return { ok: true, value: (await implementation(parsed.data)) ?? null };
+      const implementation = table[name] as (input: unknown) => Promise<CallResults[N]> | CallResults[N];
+      return { ok: true, value: await implementation(parsed.data) };
     } catch (error) {
       if (isDeskError(error)) return failure(error.code, error.message);
       if (error instanceof z.ZodError) return failure('invalid_input', z.prettifyError(error));
@@ -78,25 +89,23 @@ export function createIpcInvoke(core: EvidenceCore, log: Logger): IpcInvoke {
   };
 }
 
-/** Forwards core events to a sender (the window's webContents), shaped for the renderer. */
-export function forwardCoreEvents(
-  core: EvidenceCore,
-  send: (event: EventName, payload: unknown) => void,
-): () => void {
-  const onRow = (row: CertificationRow) => send('row', toRowView(row));
-  const onConnectivity = (status: unknown) => send('connectivity', status);
-  const onProgress = (progress: unknown) => send('progress', progress);
-  core.on('row', onRow);
+export type EventSender = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** Forwards the core's change stream and events to a sender (the window's webContents). */
+export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => void {
+  const onConnectivity = (status: EventPayloads['connectivity']) => send('connectivity', status);
+  const onProgress = (progress: EventPayloads['progress']) => send('progress', progress);
+  const stopChanges = core.onChanges((changes) => send('changes', changes));
   core.on('connectivity', onConnectivity);
   core.on('progress', onProgress);
   return () => {
-    core.off('row', onRow);
+    stopChanges();
     core.off('connectivity', onConnectivity);
     core.off('progress', onProgress);
   };
 }
 
-const failure = (code: string, message: string): CallResult<never> => ({
+const failure = (code: ErrorCode, message: string): CallResult<never> => ({
   ok: false,
   error: { code, message },
 });

@@ -1,9 +1,9 @@
 import keytar from 'keytar';
 import { DeskError } from '../errors';
 
-/** The secrets a service profile has; none of them is ever written to the database or a log. */
-export const SECRET_NAMES = ['client_secret', 'api_secret', 'hmac_key'] as const;
-export type SecretName = (typeof SECRET_NAMES)[number];
+import type { SecretName } from '../../protocol/profiles';
+
+export type { SecretName };
 
 /** A tiny keychain interface, injected into whoever needs a secret. */
 export interface SecretStore {

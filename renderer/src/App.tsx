@@ -1,20 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
-import { bridge, call } from './bridge';
+import { useRef, useState } from 'react';
+import type { BatchMetadata } from '../../protocol/certification-request';
+import { ask, bridge, messageOf } from './bridge';
 import { ConnectionBanner, ConnectionIndicator, DemoBanner, ProgressBars } from './components/Banners';
-import type { BatchMetadata } from './components/BatchForm';
 import { BatchForm } from './components/BatchForm';
 import { CertificationList } from './components/CertificationList';
 import { Details } from './components/Details';
+import { DropZone, pathsOf } from './components/DropZone';
+import { FILTERS, FilterBar } from './components/FilterBar';
+import type { NoticeContent } from './components/Notice';
+import { Notice } from './components/Notice';
 import { Settings } from './components/Settings';
-import { store, useView } from './store';
-import type { LocalState, PathProblem } from './types';
-
-const FILTERS: [string, LocalState[]][] = [
-  ['All', []],
-  ['Waiting', ['queued', 'submitting', 'pending']],
-  ['Anchored', ['anchored']],
-  ['Failed', ['failed']],
-];
+import { useShellCommands } from './hooks/useShellCommands';
+import { useStatus } from './hooks/useStatus';
 
 export function App() {
   const [chosen, setChosen] = useState<string[]>([]);
@@ -22,71 +19,45 @@ export function App() {
   const [search, setSearch] = useState('');
   const [openId, setOpenId] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [notice, setNotice] = useState<{ text: string; problems: PathProblem[] } | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const counts = useView((s) => s.status?.counts);
+  const [notice, setNotice] = useState<NoticeContent | null>(null);
+  const counts = useStatus().data?.counts;
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => store.start(), []);
-  useEffect(
-    () =>
-      bridge().onCommand((payload) => {
-        const command = payload as { kind: string; paths?: string[]; path?: string };
-        if (command.kind === 'add-paths' && command.paths) setChosen(command.paths);
-        if (command.kind === 'open-settings') setSettingsOpen(true);
-        if (command.kind === 'verify-path' && command.path) void verify(command.path);
-      }),
-    [],
-  );
-
   const verify = async (path: string) => {
     try {
-      const result = await call<{ certifications: { check: { message: string } }[] }>(
-        bridge().verifyFile({ path }),
-      );
+      const result = await ask(bridge().verifyFile({ path }));
       const text = result.certifications.length
         ? result.certifications.map((c) => c.check.message).join(' ')
         : 'No certification of this exact file is on record here.';
       setNotice({ text, problems: [] });
     } catch (error) {
-      setNotice({ text: (error as Error).message, problems: [] });
+      setNotice({ text: messageOf(error), problems: [] });
     }
   };
 
-  const pathsOf = (files: FileList | null) =>
-    Array.from(files ?? [])
-      .map((file) => bridge().pathForFile(file))
-      .filter(Boolean);
+  useShellCommands({
+    'add-paths': ({ paths }) => setChosen(paths),
+    'open-settings': () => setSettingsOpen(true),
+    'verify-path': ({ path }) => void verify(path),
+  });
 
   const certify = async (metadata: BatchMetadata) => {
     const paths = chosen;
     setChosen([]);
-    const answer = await bridge().certify({ paths, metadata });
-    if (!answer.ok) return setNotice({ text: answer.error.message, problems: [] });
-    const { queued, problems } = answer.value as { queued: number; problems: PathProblem[] };
-    setNotice({
-      text: `${queued} file${queued === 1 ? '' : 's'} queued for certification.${problems.length ? ` ${problems.length} could not be certified:` : ''}`,
-      problems,
-    });
+    try {
+      const { queued, problems } = await ask(bridge().certify({ paths, metadata }));
+      setNotice({
+        text: `${queued} file${queued === 1 ? '' : 's'} queued for certification.${problems.length ? ` ${problems.length} could not be certified:` : ''}`,
+        problems,
+      });
+    } catch (error) {
+      setNotice({ text: messageOf(error), problems: [] });
+    }
   };
 
   return (
-    <div
-      className={`app ${dragging ? 'dragging' : ''}`}
-      onDragOver={(event) => {
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={(event) => event.currentTarget === event.target && setDragging(false)}
-      onDrop={(event) => {
-        event.preventDefault();
-        setDragging(false);
-        const paths = pathsOf(event.dataTransfer.files);
-        if (paths.length) setChosen(paths);
-      }}
-      data-testid="drop-zone"
-    >
+    <DropZone onPaths={setChosen}>
       <header className="top">
         <h1>Evidence Desk</h1>
         <ConnectionIndicator />
@@ -125,50 +96,16 @@ export function App() {
           />
         </section>
         <ProgressBars />
-        {notice && (
-          <div className="notice" role="status">
-            <p>{notice.text}</p>
-            {notice.problems.length > 0 && (
-              <ul>
-                {notice.problems.map((p) => (
-                  <li key={p.path}>
-                    <strong>{p.path.split(/[\\/]/).at(-1)}</strong>: {p.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <button type="button" onClick={() => setNotice(null)}>
-              Dismiss
-            </button>
-          </div>
-        )}
-        <div className="filters">
-          <div role="group" aria-label="Show">
-            {FILTERS.map(([label, states], index) => (
-              <button
-                key={label}
-                type="button"
-                aria-pressed={filter === index}
-                onClick={() => setFilter(index)}
-              >
-                {label}
-                {counts &&
-                  ` (${(states.length ? states : (Object.keys(counts) as LocalState[])).reduce((n, s) => n + counts[s], 0)})`}
-              </button>
-            ))}
-          </div>
-          <label>
-            Search{' '}
-            <input
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder="File name or hash"
-            />
-          </label>
-        </div>
+        {notice && <Notice notice={notice} onDismiss={() => setNotice(null)} />}
+        <FilterBar
+          filter={filter}
+          onFilter={setFilter}
+          search={search}
+          onSearch={setSearch}
+          counts={counts}
+        />
         <CertificationList
-          states={(FILTERS[filter] as [string, LocalState[]])[1]}
+          states={FILTERS[filter]?.states ?? []}
           search={search}
           onOpen={(row) => setOpenId(row.id)}
         />
@@ -178,6 +115,6 @@ export function App() {
       )}
       {openId !== null && <Details id={openId} onClose={() => setOpenId(null)} />}
       {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
-    </div>
+    </DropZone>
   );
 }

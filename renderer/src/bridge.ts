@@ -1,5 +1,5 @@
 import type { EvidenceDeskBridge } from '../../preload/bridge';
-import type { CallResult } from '../../preload/channels';
+import type { CallResult, ErrorCode } from '../../protocol/errors';
 
 declare global {
   interface Window {
@@ -10,9 +10,22 @@ declare global {
 /** The one way the renderer reaches main: the bridge the preload exposed. */
 export const bridge = (): EvidenceDeskBridge => window.evidenceDesk;
 
-/** Unwraps a call's answer, turning an error value into a thrown message for the caller to show. */
-export async function call<T>(result: Promise<CallResult<unknown>>): Promise<T> {
-  const answer = await result;
-  if (!answer.ok) throw new Error(answer.error.message);
-  return answer.value as T;
+/** An error answer from main, still carrying its code so a screen can tell one failure from another. */
+export class BridgeError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
+
+/** Unwraps a call's answer; an error value becomes a thrown BridgeError for the caller to show. */
+export async function ask<T>(result: Promise<CallResult<T>>): Promise<T> {
+  const answer = await result;
+  if (!answer.ok) throw new BridgeError(answer.error.code, answer.error.message);
+  return answer.value;
+}
+
+export const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : 'Something went wrong in Evidence Desk.';

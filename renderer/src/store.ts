@@ -1,79 +1,79 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { bridge, call } from './bridge';
-import type { ConnectivityStatus, CoreStatus, IntakeProgress } from './types';
+import type { ConnectivityStatus, CoreStatus, IntakeProgress, QueueChanges } from '../../protocol/views';
+import { bridge } from './bridge';
 
-export interface ViewState {
-  status: CoreStatus | null;
+/** Query keys: everything read from the queue starts with `queue`, so one change refreshes it all. */
+export const keys = {
+  queue: ['queue'] as const,
+  status: ['queue', 'status'] as const,
+  list: (states: readonly string[], search: string, page: number) =>
+    ['queue', 'list', states, search, page] as const,
+  details: (id: number) => ['queue', 'details', id] as const,
+  settings: ['settings'] as const,
+};
+
+/** What arrives as events rather than answers: connection state and intake progress. */
+export interface LiveState {
   connectivity: ConnectivityStatus | null;
   progress: Extract<IntakeProgress, { kind: 'batch' }> | null;
   fileProgress: Extract<IntakeProgress, { kind: 'file' }> | null;
-  /** Bumped whenever rows change, so the list refetches what is on screen. */
-  rowsVersion: number;
 }
 
-type Listener = () => void;
+let live: LiveState = { connectivity: null, progress: null, fileProgress: null };
+const listeners = new Set<() => void>();
+const setLive = (change: Partial<LiveState>) => {
+  live = { ...live, ...change };
+  listeners.forEach((listener) => listener());
+};
 
-/** One store, fed by bridge events; components read slices of it. */
-class Store {
-  private state: ViewState = {
-    status: null,
-    connectivity: null,
-    progress: null,
-    fileProgress: null,
-    rowsVersion: 0,
-  };
-  private readonly listeners = new Set<Listener>();
-  private statusTimer: ReturnType<typeof setTimeout> | undefined;
-
-  start(): () => void {
-    const offs = [
-      bridge().onRow(() => {
-        this.set({ rowsVersion: this.state.rowsVersion + 1 });
-        this.refreshStatusSoon();
-      }),
-      bridge().onConnectivity((status) => this.set({ connectivity: status as ConnectivityStatus })),
-      bridge().onProgress((progress) => {
-        const event = progress as IntakeProgress;
-        if (event.kind === 'batch') this.set({ progress: event });
-        else this.set({ fileProgress: event });
-      }),
-    ];
-    void this.refreshStatus();
-    return () => offs.forEach((off) => off());
-  }
-
-  get = () => this.state;
-
-  subscribe = (listener: Listener) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  async refreshStatus(): Promise<void> {
-    const status = await call<CoreStatus>(bridge().status({}));
-    this.set({ status, connectivity: status.connectivity });
-  }
-
-  refreshRows(): void {
-    this.set({ rowsVersion: this.state.rowsVersion + 1 });
-  }
-
-  private refreshStatusSoon(): void {
-    // Many rows change at once while a batch syncs: one status read per moment is enough.
-    this.statusTimer ??= setTimeout(() => {
-      this.statusTimer = undefined;
-      void this.refreshStatus();
-    }, 150);
-  }
-
-  private set(change: Partial<ViewState>): void {
-    this.state = { ...this.state, ...change };
-    this.listeners.forEach((listener) => listener());
-  }
+export function useLive<T>(select: (state: LiveState) => T): T {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => select(live),
+  );
 }
 
-export const store = new Store();
+// Many rows change at once while a batch syncs: screens look again at most this often.
+const REFRESH_EVERY_MS = 250;
 
-export function useView<T>(select: (state: ViewState) => T): T {
-  return useSyncExternalStore(store.subscribe, () => select(store.get()));
+/**
+ * Feeds the screens from the bridge's events. The change stream is the only trigger for
+ * re-reading the queue: its counts go straight into the status, and every query about the queue
+ * (the list pages on screen, an open details panel) is refreshed at most every 250 ms. A profile
+ * switch also refreshes the settings and the profile shown.
+ */
+export function connectLiveUpdates(queryClient: QueryClient): () => void {
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  const onChanges = (changes: QueueChanges) => {
+    queryClient.setQueryData<CoreStatus>(
+      keys.status,
+      (status) => status && { ...status, counts: changes.counts },
+    );
+    if (changes.profileSwitched) {
+      void queryClient.invalidateQueries({ queryKey: keys.settings });
+      void queryClient.invalidateQueries({ queryKey: keys.status });
+    }
+    refresh ??= setTimeout(() => {
+      refresh = undefined;
+      void queryClient.invalidateQueries({
+        queryKey: keys.queue,
+        predicate: (q) => q.queryKey[1] !== 'status',
+      });
+    }, REFRESH_EVERY_MS);
+  };
+  const offs = [
+    bridge().onChanges(onChanges),
+    bridge().onConnectivity((connectivity) => setLive({ connectivity })),
+    bridge().onProgress((progress) =>
+      progress.kind === 'batch' ? setLive({ progress }) : setLive({ fileProgress: progress }),
+    ),
+  ];
+  return () => {
+    clearTimeout(refresh);
+    offs.forEach((off) => off());
+  };
 }

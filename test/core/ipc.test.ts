@@ -45,7 +45,7 @@ describe('the bridge to the core', () => {
         'onCommand',
         'onConnectivity',
         'onProgress',
-        'onRow',
+        'onChanges',
         'pathForFile',
         'remove',
         'retry',
@@ -61,13 +61,17 @@ describe('the bridge to the core', () => {
     expect(Object.isFrozen(bridge)).toBe(true);
   });
 
-  it('certifies through the bridge and streams row events until unsubscribed', async () => {
+  it('certifies through the bridge and streams the changes, with counts, until unsubscribed', async () => {
     const rows: { state: string }[] = [];
-    const unsubscribe = bridge.onRow((row) => rows.push(row as { state: string }));
+    const counts: { anchored: number }[] = [];
+    const unsubscribe = bridge.onChanges((changes) => {
+      rows.push(...changes.changed);
+      counts.push(changes.counts);
+    });
     const result = await bridge.certify({ paths: ws.files({ 'a.pdf': 'a' }), metadata: METADATA });
     expect(result).toEqual({ ok: true, value: { queued: 1, problems: [] } });
     await expect.poll(() => rows.at(-1)?.state, { timeout: 15_000 }).toBe('anchored');
-    expect(rows.at(-1)).not.toHaveProperty('rawResponse');
+    expect(counts.at(-1)).toMatchObject({ anchored: 1, queued: 0, pending: 0 });
     unsubscribe();
     const seen = rows.length;
     await bridge.certify({ paths: ws.files({ 'b.pdf': 'b' }), metadata: METADATA });

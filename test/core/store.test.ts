@@ -3,10 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeskError } from '../../main/errors';
-import { CertificationStore } from '../../main/store/certifications-store';
+import type { Store } from '../../main/store';
+import { openStore } from '../../main/store';
 import { openQueueDb } from '../../main/store/database';
 import { MIGRATIONS } from '../../main/store/migrations';
-import { IllegalTransition } from '../../main/store/states';
+import { IllegalTransition } from '../../main/store/queue';
+import type { QueueChanges } from '../../protocol/views';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
 
@@ -65,12 +67,13 @@ describe('queue database', () => {
       const fresh = openQueueDb(join(ws.dir, 'fresh.sqlite'));
       expect(schemaOf(upgraded)).toEqual(schemaOf(fresh));
       if (version >= 1) {
-        const store = new CertificationStore(upgraded);
-        const [row] = store.list({ profileId: 'embedded', limit: 10 });
+        upgraded.close();
+        const store = openStore(path);
+        const [row] = store.queue.list({ profileId: 'embedded', limit: 10 });
         expect(row).toMatchObject({ requestId: 'req-kept', state: 'queued' });
-        expect(store.history(row!.id).map((h) => h.state)).toEqual(['queued']);
-      }
-      upgraded.close();
+        expect(store.queue.history(row!.id).map((h) => h.state)).toEqual(['queued']);
+        store.close();
+      } else upgraded.close();
       fresh.close();
     },
   );
@@ -102,8 +105,8 @@ describe('queue database', () => {
   });
 
   it('says clearly when another program holds the file locked, and loses nothing', () => {
-    const first = openQueueDb(path);
-    new CertificationStore(first).enqueue([item(1)]);
+    const first = openStore(path);
+    first.queue.enqueue([item(1)]);
     first.close();
     // Another program holds the file in exclusive locking mode; opening must wait briefly, then explain.
     const holder = new Database(path);
@@ -116,26 +119,30 @@ describe('queue database', () => {
       }),
     );
     holder.close();
-    const reopened = openQueueDb(path);
-    expect(new CertificationStore(reopened).counts('embedded').queued).toBe(1);
+    const reopened = openStore(path);
+    expect(reopened.queue.counts('embedded').queued).toBe(1);
     reopened.close();
   });
 });
 
-describe('certification store', () => {
-  let db: Database.Database;
-  let store: CertificationStore;
+describe('certification queue', () => {
+  let opened: Store;
+  let store: Store['queue'];
   beforeEach(() => {
-    db = openQueueDb(path);
-    store = new CertificationStore(db);
+    opened = openStore(path);
+    store = opened.queue;
   });
-  afterEach(() => db.close());
+  afterEach(() => opened.close());
 
   it('gives every row its own request id and records each state in its timeline', () => {
     const [a, b] = store.enqueue([item(1), item(2)], 1000);
     expect(a!.requestId).not.toBe(b!.requestId);
     expect(store.claimDue('embedded', 1000, 10).map((r) => r.id)).toEqual([a!.id, b!.id]);
-    store.markPending(a!.id, 'svc-1', 'pending', '{}', 2000, 1001);
+    store.markPending(
+      a!.id,
+      { serviceId: 'svc-1', serviceState: 'pending', rawResponse: '{}', nextPollAt: 2000 },
+      1001,
+    );
     store.markAnchored(
       a!.id,
       {
@@ -181,7 +188,12 @@ describe('certification store', () => {
     const [early, late] = store.enqueue([item(1), item(2)]);
     store.claimDue('embedded', Date.now(), 2);
     store.markFailed(early!.id, { code: 'validation_failed', message: 'bad' }, null);
-    store.markPending(late!.id, 'svc-2', 'pending', '{}', 0);
+    store.markPending(late!.id, {
+      serviceId: 'svc-2',
+      serviceState: 'pending',
+      rawResponse: '{}',
+      nextPollAt: 0,
+    });
     store.markFailed(late!.id, { code: 'service_failed', message: 'anchoring failed' }, '{}');
     store.retry(early!.id);
     store.retry(late!.id);
@@ -194,7 +206,12 @@ describe('certification store', () => {
     const [queued, sent] = store.enqueue([item(1), item(2)]);
     store.claimDue('embedded', Date.now(), 2);
     store.requeue(queued!.id, { code: 'x', message: 'x' }, 0);
-    store.markPending(sent!.id, 'svc', 'pending', '{}', 0);
+    store.markPending(sent!.id, {
+      serviceId: 'svc',
+      serviceState: 'pending',
+      rawResponse: '{}',
+      nextPollAt: 0,
+    });
     store.remove(queued!.id);
     expect(store.get(queued!.id)).toBeUndefined();
     expect(() => store.remove(sent!.id)).toThrow(expect.objectContaining({ code: 'not_removable' }));
@@ -215,5 +232,71 @@ describe('certification store', () => {
     expect(store.count({ profileId: 'embedded', search: 'file-' })).toBe(2);
     expect(store.count({ profileId: 'embedded', states: ['queued'] })).toBe(3);
     expect(store.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
+  });
+});
+
+describe('the change stream', () => {
+  const nextBatch = (store: Store) =>
+    new Promise<QueueChanges>((resolve) => {
+      const stop = store.changes.subscribe((changes) => {
+        stop();
+        resolve(changes);
+      });
+    });
+
+  it('announces a burst of writes once, with the ids, their new states and the new counts', async () => {
+    const store = openStore(path);
+    try {
+      const batches: QueueChanges[] = [];
+      const stop = store.changes.subscribe((changes) => batches.push(changes));
+      const rows = store.queue.enqueue([item(1), item(2), item(3)]);
+      store.queue.claimDue('embedded', Date.now(), 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      stop();
+      expect(batches).toHaveLength(1);
+      expect(batches[0]).toMatchObject({
+        profileId: 'embedded',
+        removed: [],
+        external: false,
+        counts: { queued: 2, submitting: 1 },
+      });
+      expect(batches[0]!.changed).toEqual([
+        { id: rows[0]!.id, state: 'submitting' },
+        { id: rows[1]!.id, state: 'queued' },
+        { id: rows[2]!.id, state: 'queued' },
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('announces a removal and a profile switch', async () => {
+    const store = openStore(path);
+    try {
+      const [row] = store.queue.enqueue([item(1)]);
+      await nextBatch(store);
+      const removal = nextBatch(store);
+      store.queue.remove(row!.id);
+      expect(await removal).toMatchObject({ removed: [row!.id], changed: [], counts: { queued: 0 } });
+      const switched = nextBatch(store);
+      store.settings.setActiveProfile('acme');
+      expect(await switched).toMatchObject({ profileSwitched: true, profileId: 'acme' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('notices what another process commits to the same queue', async () => {
+    const mine = openStore(path);
+    const theirs = openStore(path);
+    try {
+      const heard = nextBatch(mine);
+      theirs.queue.enqueue([item(1), item(2)]);
+      expect(await heard).toMatchObject({ external: true, counts: { queued: 2 } });
+    } finally {
+      theirs.close();
+      mine.close();
+    }
   });
 });

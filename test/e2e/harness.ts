@@ -7,7 +7,9 @@ import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { CoreOptions, EvidenceCore } from '../../main/core';
+import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
+import type { CallName } from '../../preload/channels';
 import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import { openCore, workspace } from '../support/core';
@@ -22,10 +24,6 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css',
   '.svg': 'image/svg+xml',
 };
-// The same policy the Electron shell sets (main/electron/security.ts), so the page is tested under it.
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
-
 export interface Harness {
   ws: TestWorkspace;
   core: EvidenceCore;
@@ -42,7 +40,10 @@ let pageBridge: string | undefined;
 
 /** The built renderer in real Chromium, talking to a real core through the preload's bridge factory. */
 export async function startHarness(
-  options: { core?: Partial<CoreOptions>; before?(core: EvidenceCore): Promise<void> } = {},
+  options: {
+    core?: Partial<CoreOptions>;
+    before?(core: EvidenceCore, ws: TestWorkspace): Promise<void>;
+  } = {},
 ): Promise<Harness> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium is required for end-to-end tests (${CHROMIUM}); apt-get install chromium`);
@@ -58,7 +59,7 @@ export async function startHarness(
   ).outputFiles[0]?.text;
   const ws = workspace('evidence-e2e-');
   const core = await openCore(ws.dataDir, options.core);
-  await options.before?.(core);
+  await options.before?.(core, ws);
   const invoke = createIpcInvoke(core, silentLogger);
   const server = createServer((request, response) => {
     const path = normalize(
@@ -69,7 +70,7 @@ export async function startHarness(
     response
       .writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CSP,
+        'content-security-policy': CONTENT_SECURITY_POLICY,
       })
       .end(readFileSync(file));
   });
@@ -88,7 +89,7 @@ export async function startHarness(
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.exposeFunction('__edInvoke', (name: never, input: unknown) => invoke(name, input));
+  await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) => invoke(name, input));
   await page.addInitScript({ content: pageBridge });
   const stopEvents = forwardCoreEvents(core, (event, payload) => {
     void page

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../main/store';
 import { harnessPerTest } from './harness';
 
 const ROWS = 100_000;
@@ -10,7 +12,7 @@ describe('a queue of 100,000 certifications', () => {
     const harness = await harnesses.start({
       // Queued rows that stay queued: the list, not the sync, is under test.
       core: { sync: false },
-      before: async (core) => {
+      before: async (core, ws) => {
         const batch = (start: number) =>
           Array.from({ length: 10_000 }, (_, i) => ({
             profileId: core.activeProfileId,
@@ -22,7 +24,10 @@ describe('a queue of 100,000 certifications', () => {
             sourceSystem: 'e2e',
             eventType: 'DOCUMENT_FILED',
           }));
-        for (let start = 0; start < ROWS; start += 10_000) core.store.enqueue(batch(start));
+        // Written through a second connection, as the command line would while the app runs.
+        const seed = openStore(join(ws.dataDir, 'queue.sqlite'));
+        for (let start = 0; start < ROWS; start += 10_000) seed.queue.enqueue(batch(start));
+        seed.close();
       },
     });
     const { page } = harness;

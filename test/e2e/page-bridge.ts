@@ -2,7 +2,8 @@
 // uses, over a transport of functions the harness exposes (standing in for ipcRenderer), and a
 // name→path table standing in for Electron's webUtils.getPathForFile (Electron-only API).
 import { createBridge } from '../../preload/bridge';
-import type { CallName, CallResult, EventName } from '../../preload/channels';
+import type { CallName, EventName } from '../../preload/channels';
+import type { CallResult } from '../../protocol/errors';
 
 interface HarnessWindow {
   __edInvoke(name: CallName, input: unknown): Promise<CallResult<unknown>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalTransition, LOCAL_STATES, assertTransition, canTransition } from '../../main/store/states';
+import { LOCAL_STATES, canTransition, isRemovable, isWaiting } from '../../protocol/states';
 
 describe('the local state machine', () => {
   it('allows exactly the documented moves', () => {
@@ -17,10 +17,16 @@ describe('the local state machine', () => {
     ]);
   });
 
-  it('refuses anything else with a clear error', () => {
-    expect(() => assertTransition('anchored', 'queued')).toThrow(IllegalTransition);
-    expect(() => assertTransition('queued', 'anchored')).toThrow(
-      'A certification cannot go from queued to anchored.',
-    );
+  it('calls queued, sending and pending "waiting", and nothing else', () => {
+    expect(LOCAL_STATES.filter(isWaiting)).toEqual(['queued', 'submitting', 'pending']);
+  });
+
+  it('lets a person remove only what the service never took, or what failed for good', () => {
+    expect(isRemovable({ state: 'queued', serviceId: null })).toBe(true);
+    expect(isRemovable({ state: 'failed', serviceId: 'svc-1' })).toBe(true);
+    // Sent back to the queue after the service accepted it once (a retry): it is on record there.
+    expect(isRemovable({ state: 'queued', serviceId: 'svc-1' })).toBe(false);
+    for (const state of ['submitting', 'pending', 'anchored'] as const)
+      expect(isRemovable({ state, serviceId: null })).toBe(false);
   });
 });

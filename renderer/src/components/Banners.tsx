@@ -1,9 +1,12 @@
+import { waitingCount } from '../../../protocol/states';
+import type { Connectivity } from '../../../protocol/views';
 import { bridge } from '../bridge';
-import { useView } from '../store';
+import { useStatus } from '../hooks/useStatus';
+import { useLive } from '../store';
 
 export function DemoBanner() {
-  const demo = useView((s) => s.status?.profile.demo ?? false);
-  if (!demo) return null;
+  const { data } = useStatus();
+  if (!data?.profile.demo) return null;
   return (
     <div className="banner banner-demo" role="note">
       <span>
@@ -14,18 +17,17 @@ export function DemoBanner() {
   );
 }
 
+const CUT_OFF: Partial<Record<Connectivity, string>> = {
+  offline: 'The certification service cannot be reached.',
+  auth_failed: 'The service refused our credentials — check Settings.',
+  standby: 'Another Evidence Desk on this computer is sending this queue.',
+};
+
 export function ConnectionBanner() {
-  const connectivity = useView((s) => s.connectivity);
-  const counts = useView((s) => s.status?.counts);
-  if (!connectivity || !counts || !['offline', 'auth_failed', 'standby'].includes(connectivity.state))
-    return null;
-  const waiting = counts.queued + counts.submitting + counts.pending;
-  const what =
-    connectivity.state === 'offline'
-      ? 'The certification service cannot be reached.'
-      : connectivity.state === 'auth_failed'
-        ? 'The service refused our credentials — check Settings.'
-        : 'Another Evidence Desk on this computer is sending this queue.';
+  const { data, connectivity } = useStatus();
+  const what = connectivity && CUT_OFF[connectivity.state];
+  if (!what || !data) return null;
+  const waiting = waitingCount(data.counts);
   return (
     <div className="banner banner-offline" role="status" data-testid="offline-banner">
       <span>
@@ -39,25 +41,26 @@ export function ConnectionBanner() {
   );
 }
 
+const INDICATOR: Record<Connectivity, string> = {
+  online: 'Connected',
+  offline: 'Offline',
+  auth_failed: 'Not signed in',
+  standby: 'Standing by',
+  unknown: 'Connecting…',
+};
+
 export function ConnectionIndicator() {
-  const state = useView((s) => s.connectivity?.state ?? 'unknown');
-  const label = {
-    online: 'Connected',
-    offline: 'Offline',
-    auth_failed: 'Not signed in',
-    standby: 'Standing by',
-    unknown: 'Connecting…',
-  }[state];
+  const state = useStatus().connectivity?.state ?? 'unknown';
   return (
     <span className={`indicator indicator-${state}`} role="status" aria-live="polite">
-      <span aria-hidden="true">●</span> {label}
+      <span aria-hidden="true">●</span> {INDICATOR[state]}
     </span>
   );
 }
 
 export function ProgressBars() {
-  const progress = useView((s) => s.progress);
-  const file = useView((s) => s.fileProgress);
+  const progress = useLive((s) => s.progress);
+  const file = useLive((s) => s.fileProgress);
   if (!progress || progress.filesDone === progress.filesTotal) return null;
   return (
     <div className="progress" aria-live="polite">

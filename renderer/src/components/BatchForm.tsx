@@ -1,11 +1,7 @@
 import { useId, useState } from 'react';
+import type { BatchMetadata } from '../../../protocol/certification-request';
 import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
-
-export interface BatchMetadata {
-  asset_type: string;
-  source_system: string;
-  event_type: string;
-}
+import { Dialog } from './Dialog';
 
 const ASSET_TYPES = ['document', 'contract', 'invoice', 'email', 'image', 'recording'];
 const EVENT_TYPES = [
@@ -16,17 +12,20 @@ const EVENT_TYPES = [
   'EVIDENCE_COLLECTED',
 ];
 const REMEMBERED = 'evidence-desk:last-batch';
+const DEFAULTS: BatchMetadata = {
+  asset_type: 'document',
+  source_system: 'evidence-desk',
+  event_type: 'DOCUMENT_SIGNED',
+};
 
 export function rememberedMetadata(): BatchMetadata {
   try {
     return {
-      asset_type: 'document',
-      source_system: 'evidence-desk',
-      event_type: 'DOCUMENT_SIGNED',
-      ...JSON.parse(localStorage.getItem(REMEMBERED) ?? '{}'),
+      ...DEFAULTS,
+      ...(JSON.parse(localStorage.getItem(REMEMBERED) ?? '{}') as Partial<BatchMetadata>),
     };
   } catch {
-    return { asset_type: 'document', source_system: 'evidence-desk', event_type: 'DOCUMENT_SIGNED' };
+    return DEFAULTS;
   }
 }
 
@@ -54,9 +53,8 @@ export function BatchForm({
     });
 
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="batch-title">
+    <Dialog title={`Certify ${count === 1 ? '1 item' : `${count} items`}`} onClose={onCancel}>
       <form
-        className="panel"
         onSubmit={(event) => {
           event.preventDefault();
           if (!complete) return;
@@ -64,7 +62,6 @@ export function BatchForm({
           onCertify(metadata);
         }}
       >
-        <h2 id="batch-title">Certify {count === 1 ? '1 item' : `${count} items`}</h2>
         <p className="hint">
           Only a fingerprint (SHA-256 hash) of each file is sent. The files never leave this computer.
         </p>
@@ -119,6 +116,6 @@ export function BatchForm({
           </button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -1,76 +1,72 @@
+import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
-import { bridge, call } from '../bridge';
-import { useView } from '../store';
-import type { LocalState, RowView } from '../types';
+import type { LocalState } from '../../../protocol/states';
+import type { RowView } from '../../../protocol/views';
+import { ask, bridge, messageOf } from '../bridge';
+import { keys, useLive } from '../store';
 import { StateBadge } from './StateBadge';
 
 const PAGE = 200;
 const ROW_HEIGHT = 44;
 
 interface Props {
-  states: LocalState[];
+  states: readonly LocalState[];
   search: string;
   onOpen(row: RowView): void;
 }
 
-/** Every certification, newest first, fetched page by page as it scrolls into view. */
+/**
+ * Every certification, newest first, fetched page by page as it scrolls into view. Each page is
+ * a query: the change stream refreshes those on screen, and a page that fails to load says so
+ * and offers to try again rather than spinning forever.
+ */
 export function CertificationList({ states, search, onOpen }: Props) {
-  const version = useView((s) => s.rowsVersion);
-  const offline = useView((s) => s.connectivity?.state === 'offline');
-  const [pages, setPages] = useState(new Map<number, RowView[]>());
-  // Unknown until the first page answers; every page brings the current total with it.
-  const [total, setTotal] = useState<number | null>(null);
-  const loading = useRef(new Set<number>());
+  const offline = useLive((s) => s.connectivity?.state === 'offline');
   const scroller = useRef<HTMLDivElement>(null);
+  // Known from the last page that answered for this filter; unknown (null) until one has.
+  const [total, setTotal] = useState<{ for: string; count: number } | null>(null);
+  const filterKey = JSON.stringify([states, search]);
+  const count = total?.for === filterKey ? total.count : null;
 
   const virtualizer = useVirtualizer({
-    count: total ?? 0,
+    count: count ?? 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
+  const firstPage = Math.floor((items[0]?.index ?? 0) / PAGE);
+  const lastPage = Math.floor((items.at(-1)?.index ?? 0) / PAGE);
+  const pageNumbers = Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
 
-  const startOver = () => {
-    setPages(new Map());
-    loading.current.clear();
-  };
-  // New filter or search: start over, length unknown.
+  const pages = useQueries({
+    queries: pageNumbers.map((page) => ({
+      queryKey: keys.list(states, search, page),
+      queryFn: () =>
+        ask(
+          bridge().list({
+            states: states.length ? [...states] : undefined,
+            search: search || undefined,
+            limit: PAGE,
+            offset: page * PAGE,
+          }),
+        ),
+    })),
+  });
+  // Every page brings the current total for the filter with it; the list never guesses its length.
+  const answered = pages.find((page) => page.data)?.data?.total;
   useEffect(() => {
-    startOver();
-    setTotal(null);
-  }, [states, search]);
-  // Rows changed (a new batch, a state moved): refetch the pages on screen, at most a few times a second.
-  useEffect(() => {
-    const timer = setTimeout(startOver, 250);
-    return () => clearTimeout(timer);
-  }, [version]);
+    if (answered !== undefined) setTotal({ for: filterKey, count: answered });
+  }, [answered, filterKey]);
+  const failed = pages.find((page) => page.error);
 
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
-  useEffect(() => {
-    for (let page = Math.floor(first / PAGE); page <= Math.floor(last / PAGE); page++) {
-      if (pages.has(page) || loading.current.has(page)) continue;
-      loading.current.add(page);
-      const query = {
-        states: states.length ? states : undefined,
-        search: search || undefined,
-        limit: PAGE,
-        offset: page * PAGE,
-      };
-      void call<{ rows: RowView[]; total: number }>(bridge().list(query)).then(({ rows, total: found }) => {
-        setTotal(found);
-        setPages((current) => new Map(current).set(page, rows));
-      });
-    }
-  }, [first, last, pages, states, search]);
-
-  const rowAt = (index: number): RowView | undefined => pages.get(Math.floor(index / PAGE))?.[index % PAGE];
+  const rowAt = (index: number): RowView | undefined =>
+    pages[Math.floor(index / PAGE) - firstPage]?.data?.rows[index % PAGE];
   const filtered = states.length > 0 || search !== '';
 
   return (
-    <div className="list" role="table" aria-label="Certifications" aria-rowcount={total ?? -1}>
+    <div className="list" role="table" aria-label="Certifications" aria-rowcount={count ?? -1}>
       <div className="list-head" role="row">
         <span role="columnheader">File</span>
         <span role="columnheader">Hash</span>
@@ -78,8 +74,16 @@ export function CertificationList({ states, search, onOpen }: Props) {
         <span role="columnheader">State</span>
         <span role="columnheader">Added</span>
       </div>
+      {failed && (
+        <div className="list-error" role="alert">
+          <span>These certifications could not be loaded: {messageOf(failed.error)}</span>
+          <button type="button" onClick={() => void failed.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
       <div ref={scroller} className="list-body" data-testid="list-body">
-        {total === 0 ? (
+        {count === 0 && !failed ? (
           <p className="empty">
             {filtered
               ? 'No certification matches.'
@@ -105,38 +109,9 @@ export function CertificationList({ states, search, onOpen }: Props) {
                   }}
                 >
                   {row ? (
-                    <>
-                      <span role="cell" className="file">
-                        <button
-                          type="button"
-                          className="link"
-                          onClick={() => onOpen(row)}
-                          title={row.filePath}
-                        >
-                          {row.fileName}
-                        </button>
-                      </span>
-                      <span role="cell" className="hash">
-                        <code>{row.assetHash.slice(0, 12)}…</code>
-                        <button
-                          type="button"
-                          className="copy"
-                          aria-label={`Copy the full hash of ${row.fileName}`}
-                          onClick={() => void navigator.clipboard?.writeText(row.assetHash)}
-                        >
-                          Copy
-                        </button>
-                      </span>
-                      <span role="cell">{row.eventType}</span>
-                      <span role="cell">
-                        <StateBadge row={row} offline={offline} />
-                      </span>
-                      <span role="cell">{new Date(row.createdAt).toLocaleString()}</span>
-                    </>
+                    <Row row={row} offline={offline} onOpen={onOpen} />
                   ) : (
-                    <span role="cell" className="loading">
-                      Loading…
-                    </span>
+                    <RowPlaceholder failed={!!failed} />
                   )}
                 </div>
               );
@@ -145,5 +120,41 @@ export function CertificationList({ states, search, onOpen }: Props) {
         )}
       </div>
     </div>
+  );
+}
+
+function Row({ row, offline, onOpen }: { row: RowView; offline: boolean; onOpen(row: RowView): void }) {
+  return (
+    <>
+      <span role="cell" className="file">
+        <button type="button" className="link" onClick={() => onOpen(row)} title={row.filePath}>
+          {row.fileName}
+        </button>
+      </span>
+      <span role="cell" className="hash">
+        <code>{row.assetHash.slice(0, 12)}…</code>
+        <button
+          type="button"
+          className="copy"
+          aria-label={`Copy the full hash of ${row.fileName}`}
+          onClick={() => void navigator.clipboard?.writeText(row.assetHash)}
+        >
+          Copy
+        </button>
+      </span>
+      <span role="cell">{row.eventType}</span>
+      <span role="cell">
+        <StateBadge row={row} offline={offline} />
+      </span>
+      <span role="cell">{new Date(row.createdAt).toLocaleString()}</span>
+    </>
+  );
+}
+
+function RowPlaceholder({ failed }: { failed: boolean }) {
+  return (
+    <span role="cell" className="loading">
+      {failed ? 'Not loaded' : 'Loading…'}
+    </span>
   );
 }

@@ -1,21 +1,10 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { bridge, call } from '../bridge';
-import { store } from '../store';
-
-interface Profile {
-  id: string;
-  kind: 'service-sandbox' | 'production' | 'custom';
-  baseUrl: string;
-  tokenUrl: string;
-  clientId: string;
-  apiKey?: string;
-  signRequests: boolean;
-}
-interface SettingsView {
-  active: string;
-  profile: Profile | null;
-  secretsSet: Record<'client_secret' | 'api_secret' | 'hmac_key', boolean> | null;
-}
+import type { SavedProfileKind, ServiceProfile } from '../../../protocol/profiles';
+import { EMBEDDED_PROFILE_ID } from '../../../protocol/profiles';
+import { ask, bridge, messageOf } from '../bridge';
+import { keys } from '../store';
+import { Dialog } from './Dialog';
 
 const ENVIRONMENTS = [
   ['embedded', 'Embedded sandbox (demo, no credentials)'],
@@ -23,40 +12,46 @@ const ENVIRONMENTS = [
   ['production', 'Production'],
   ['custom', 'Custom'],
 ] as const;
+type Environment = (typeof ENVIRONMENTS)[number][0];
+
+const NEW_PROFILE: ServiceProfile = {
+  id: 'service',
+  kind: 'production',
+  baseUrl: '',
+  tokenUrl: '',
+  clientId: '',
+  signRequests: false,
+};
+const NO_SECRETS = { client_secret: '', api_secret: '', hmac_key: '' };
 
 /** Where certifications go. Secrets typed here go straight to the system keychain and never come back. */
 export function Settings({ onClose }: { onClose(): void }) {
-  const [view, setView] = useState<SettingsView | null>(null);
-  const [kind, setKind] = useState<string>('embedded');
-  const [profile, setProfile] = useState<Profile>({
-    id: 'service',
-    kind: 'production',
-    baseUrl: '',
-    tokenUrl: '',
-    clientId: '',
-    signRequests: false,
-  });
-  const [secrets, setSecrets] = useState({ client_secret: '', api_secret: '', hmac_key: '' });
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) });
+  const [kind, setKind] = useState<Environment>('embedded');
+  const [profile, setProfile] = useState<ServiceProfile>(NEW_PROFILE);
+  const [secrets, setSecrets] = useState(NO_SECRETS);
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
   const id = useId();
 
+  const loaded = settings.data;
   useEffect(() => {
-    void call<SettingsView>(bridge().settings({})).then((loaded) => {
-      setView(loaded);
-      if (loaded.profile) {
-        setProfile(loaded.profile);
-        setKind(loaded.profile.kind);
-      }
-    });
-  }, []);
+    if (!loaded?.profile) return;
+    setProfile(loaded.profile);
+    setKind(loaded.profile.kind);
+  }, [loaded]);
 
-  const field = (name: keyof Profile, label: string, type = 'text') => (
+  const field = (
+    name: 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'apiKey',
+    label: string,
+    type = 'text',
+  ) => (
     <>
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
         id={`${id}-${name}`}
         type={type}
-        value={String(profile[name] ?? '')}
+        value={profile[name] ?? ''}
         onChange={(event) => setProfile({ ...profile, [name]: event.target.value })}
       />
     </>
@@ -64,7 +59,7 @@ export function Settings({ onClose }: { onClose(): void }) {
   const secret = (name: keyof typeof secrets, label: string) => (
     <>
       <label htmlFor={`${id}-${name}`}>
-        {label} {view?.secretsSet?.[name] ? '(saved in the keychain — type to replace)' : ''}
+        {label} {loaded?.secretsSet?.[name] ? '(saved in the keychain — type to replace)' : ''}
       </label>
       <input
         id={`${id}-${name}`}
@@ -79,35 +74,51 @@ export function Settings({ onClose }: { onClose(): void }) {
   const save = async () => {
     try {
       if (kind === 'embedded') {
-        await call(bridge().useProfile({ id: 'embedded' }));
+        await ask(bridge().useProfile({ id: EMBEDDED_PROFILE_ID }));
       } else {
         const filled = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value !== ''));
-        await call(
-          bridge().saveProfile({ profile: { ...profile, kind: kind as Profile['kind'] }, secrets: filled }),
+        await ask(
+          bridge().saveProfile({
+            profile: { ...profile, kind: kind satisfies SavedProfileKind },
+            secrets: filled,
+          }),
         );
-        await call(bridge().useProfile({ id: profile.id }));
+        await ask(bridge().useProfile({ id: profile.id }));
       }
-      setSecrets({ client_secret: '', api_secret: '', hmac_key: '' });
+      setSecrets(NO_SECRETS);
       setMessage({ text: 'Saved.', ok: true });
-      void store.refreshStatus();
-      store.refreshRows();
+      // A saved profile's settings (secrets set or not) are not queue changes: read them again here.
+      void queryClient.invalidateQueries({ queryKey: keys.settings });
     } catch (error) {
-      setMessage({ text: (error as Error).message, ok: false });
+      setMessage({ text: messageOf(error), ok: false });
     }
   };
   const test = async () => {
-    const result = await call<{ ok: boolean; message: string }>(
-      bridge().testConnection({ id: kind === 'embedded' ? 'embedded' : profile.id }),
-    );
-    setMessage({ text: result.message, ok: result.ok });
+    try {
+      const result = await ask(
+        bridge().testConnection({ id: kind === 'embedded' ? EMBEDDED_PROFILE_ID : profile.id }),
+      );
+      setMessage({ text: result.message, ok: result.ok });
+    } catch (error) {
+      setMessage({ text: messageOf(error), ok: false });
+    }
   };
 
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
-      <form className="panel wide" onSubmit={(event) => (event.preventDefault(), void save())}>
-        <h2 id={`${id}-title`}>Settings</h2>
+    <Dialog title="Settings" onClose={onClose} wide>
+      <form onSubmit={(event) => (event.preventDefault(), void save())}>
+        {settings.isPending && <p className="hint">Loading the current settings…</p>}
+        {settings.error && (
+          <p className="error" role="alert">
+            The current settings could not be read: {messageOf(settings.error)}
+          </p>
+        )}
         <label htmlFor={`${id}-kind`}>Environment</label>
-        <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value)}>
+        <select
+          id={`${id}-kind`}
+          value={kind}
+          onChange={(event) => setKind(event.target.value as Environment)}
+        >
           {ENVIRONMENTS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -151,6 +162,6 @@ export function Settings({ onClose }: { onClose(): void }) {
           </button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import type { RowView } from '../types';
+import type { RowView } from '../../../protocol/views';
 
 /** The state of one certification in words a non-technical person reads at a glance. */
 export function describeState(row: RowView, offline: boolean): { label: string; tone: string } {

@@ -1,0 +1,69 @@
+import type { ParseArgsConfig, parseArgs } from 'node:util';
+
+export const USAGE = `Usage: evidence-desk <command> [options]
+
+Commands:
+  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--wait]
+                        hash files (folders expand) locally and queue their certification
+  sync [--wait]         send what is queued; with --wait, until every certification settles
+  status [--list] [--state STATE] [--search TEXT] [--limit N]
+                        counts by state, connectivity, and optionally the rows
+  verify FILE           hash FILE and check, offline, the evidence of its certifications
+  profile show | use ID | test [ID]
+  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
+                        secrets are asked for (no echo), or read one per line from a pipe
+  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)
+
+Options for every command:
+  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)
+  --json                machine-readable output on stdout
+  -h, --help
+
+Exit codes: 0 done; 1 something failed (a file, a certification, a verification);
+2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.
+`;
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, environment: 3, timeout: 4 } as const;
+
+export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** Bad arguments: exit 2 with usage help. */
+export class UsageError extends Error {}
+
+export const OPTIONS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  wait: { type: 'boolean' },
+  'event-type': { type: 'string' },
+  'asset-type': { type: 'string' },
+  'source-system': { type: 'string' },
+  list: { type: 'boolean' },
+  state: { type: 'string', multiple: true },
+  search: { type: 'string' },
+  limit: { type: 'string' },
+  id: { type: 'string' },
+  kind: { type: 'string' },
+  'base-url': { type: 'string' },
+  'token-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  'api-key': { type: 'string' },
+  sign: { type: 'boolean' },
+} satisfies ParseArgsConfig['options'];
+
+export type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+/** Checks what each command needs before anything is opened, so a typo never touches the queue. */
+export function checkArguments(command: string, rest: string[], values: Values): CommandName {
+  if (!(COMMANDS as readonly string[]).includes(command))
+    throw new UsageError(`Unknown command "${command}".`);
+  if (command === 'certify' && rest.length === 0)
+    throw new UsageError('certify needs at least one file or folder.');
+  if (command === 'certify' && (!values['event-type'] || !values['asset-type']))
+    throw new UsageError('certify needs --event-type and --asset-type.');
+  if (command === 'verify' && rest.length !== 1) throw new UsageError('verify takes exactly one file.');
+  return command as CommandName;
+}

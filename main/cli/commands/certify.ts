@@ -1,0 +1,35 @@
+import type { EvidenceCore } from '../../core';
+import { isDeskError } from '../../errors';
+import type { Values } from '../arguments';
+import { EXIT, UsageError } from '../arguments';
+import { err, out, outJson, publicRow } from '../output';
+import { progressPrinter } from '../progress';
+
+export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
+  core.on('progress', progressPrinter());
+  const report = await core
+    .certify(paths, {
+      event_type: values['event-type'],
+      asset_type: values['asset-type'],
+      source_system: values['source-system'] ?? 'evidence-desk',
+    })
+    .catch((error: unknown) => {
+      if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(error.message);
+      throw error;
+    });
+  for (const problem of report.problems) err(`skipped ${problem.path}: ${problem.message} [${problem.code}]`);
+  if (!values.json)
+    err(`queued ${report.queued.length} file(s); ${report.problems.length} could not be certified`);
+  const ids = report.queued.map((row) => row.id);
+  const rows = values.wait ? await core.waitUntilSettled(ids) : await core.waitUntilSent(ids);
+  const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
+  if (values.json) {
+    outJson({ certifications: rows.map(publicRow), problems: report.problems });
+  } else {
+    for (const row of rows)
+      out(
+        `${row.state.padEnd(10)} ${row.assetHash.slice(0, 12)}  ${row.filePath}${row.errorMessage && row.state === 'failed' ? `  (${row.errorMessage})` : ''}`,
+      );
+  }
+  return failed.length > 0 || report.problems.length > 0 ? EXIT.failed : EXIT.ok;
+}

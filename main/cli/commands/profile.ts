@@ -1,0 +1,75 @@
+import type { SecretName } from '../../../protocol/profiles';
+import { serviceProfileSchema } from '../../../protocol/profiles';
+import type { EvidenceCore } from '../../core';
+import type { Values } from '../arguments';
+import { EXIT, UsageError } from '../arguments';
+import { out, outJson } from '../output';
+import { promptSecrets } from '../prompt';
+
+export async function profile(core: EvidenceCore, args: string[], values: Values): Promise<number> {
+  const [action, id] = args;
+  if (action === 'show') {
+    const active = core.activeProfileId;
+    const settings = core.readProfile(active);
+    outJson({
+      active,
+      settings: settings ?? null,
+      secretsSet: settings ? await core.secretsSet(active) : null,
+    });
+    return EXIT.ok;
+  }
+  if (action === 'use') {
+    if (!id) throw new UsageError('profile use needs a profile id (or "embedded").');
+    await core.useProfile(id);
+    out(`now using ${id}`);
+    return EXIT.ok;
+  }
+  if (action === 'test') {
+    const result = await core.testConnection(id ?? core.activeProfileId);
+    if (values.json)
+      out(
+        JSON.stringify(
+          result.ok
+            ? { ok: true, ...result.value }
+            : { ok: false, code: result.code, message: result.message },
+        ),
+      );
+    else
+      out(
+        result.ok
+          ? `Connected: a token was issued (valid ${result.value.expiresInSeconds} s).`
+          : `Not connected: ${result.message}`,
+      );
+    return result.ok ? EXIT.ok : EXIT.environment;
+  }
+  if (action === 'set') return setProfile(core, values);
+  throw new UsageError('profile takes show, use ID, test [ID] or set.');
+}
+
+async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
+  const parsed = serviceProfileSchema.safeParse({
+    id: values.id,
+    kind: values.kind ?? 'custom',
+    baseUrl: values['base-url'],
+    tokenUrl: values['token-url'],
+    clientId: values['client-id'],
+    apiKey: values['api-key'],
+    signRequests: values.sign ?? false,
+  });
+  if (!parsed.success)
+    throw new UsageError(
+      parsed.error.issues
+        .map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${i.message}`)
+        .join('; '),
+    );
+  const asked: SecretName[] = [
+    'client_secret',
+    ...(parsed.data.apiKey ? (['api_secret'] as const) : []),
+    ...(parsed.data.signRequests ? (['hmac_key'] as const) : []),
+  ];
+  const answers = await promptSecrets(asked.map((name) => `${name.replace('_', ' ')}: `));
+  const secrets = Object.fromEntries(asked.map((name, i) => [name, answers[i] as string]));
+  await core.saveProfile(parsed.data, secrets);
+  out(`saved profile ${parsed.data.id}; its secrets are in the system keychain`);
+  return EXIT.ok;
+}

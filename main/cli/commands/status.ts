@@ -1,0 +1,30 @@
+import type { LocalState } from '../../../protocol/states';
+import { LOCAL_STATES } from '../../../protocol/states';
+import type { EvidenceCore } from '../../core';
+import type { Values } from '../arguments';
+import { EXIT, UsageError } from '../arguments';
+import { describeCounts, out, outJson, publicRow } from '../output';
+
+export function status(core: EvidenceCore, values: Values): number {
+  const current = core.status();
+  const states = (values.state ?? []).map((state) => {
+    if (!LOCAL_STATES.includes(state as LocalState))
+      throw new UsageError(`--state takes one of ${LOCAL_STATES.join(', ')}.`);
+    return state as LocalState;
+  });
+  const limit = values.limit ? Number(values.limit) : 50;
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number above 0.');
+  const rows =
+    values.list || states.length || values.search ? core.list({ states, search: values.search, limit }) : [];
+  if (values.json) {
+    outJson({ ...current, certifications: rows.map(publicRow) });
+    return EXIT.ok;
+  }
+  out(`profile: ${current.profile.id}${current.profile.demo ? ' (demo — no legal weight)' : ''}`);
+  out(describeCounts(current.counts));
+  for (const row of rows)
+    out(
+      `${String(row.id).padStart(6)} ${row.state.padEnd(10)} ${row.assetHash.slice(0, 12)}  ${row.fileName}`,
+    );
+  return EXIT.ok;
+}

@@ -1,0 +1,22 @@
+import type { EvidenceCore } from '../../core';
+import type { Values } from '../arguments';
+import { EXIT } from '../arguments';
+import { out, outJson, publicRow } from '../output';
+
+export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
+  const result = await core.verifyFile(path);
+  const verified = result.certifications.some((c) => c.check.verification === 'verified');
+  if (values.json) {
+    outJson({
+      path,
+      asset_hash: result.assetHash,
+      verified,
+      certifications: result.certifications.map((c) => ({ ...publicRow(c.row), check: c.check })),
+    });
+    return verified ? EXIT.ok : EXIT.failed;
+  }
+  out(`${path}\nsha256 ${result.assetHash}`);
+  if (result.certifications.length === 0) out('No certification of this exact file is in the queue.');
+  for (const { row, check } of result.certifications) out(`  ${row.state}: ${check.message}`);
+  return verified ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
+import { EMBEDDED_PROFILE_ID, SECRET_NAMES, isDemoKind, serviceProfileSchema } from '../../protocol/profiles';
+import type { ProfileSummary } from '../../protocol/views';
+import { DeskError } from '../errors';
+import type { SecretName, SecretStore } from '../secrets/secret-store';
+import type { CallResult, ServiceConnection } from '../service/service-client';
+import { ServiceClient } from '../service/service-client';
+import type { SettingsStore } from '../store';
+
+const profileKey = (id: string) => `profile:${id}`;
+
+/**
+ * Where certifications go and how to reach it: saved profiles (settings in the queue database,
+ * secrets in the keychain), which one is active, and the connection each one makes — starting
+ * the embedded sandbox on loopback when that is the one.
+ */
+export class ProfileConnections {
+  private sandbox: Sandbox | undefined;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly secrets: SecretStore,
+    private readonly embedded: { dataDir: string; options?: SandboxOptions },
+  ) {}
+
+  get activeId(): string {
+    return this.settings.activeProfile();
+  }
+
+  read(id: string): ServiceProfile | undefined {
+    const json = this.settings.get(profileKey(id));
+    return json ? serviceProfileSchema.parse(JSON.parse(json)) : undefined;
+  }
+
+  summary(id = this.activeId): ProfileSummary {
+    const kind = id === EMBEDDED_PROFILE_ID ? 'embedded' : (this.read(id)?.kind ?? 'custom');
+    return { id, kind, demo: isDemoKind(kind) };
+  }
+
+  /** Saves a service profile: settings in the database, secrets in the keychain. */
+  async save(profile: ServiceProfile, secrets: ProfileSecrets): Promise<void> {
+    const parsed = serviceProfileSchema.parse(profile);
+    if (parsed.id === EMBEDDED_PROFILE_ID)
+      throw new DeskError('invalid_profile', 'The embedded sandbox needs no settings.');
+    for (const name of SECRET_NAMES) {
+      const value = secrets[name];
+      if (value) await this.secrets.set(parsed.id, name, value);
+    }
+    this.settings.set(profileKey(parsed.id), JSON.stringify(parsed));
+  }
+
+  /** Which secrets a profile has in the keychain: the shells learn that, never the values. */
+  async secretsSet(id: string): Promise<SecretsSet> {
+    const entries = await Promise.all(
+      SECRET_NAMES.map(async (name) => [name, (await this.secrets.get(id, name)) !== null] as const),
+    );
+    return Object.fromEntries(entries) as SecretsSet;
+  }
+
+  /** Makes `id` the active profile; rows stay with the profile they were made for. */
+  activate(id: string): void {
+    if (id !== EMBEDDED_PROFILE_ID && !this.read(id))
+      throw new DeskError('unknown_profile', `There is no service profile "${id}".`);
+    this.settings.setActiveProfile(id);
+  }
+
+  /** Fetches a token with a profile's settings and says what happened. */
+  async testConnection(id: string): Promise<CallResult<{ expiresInSeconds: number }>> {
+    return new ServiceClient(await this.connectionFor(id)).testConnection();
+  }
+
+  async connectionFor(id: string): Promise<ServiceConnection> {
+    if (id === EMBEDDED_PROFILE_ID) return this.embeddedConnection();
+    const profile = this.read(id);
+    if (!profile) throw new DeskError('unknown_profile', `There is no service profile "${id}".`);
+    const secret = (name: SecretName) => this.secrets.get(id, name);
+    const clientSecret = await secret('client_secret');
+    if (!clientSecret)
+      throw new DeskError(
+        'secret_missing',
+        `The client secret for "${id}" is not in the keychain; enter it in the settings.`,
+      );
+    const apiSecret = await secret('api_secret');
+    const hmacKey = profile.signRequests ? await secret('hmac_key') : null;
+    if (profile.signRequests && !hmacKey)
+      throw new DeskError(
+        'secret_missing',
+        `Signing is on for "${id}" but its HMAC key is not in the keychain.`,
+      );
+    return {
+      baseUrl: profile.baseUrl,
+      tokenUrl: profile.tokenUrl,
+      clientId: profile.clientId,
+      clientSecret,
+      signing: {
+        hmacKey: hmacKey ?? undefined,
+        apiKey: profile.apiKey || undefined,
+        apiSecret: apiSecret ?? undefined,
+      },
+    };
+  }
+
+  /** Stops the embedded sandbox, if it runs. */
+  async close(): Promise<void> {
+    await this.sandbox?.stop();
+    this.sandbox = undefined;
+  }
+
+  private async embeddedConnection(): Promise<ServiceConnection> {
+    this.sandbox ??= await startSandbox({
+      dbPath: join(this.embedded.dataDir, 'embedded-sandbox.sqlite'),
+      port: 0,
+      ...this.embedded.options,
+    });
+    const demo = this.sandbox.demoClient;
+    return {
+      baseUrl: this.sandbox.baseUrl,
+      tokenUrl: this.sandbox.tokenUrl,
+      clientId: demo.clientId,
+      clientSecret: demo.clientSecret,
+      signing: {},
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import type { LocalState, StateCounts } from '../../protocol/states';
+import type { QueueChanges } from '../../protocol/views';
+import type { QueueDb } from './database';
+
+export type ChangeListener = (changes: QueueChanges) => void;
+
+/** How often another process's commits are looked for, while anyone listens. */
+const EXTERNAL_WATCH_MS = 250;
+
+/**
+ * The one change stream. The store's writers note what they did; once per tick the feed
+ * announces it as one batch with the active profile's new counts, so a burst of 1,000 rows costs
+ * one count query, not 1,000. Commits by other processes on the same file are noticed through
+ * `PRAGMA data_version`, which changes only when another connection commits.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>();
+  private changed = new Map<number, LocalState>();
+  private removed = new Set<number>();
+  private profileSwitched = false;
+  private external = false;
+  private scheduled: NodeJS.Immediate | undefined;
+  private watcher: NodeJS.Timeout | undefined;
+  private dataVersion: number;
+
+  constructor(
+    private readonly db: QueueDb,
+    private readonly snapshot: () => { profileId: string; counts: StateCounts },
+  ) {
+    this.dataVersion = this.readDataVersion();
+  }
+
+  /** Hears every batch of changes from now on; returns the way to stop. */
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    this.watchOtherProcesses();
+    return () => this.listeners.delete(listener);
+  }
+
+  noteChanged(id: number, state: LocalState): void {
+    this.changed.set(id, state);
+    this.schedule();
+  }
+
+  noteRemoved(id: number): void {
+    this.changed.delete(id);
+    this.removed.add(id);
+    this.schedule();
+  }
+
+  noteProfileSwitched(): void {
+    this.profileSwitched = true;
+    this.schedule();
+  }
+
+  close(): void {
+    clearImmediate(this.scheduled);
+    clearInterval(this.watcher);
+    this.listeners.clear();
+  }
+
+  private schedule(): void {
+    this.scheduled ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = undefined;
+    const changes = {
+      changed: [...this.changed].map(([id, state]) => ({ id, state })),
+      removed: [...this.removed],
+      profileSwitched: this.profileSwitched,
+      external: this.external,
+    };
+    this.changed = new Map();
+    this.removed = new Set();
+    this.profileSwitched = false;
+    this.external = false;
+    if (this.listeners.size === 0 || !this.db.open) return;
+    const batch: QueueChanges = { ...this.snapshot(), ...changes };
+    for (const listener of [...this.listeners]) listener(batch);
+  }
+
+  private watchOtherProcesses(): void {
+    if (this.watcher) return;
+    this.watcher = setInterval(() => {
+      if (!this.db.open) return;
+      const version = this.readDataVersion();
+      if (version === this.dataVersion) return;
+      this.dataVersion = version;
+      this.external = true;
+      this.schedule();
+    }, EXTERNAL_WATCH_MS);
+    // Watching never keeps a process alive by itself; whoever waits holds its own timer.
+    this.watcher.unref();
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+}

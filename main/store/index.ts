@@ -1,0 +1,44 @@
+import { ChangeFeed } from './change-feed';
+import type { QueueDb } from './database';
+import { openQueueDb } from './database';
+import { CertificationQueue } from './queue';
+import { SettingsStore } from './settings';
+import { SyncLeaseStore } from './sync-lease';
+
+export type { ChangeFeed, ChangeListener } from './change-feed';
+export type { CertificationQueue, CertificationRow, ListQuery, NewCertification } from './queue';
+export type { SettingsStore } from './settings';
+export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
+
+/** Everything kept in `queue.sqlite`, over one connection, with one change feed. */
+export interface Store {
+  queue: CertificationQueue;
+  settings: SettingsStore;
+  lease: SyncLeaseStore;
+  changes: ChangeFeed;
+  close(): void;
+}
+
+export function openStore(path: string, options?: Parameters<typeof openQueueDb>[1]): Store {
+  return storeOn(openQueueDb(path, options));
+}
+
+function storeOn(db: QueueDb): Store {
+  // The feed announces the active profile's counts; it asks for them only when it flushes.
+  const changes: ChangeFeed = new ChangeFeed(db, () => {
+    const profileId: string = settings.activeProfile();
+    return { profileId, counts: queue.counts(profileId) };
+  });
+  const settings: SettingsStore = new SettingsStore(db, changes);
+  const queue: CertificationQueue = new CertificationQueue(db, changes);
+  return {
+    queue,
+    settings,
+    lease: new SyncLeaseStore(db),
+    changes,
+    close: () => {
+      changes.close();
+      if (db.open) db.close();
+    },
+  };
+}

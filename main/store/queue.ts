@@ -1,0 +1,453 @@
+import { randomUUID } from 'node:crypto';
+import { isRemovable, canTransition, emptyCounts, WAITING_STATES } from '../../protocol/states';
+import type { LocalState, StateCounts } from '../../protocol/states';
+import type { CertificationRow, HistoryEntry, Verification } from '../../protocol/views';
+import { DeskError } from '../errors';
+import type { ChangeFeed } from './change-feed';
+import type { QueueDb } from './database';
+import { inChunks, statementCache } from './statements';
+
+export type { CertificationRow, HistoryEntry, Verification };
+
+/** What intake knows of a file when its hash is ready: a row is this plus what the queue adds. */
+export type NewCertification = Pick<
+  CertificationRow,
+  | 'profileId'
+  | 'filePath'
+  | 'fileName'
+  | 'fileSize'
+  | 'assetHash'
+  | 'assetType'
+  | 'sourceSystem'
+  | 'eventType'
+>;
+
+export interface ListQuery {
+  profileId: string;
+  states?: readonly LocalState[];
+  /** Matches file names (case-insensitive, anywhere) and hashes (from the start). */
+  search?: string;
+  limit: number;
+  offset?: number;
+}
+
+/** The columns a state change may set besides the state itself. */
+interface TransitionColumns {
+  request_id: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  service_id: string | null;
+  service_state: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  raw_response: string | null;
+  evidence: string | null;
+  verification: Verification | null;
+  verification_message: string | null;
+  anchored_at: number | null;
+}
+
+export interface ServiceError {
+  code: string;
+  message: string;
+}
+
+export class IllegalTransition extends Error {
+  constructor(
+    readonly from: LocalState,
+    readonly to: LocalState,
+  ) {
+    super(`A certification cannot go from ${from} to ${to}.`);
+  }
+}
+
+const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
+  file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
+  event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
+  service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
+  evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
+  updated_at AS updatedAt, anchored_at AS anchoredAt`;
+const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
+
+/**
+ * The queue, with intention-named operations. Every state change goes through `transition`
+ * (one transaction: the row, its timeline, the state machine's check) and is announced on the
+ * change feed, so the table is the whole truth after a crash and every listener hears each write.
+ */
+export class CertificationQueue {
+  private readonly sql;
+
+  constructor(
+    private readonly db: QueueDb,
+    private readonly feed: ChangeFeed,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
+  enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
+    const insert = this.sql(
+      `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
+       source_system, event_type, state, next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+    );
+    const rows = this.db.transaction(() =>
+      items.map((item): CertificationRow => {
+        const requestId = randomUUID();
+        const { lastInsertRowid } = insert.run(
+          item.profileId,
+          requestId,
+          item.filePath,
+          item.fileName,
+          item.fileSize,
+          item.assetHash,
+          item.assetType,
+          item.sourceSystem,
+          item.eventType,
+          now,
+          now,
+          now,
+        );
+        // Every column of a new row is known here: no need to read it back.
+        return {
+          ...item,
+          id: Number(lastInsertRowid),
+          requestId,
+          state: 'queued',
+          attempts: 0,
+          nextAttemptAt: now,
+          serviceId: null,
+          serviceState: null,
+          errorCode: null,
+          errorMessage: null,
+          rawResponse: null,
+          evidence: null,
+          verification: null,
+          verificationMessage: null,
+          createdAt: now,
+          updatedAt: now,
+          anchoredAt: null,
+        };
+      }),
+    )();
+    for (const row of rows) this.feed.noteChanged(row.id, 'queued');
+    return rows;
+  }
+
+  /** Takes up to `limit` due queued rows of a profile and marks them as being sent. */
+  claimDue(profileId: string, now: number, limit: number): CertificationRow[] {
+    return this.db
+      .transaction(() => {
+        const ids = this.sql(
+          `SELECT id FROM certifications WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ?
+           ORDER BY next_attempt_at, id LIMIT ?`,
+        )
+          .pluck()
+          .all(profileId, now, limit) as number[];
+        for (const id of ids) this.transition(id, 'submitting', { now, note: null });
+        return this.getMany(ids);
+      })
+      .immediate();
+  }
+
+  /** The service accepted it: remember its id and state, and when to look again. */
+  markPending(
+    id: number,
+    accepted: { serviceId: string; serviceState: string | null; rawResponse: string; nextPollAt: number },
+    now = Date.now(),
+  ): void {
+    this.transition(id, 'pending', {
+      now,
+      note: `accepted as ${accepted.serviceId}`,
+      set: {
+        service_id: accepted.serviceId,
+        service_state: accepted.serviceState,
+        raw_response: accepted.rawResponse,
+        next_attempt_at: accepted.nextPollAt,
+        attempts: 0,
+        error_code: null,
+        error_message: null,
+      },
+    });
+  }
+
+  /**
+   * Sending failed in a way worth retrying: back to the queue, same request id, later. A lost
+   * connection rather than an answer from the service does not count towards giving up.
+   */
+  requeue(
+    id: number,
+    error: ServiceError,
+    nextAttemptAt: number,
+    now = Date.now(),
+    countsAsAttempt = true,
+  ): void {
+    const attempts = (this.require(id).attempts ?? 0) + (countsAsAttempt ? 1 : 0);
+    this.transition(id, 'queued', {
+      now,
+      note: error.message,
+      set: { attempts, next_attempt_at: nextAttemptAt, error_code: error.code, error_message: error.message },
+    });
+  }
+
+  markFailed(id: number, error: ServiceError, rawResponse: string | null, now = Date.now()): void {
+    this.transition(id, 'failed', {
+      now,
+      note: error.message,
+      set: {
+        error_code: error.code,
+        error_message: error.message,
+        next_attempt_at: null,
+        ...(rawResponse === null ? {} : { raw_response: rawResponse }),
+      },
+    });
+  }
+
+  markAnchored(
+    id: number,
+    outcome: {
+      serviceState: string;
+      rawResponse: string;
+      evidence: string | null;
+      verification: Verification;
+      verificationMessage: string;
+    },
+    now = Date.now(),
+  ): void {
+    this.transition(id, 'anchored', {
+      now,
+      note: outcome.verificationMessage,
+      set: {
+        service_state: outcome.serviceState,
+        raw_response: outcome.rawResponse,
+        evidence: outcome.evidence,
+        verification: outcome.verification,
+        verification_message: outcome.verificationMessage,
+        anchored_at: now,
+        next_attempt_at: null,
+      },
+    });
+  }
+
+  /**
+   * Sends a failed certification again. If the service had accepted it, the retry is a new
+   * certification there and gets a new X-Request-Id; otherwise the old one is kept.
+   */
+  retry(id: number, now = Date.now()): void {
+    const accepted = this.require(id).serviceId !== null;
+    this.transition(id, 'queued', {
+      now,
+      note: 'sent again on request',
+      set: {
+        next_attempt_at: now,
+        attempts: 0,
+        error_code: null,
+        error_message: null,
+        ...(accepted ? { request_id: randomUUID(), service_id: null, service_state: null } : {}),
+      },
+    });
+  }
+
+  /** After a crash, requests that were on the wire are sent again, with the same request id. */
+  resumeInterrupted(now = Date.now()): number {
+    return this.db.transaction(() => {
+      const ids = this.sql(`SELECT id FROM certifications WHERE state = 'submitting'`)
+        .pluck()
+        .all() as number[];
+      for (const id of ids)
+        this.transition(id, 'queued', {
+          now,
+          note: 'resumed after the app stopped while sending',
+          set: { next_attempt_at: now },
+        });
+      return ids.length;
+    })();
+  }
+
+  /** Pending rows of a profile whose next look at the service is due. */
+  duePolls(profileId: string, now: number, limit: number): CertificationRow[] {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND state = 'pending' AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, id LIMIT ?`,
+    ).all(profileId, now, limit) as CertificationRow[];
+  }
+
+  /** A look at the service found it still on its way: note what was seen and when to look again. */
+  recordPoll(
+    id: number,
+    seen: { serviceState: string | null; rawResponse: string | null; nextPollAt: number },
+    now = Date.now(),
+  ): void {
+    const before = this.require(id).serviceState;
+    this.sql(
+      `UPDATE certifications SET service_state = COALESCE(?, service_state), raw_response = COALESCE(?, raw_response),
+       attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'pending'`,
+    ).run(seen.serviceState, seen.rawResponse, seen.nextPollAt, now, id);
+    if (seen.serviceState !== null && seen.serviceState !== before) {
+      this.appendHistory(id, 'pending', now, `service reports ${seen.serviceState}`);
+      this.feed.noteChanged(id, 'pending');
+    }
+  }
+
+  /** Removes a certification that was never sent, or that failed for good. */
+  remove(id: number): void {
+    const row = this.require(id);
+    if (!isRemovable(row)) {
+      throw new DeskError(
+        'not_removable',
+        `${row.fileName} has already been sent to the service and cannot be removed.`,
+      );
+    }
+    this.sql('DELETE FROM certifications WHERE id = ?').run(id);
+    this.feed.noteRemoved(id);
+  }
+
+  /** While the service is unreachable, nothing of a profile is due before the next probe. */
+  deferDue(profileId: string, until: number): void {
+    this.sql(
+      `UPDATE certifications SET next_attempt_at = ? WHERE profile_id = ? AND state IN ('queued', 'pending') AND next_attempt_at < ?`,
+    ).run(until, profileId, until);
+  }
+
+  /** Makes every waiting row of a profile due now ("try now"). */
+  makeDueNow(profileId: string, now = Date.now()): void {
+    this.sql(
+      `UPDATE certifications SET next_attempt_at = ? WHERE profile_id = ? AND state IN ('queued', 'pending') AND next_attempt_at > ?`,
+    ).run(now, profileId, now);
+  }
+
+  /** When the earliest queued or pending row of a profile becomes due, if any. */
+  nextDueAt(profileId: string): number | null {
+    return (
+      (this.sql(
+        `SELECT MIN(next_attempt_at) FROM certifications WHERE profile_id = ? AND state IN ('queued', 'pending')`,
+      )
+        .pluck()
+        .get(profileId) as number | null) ?? null
+    );
+  }
+
+  counts(profileId: string): StateCounts {
+    const counts = emptyCounts();
+    const rows = this.sql(
+      'SELECT state, COUNT(*) AS n FROM certifications WHERE profile_id = ? GROUP BY state',
+    ).all(profileId) as { state: LocalState; n: number }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  list(query: ListQuery): CertificationRow[] {
+    const { where, params } = whereOf(query);
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
+  }
+
+  /** How many rows `list` would page through for the same filter and search. */
+  count(query: Omit<ListQuery, 'limit' | 'offset'>): number {
+    const { where, params } = whereOf(query);
+    return this.sql(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
+  }
+
+  findByHash(profileId: string, assetHash: string): CertificationRow[] {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? ORDER BY id`,
+    ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
+  }
+
+  get(id: number): CertificationRow | undefined {
+    return this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id) as
+      CertificationRow | undefined;
+  }
+
+  /** The rows with these ids that still exist, in the order given. */
+  getMany(ids: readonly number[]): CertificationRow[] {
+    const byId = new Map(
+      inChunks(ids, (chunk, marks) =>
+        this.db.prepare(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
+      ).map((row) => [(row as CertificationRow).id, row as CertificationRow]),
+    );
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Which of these ids are still on their way (queued, being sent or pending). */
+  stillWaiting(ids: readonly number[]): number[] {
+    return inChunks(
+      ids,
+      (chunk, marks) =>
+        this.db
+          .prepare(`SELECT id FROM certifications WHERE id IN (${marks}) AND state IN (${WAITING})`)
+          .pluck()
+          .all(...chunk) as number[],
+    );
+  }
+
+  /** The row's timeline: queued when it was created (no history row of its own), then every later state. */
+  history(id: number): HistoryEntry[] {
+    const row = this.require(id);
+    const later = this.sql(
+      'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
+    ).all(id) as HistoryEntry[];
+    return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
+  }
+
+  /**
+   * The one way a row's state changes: checked against the state machine, written with its
+   * timeline entry in one transaction, and announced on the change feed.
+   */
+  private transition(
+    id: number,
+    to: LocalState,
+    change: { now: number; note: string | null; set?: Partial<TransitionColumns> },
+  ): void {
+    const set = change.set ?? {};
+    const names = Object.keys(set) as (keyof TransitionColumns)[];
+    this.db
+      .transaction(() => {
+        const from = this.sql('SELECT state FROM certifications WHERE id = ?').pluck().get(id) as
+          LocalState | undefined;
+        if (from === undefined) throw notFound(id);
+        if (!canTransition(from, to)) throw new IllegalTransition(from, to);
+        this.sql(
+          `UPDATE certifications SET state = ?, updated_at = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE id = ?`,
+        ).run(to, change.now, ...names.map((n) => set[n]), id);
+        this.appendHistory(id, to, change.now, change.note);
+      })
+      .immediate();
+    this.feed.noteChanged(id, to);
+  }
+
+  private require(id: number): CertificationRow {
+    const row = this.get(id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  private appendHistory(id: number, state: LocalState, at: number, note: string | null): void {
+    this.sql('INSERT INTO state_history (certification_id, state, at, note) VALUES (?, ?, ?, ?)').run(
+      id,
+      state,
+      at,
+      note,
+    );
+  }
+}
+
+const notFound = (id: number) => new DeskError('not_found', `There is no certification ${id} in the queue.`);
+
+function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; params: unknown[] } {
+  const where = ['profile_id = ?'];
+  const params: unknown[] = [query.profileId];
+  if (query.states?.length) {
+    where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+    params.push(...query.states);
+  }
+  if (query.search) {
+    where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
+    const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
+  }
+  return { where: where.join(' AND '), params };
+}

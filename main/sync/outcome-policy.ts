@@ -1,0 +1,107 @@
+import type { CertificationReading } from '../service/response-reader';
+import type { Pacing } from '../service/retry-policy';
+import { backoffDelay, pollDelay } from '../service/retry-policy';
+import type { CallResult } from '../service/service-client';
+
+/**
+ * What to do with the answer to one request, as pure functions of the answer, the row and the
+ * clock: no I/O, so every branch is a unit test. The engine applies the decision to the queue.
+ */
+export interface PolicyContext {
+  now: number;
+  pacing: Pacing;
+  random: () => number;
+  /** Server errors in a row before a certification is failed for good. */
+  maxSubmitAttempts: number;
+  /** When the service counts as lost (offline, credentials refused): the planned probe; else null. */
+  cutOffUntil: number | null;
+}
+
+type Failure = Extract<CallResult<unknown>, { ok: false }>;
+
+export type SubmitDecision =
+  | { kind: 'accepted'; nextPollAt: number; settleNow: boolean }
+  | { kind: 'requeue'; at: number; countsAsAttempt: boolean }
+  | { kind: 'fail' };
+
+export function decideSubmit(
+  result: CallResult<CertificationReading>,
+  attempts: number,
+  context: PolicyContext,
+): SubmitDecision {
+  const { now, pacing, random } = context;
+  if (result.ok)
+    return {
+      kind: 'accepted',
+      nextPollAt: now + pollDelay(0, pacing),
+      settleNow: result.value.progress !== 'in_progress',
+    };
+  // Everything waits for the one probe; a lost service is not the row's fault.
+  if (context.cutOffUntil !== null)
+    return { kind: 'requeue', at: context.cutOffUntil, countsAsAttempt: false };
+  // One lost connection is not an outage: this row alone tries again shortly.
+  if (result.offline)
+    return { kind: 'requeue', at: now + backoffDelay(1, pacing.submit, random), countsAsAttempt: false };
+  if (result.retryable && attempts + 1 < context.maxSubmitAttempts)
+    return {
+      kind: 'requeue',
+      at: now + Math.max(result.retryAfterMs ?? 0, backoffDelay(attempts, pacing.submit, random)),
+      countsAsAttempt: true,
+    };
+  return { kind: 'fail' };
+}
+
+export type PollDecision =
+  | { kind: 'settle' }
+  | { kind: 'look-again'; at: number; serviceState: string | null; rawResponse: string | null }
+  | { kind: 'fail'; error: { code: string; message: string } };
+
+export function decidePoll(
+  result: CallResult<CertificationReading>,
+  polls: number,
+  context: PolicyContext,
+): PollDecision {
+  const { now, pacing } = context;
+  const later = now + pollDelay(polls + 1, pacing);
+  if (result.ok) {
+    if (result.value.progress !== 'in_progress') return { kind: 'settle' };
+    return {
+      kind: 'look-again',
+      at: later,
+      serviceState: result.value.serviceState,
+      rawResponse: result.raw,
+    };
+  }
+  if (context.cutOffUntil !== null)
+    return { kind: 'look-again', at: context.cutOffUntil, serviceState: null, rawResponse: null };
+  if (result.offline) return { kind: 'look-again', at: later, serviceState: null, rawResponse: null };
+  if (result.status === 404)
+    return {
+      kind: 'fail',
+      error: { code: 'service_lost', message: 'The service no longer knows this certification.' },
+    };
+  return {
+    kind: 'look-again',
+    at: now + Math.max(result.retryAfterMs ?? 0, pollDelay(polls + 1, pacing)),
+    serviceState: null,
+    rawResponse: null,
+  };
+}
+
+/** A final answer from the service: failed with its reason, or anchored (evidence to check). */
+export function settlementOf(
+  reading: CertificationReading,
+): { kind: 'failed'; error: { code: string; message: string } } | { kind: 'anchored' } {
+  if (reading.progress !== 'failed') return { kind: 'anchored' };
+  return {
+    kind: 'failed',
+    error: {
+      code: 'service_failed',
+      message:
+        reading.failureMessage ??
+        `The service reports this certification as ${reading.serviceState ?? 'failed'}.`,
+    },
+  };
+}
+
+export const isFailure = (result: CallResult<unknown>): result is Failure => !result.ok;

@@ -1,0 +1,145 @@
+import type { ErrorCode } from './errors';
+import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
+import type { LocalState, StateCounts } from './states';
+
+/**
+ * The shapes the core shows its shells: the renderer across IPC, the CLI in-process. Types only;
+ * main produces them and every shell reads the same definitions.
+ */
+export type Verification = 'verified' | 'invalid' | 'unverifiable';
+
+export interface CertificationRow {
+  id: number;
+  profileId: string;
+  requestId: string;
+  filePath: string;
+  fileName: string;
+  fileSize: number;
+  assetHash: string;
+  assetType: string;
+  sourceSystem: string;
+  eventType: string;
+  state: LocalState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  serviceId: string | null;
+  serviceState: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  rawResponse: string | null;
+  evidence: string | null;
+  verification: Verification | null;
+  verificationMessage: string | null;
+  createdAt: number;
+  updatedAt: number;
+  anchoredAt: number | null;
+}
+
+/** A row as the list shows it: the heavy raw answer and evidence stay behind until details are asked for. */
+export type RowView = Omit<CertificationRow, 'rawResponse' | 'evidence'>;
+
+export interface HistoryEntry {
+  state: LocalState;
+  at: number;
+  note: string | null;
+}
+
+export interface CertificationDetails {
+  row: CertificationRow;
+  history: HistoryEntry[];
+}
+
+export interface ListPage {
+  rows: RowView[];
+  /** How many rows match the same filter and search: the list's length, never guessed. */
+  total: number;
+}
+
+/** `standby`: another process on this computer is sending this queue; this one waits its turn. */
+export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby';
+
+export interface ConnectivityStatus {
+  state: Connectivity;
+  message: string | null;
+  /** When the next attempt to reach the service is planned, while offline. */
+  nextProbeAt: number | null;
+}
+
+export interface ProfileSummary {
+  id: string;
+  kind: ProfileKind;
+  /** A sandbox: its certifications carry no legal weight. */
+  demo: boolean;
+}
+
+export interface CoreStatus {
+  profile: ProfileSummary;
+  counts: StateCounts;
+  connectivity: ConnectivityStatus;
+}
+
+/**
+ * The one change stream: what the queue's writes did in one tick, with the new counts of the
+ * active profile. `external` means another process wrote to the queue (the CLI while the app
+ * runs): anything may have changed, so listeners look again.
+ */
+export interface QueueChanges {
+  profileId: string;
+  changed: { id: number; state: LocalState }[];
+  removed: number[];
+  counts: StateCounts;
+  profileSwitched: boolean;
+  external: boolean;
+}
+
+export type PathProblemCode = Extract<
+  ErrorCode,
+  | 'not_found'
+  | 'permission_denied'
+  | 'folder_loop'
+  | 'not_regular_file'
+  | 'unreadable'
+  | 'changed_while_hashing'
+>;
+
+export interface PathProblem {
+  path: string;
+  code: PathProblemCode;
+  message: string;
+}
+
+export type IntakeProgress =
+  | { kind: 'file'; path: string; bytesDone: number; bytesTotal: number }
+  | { kind: 'batch'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number };
+
+export interface CertifyResult {
+  queued: number;
+  problems: PathProblem[];
+}
+
+export interface EvidenceCheck {
+  verification: Verification;
+  message: string;
+}
+
+export interface FileVerification {
+  path: string;
+  assetHash: string;
+  certifications: { row: CertificationRow; check: EvidenceCheck }[];
+}
+
+export interface SettingsView {
+  active: string;
+  profile: ServiceProfile | null;
+  /** Whether each secret is set — never the secret. */
+  secretsSet: SecretsSet | null;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  message: string;
+}
+
+/** What the menus, the dock and a second launch ask the window to do. */
+export type ShellCommand =
+  { kind: 'add-paths'; paths: string[] } | { kind: 'verify-path'; path: string } | { kind: 'open-settings' };
