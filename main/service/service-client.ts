@@ -53,22 +53,32 @@ export class ServiceClient {
     this.tokens = new TokenProvider(() => this.fetchToken());
   }
 
+  /** `signal` withdraws the request: before it is sent, nothing goes on the wire at all. */
   createCertification(
     input: CertificationRequest,
     requestId: string,
+    signal?: AbortSignal,
   ): Promise<CallResult<CertificationReading>> {
-    return this.call('POST', '/v1/certifications', requestId, JSON.stringify(input), (json) =>
-      readCertification(json),
+    return this.call(
+      'POST',
+      `/v1/certifications`,
+      requestId,
+      JSON.stringify(input),
+      (json) => readCertification(json),
+      true,
+      signal,
     );
   }
 
-  readCertification(serviceId: string): Promise<CallResult<CertificationReading>> {
+  readCertification(serviceId: string, signal?: AbortSignal): Promise<CallResult<CertificationReading>> {
     return this.call(
       'GET',
       `/v1/certifications/${encodeURIComponent(serviceId)}`,
       randomUUID(),
       undefined,
       (json) => readCertification(json, serviceId),
+      true,
+      signal,
     );
   }
 
@@ -105,13 +115,15 @@ export class ServiceClient {
     body: string | undefined,
     read: (json: unknown) => T,
     authenticated = true,
+    signal?: AbortSignal,
   ): Promise<CallResult<T>> {
     try {
-      let response = await this.send(method, path, requestId, body, authenticated);
+      const request = { method, path, requestId, body, authenticated, signal };
+      let response = await this.send(request);
       if (response.status === 401 && authenticated) {
         // The token may have expired early or been revoked: renew once and try once more.
         await response.body?.cancel();
-        response = await this.send(method, path, requestId, body, authenticated, true);
+        response = await this.send(request, true);
       }
       const raw = await response.text();
       if (!response.ok) return httpFailure(response, raw);
@@ -136,13 +148,17 @@ export class ServiceClient {
   }
 
   private async send(
-    method: string,
-    path: string,
-    requestId: string,
-    body: string | undefined,
-    authenticated: boolean,
+    request: {
+      method: string;
+      path: string;
+      requestId: string;
+      body: string | undefined;
+      authenticated: boolean;
+      signal?: AbortSignal;
+    },
     isRetry = false,
   ): Promise<Response> {
+    const { method, path, requestId, body, authenticated, signal } = request;
     const url = new URL(`${this.connection.baseUrl.replace(/\/+$/, '')}${path}`);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -157,7 +173,7 @@ export class ServiceClient {
       token = await this.tokens.get();
       headers.authorization = `Bearer ${token}`;
     }
-    const response = await this.fetch(url, { method, headers, body });
+    const response = await this.fetch(url, { method, headers, body }, signal);
     if (response.status === 401 && token && !isRetry) this.tokens.invalidate(token);
     return response;
   }
@@ -213,14 +229,23 @@ export class ServiceClient {
     };
   }
 
-  private async fetch(url: URL, init: RequestInit): Promise<Response> {
+  private async fetch(url: URL, init: RequestInit, withdrawn?: AbortSignal): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
       return await fetch(url, {
         ...init,
-        signal: AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        signal: withdrawn ? AbortSignal.any([timeout, withdrawn]) : timeout,
         redirect: 'error',
       });
     } catch (error) {
+      if (withdrawn?.aborted)
+        throw new CallFailed({
+          ok: false,
+          retryable: true,
+          offline: false,
+          code: 'withdrawn',
+          message: 'The request was withdrawn before it completed.',
+        });
       const timedOut = (error as Error).name === 'TimeoutError';
       throw new CallFailed({
         ok: false,

@@ -53,6 +53,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private ticking: Promise<void> | undefined;
   private again = false;
   private leaseLost = false;
+  // Withdraws this round's requests the moment the lease is lost, even those waiting for a token.
+  private withdraw = new AbortController();
   private readonly concurrency: number;
   private readonly maxSubmitAttempts: number;
   private readonly now: () => number;
@@ -127,6 +129,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       const polls = submits.length === width ? [] : queue.duePolls(profileId, this.now(), width);
       if (submits.length + polls.length === 0) return;
       this.leaseLost = false;
+      this.withdraw = new AbortController();
       await this.lease.keepWhile(
         () =>
           runBounded(
@@ -165,6 +168,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private loseLease(): void {
     this.leaseLost = true;
+    this.withdraw.abort();
     this.log.log('warn', 'sync.lease_lost', {
       message: 'Another process took over sending this queue; this one stopped sending at once.',
     });
@@ -222,6 +226,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         event_type: row.eventType,
       },
       row.requestId,
+      this.withdraw.signal,
     );
     // The lease went while this was on the wire: whoever holds it now sends this row again.
     if (!this.mayProceed()) return;
@@ -250,7 +255,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private async poll(row: CertificationRow): Promise<void> {
     const { queue } = this.options;
-    const result = await this.options.client.readCertification(row.serviceId as string);
+    const result = await this.options.client.readCertification(row.serviceId as string, this.withdraw.signal);
     if (!this.mayProceed()) return;
     const decision = decidePoll(result, row.attempts, this.policyContext(result));
     const now = this.now();

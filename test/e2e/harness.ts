@@ -33,6 +33,8 @@ export interface Harness {
   /** Drops files (by registered name) onto the window, as a person would with the mouse. */
   drop(paths: string[]): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** Makes these calls answer with an error, as a failing main process would (fault injection). */
+  failCalls(names: CallName[]): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startHarness(
   const core = await openCore(ws.dataDir, options.core);
   await options.before?.(core, ws);
   const invoke = createIpcInvoke(core, silentLogger);
+  const failing = new Set<CallName>();
   const server = createServer((request, response) => {
     const path = normalize(
       join(RENDERER, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)),
@@ -89,7 +92,11 @@ export async function startHarness(
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) => invoke(name, input));
+  await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) =>
+    failing.has(name)
+      ? { ok: false, error: { code: 'internal_error', message: 'Evidence Desk could not read its queue.' } }
+      : invoke(name, input),
+  );
   await page.addInitScript({ content: pageBridge });
   const stopEvents = forwardCoreEvents(core, (event, payload) => {
     void page
@@ -123,6 +130,10 @@ export async function startHarness(
       }, names);
       await page.dispatchEvent('[data-testid="drop-zone"]', 'dragover', { dataTransfer: transfer });
       await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
+    },
+    failCalls: (names) => {
+      failing.clear();
+      names.forEach((name) => failing.add(name));
     },
     screenshot: async (name) => {
       mkdirSync(SCREENSHOTS, { recursive: true });

@@ -34,8 +34,9 @@ describe.skipIf(!binary)('the Electron app', () => {
         ]),
       ).toEqual(['undefined', 'undefined']);
       expect(await page.evaluate(() => Object.isFrozen(window.evidenceDesk))).toBe(true);
-      // Navigation away is blocked.
+      // Navigation away is blocked: waiting for it must time out, and the page stays ours.
       await page.evaluate(() => (window.location.href = 'https://example.invalid/'));
+      await expect(page.waitForURL(/example\.invalid/, { timeout: 3_000 })).rejects.toThrow();
       expect(page.url()).toMatch(/^file:/);
       await page.getByRole('dialog', { name: 'Certify 1 item' }).waitFor();
       await page.getByRole('button', { name: 'Certify' }).click();

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from './harness';
+
+// The renderer, built, in Debian's Chromium, on the real core. Sync is off where rows must stay
+// queued (never sent, so removable).
+const harnesses = harnessPerTest();
+
+const focusedInsideDialog = () =>
+  document.activeElement !== null && document.activeElement.closest('dialog[open]') !== null;
+
+describe('dialogs, removal and failures the user can see', () => {
+  it('removes a queued certification: the row leaves the list and the counts drop, with no refresh', async () => {
+    const harness = await harnesses.start({ core: { sync: false } });
+    const { page } = harness;
+    await harness.drop(harness.ws.files({ 'draft.pdf': 'a draft', 'final.pdf': 'the final' }));
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByRole('button', { name: 'All (2)' }).waitFor();
+
+    await page.getByRole('button', { name: 'draft.pdf', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'draft.pdf' });
+    await details.getByRole('button', { name: 'Remove' }).click();
+    await details.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'All (1)' }).waitFor();
+    await page.getByRole('button', { name: 'draft.pdf', exact: true }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'final.pdf', exact: true }).count()).toBe(1);
+    expect(harness.core.status().counts.queued).toBe(1);
+  }, 60_000);
+
+  it('moves focus into every dialog, keeps it there, closes on Escape and gives it back', async () => {
+    const harness = await harnesses.start({ core: { sync: false } });
+    const { page } = harness;
+    const opener = page.getByRole('button', { name: 'Settings', exact: true });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.waitFor();
+    expect(await page.evaluate(focusedInsideDialog)).toBe(true);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(focusedInsideDialog)).toBe(true);
+    }
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(focusedInsideDialog)).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Settings');
+
+    // The batch form is the same dialog: Escape cancels it too.
+    await harness.drop(harness.ws.files({ 'memo.pdf': 'memo' }));
+    const batch = page.getByRole('dialog', { name: 'Certify 1 item' });
+    await batch.waitFor();
+    expect(await page.evaluate(focusedInsideDialog)).toBe(true);
+    await page.keyboard.press('Escape');
+    await batch.waitFor({ state: 'detached' });
+    expect(harness.core.status().counts.queued).toBe(0);
+  }, 60_000);
+
+  it('says so when the list or the settings cannot be loaded, and recovers on "Try again"', async () => {
+    const harness = await harnesses.start({ core: { sync: false } });
+    const { page } = harness;
+    await harness.drop(harness.ws.files({ 'exhibit-a.pdf': 'exhibit a' }));
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByRole('button', { name: 'exhibit-a.pdf', exact: true }).waitFor();
+
+    harness.failCalls(['list', 'settings']);
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'These certifications could not be loaded' }).waitFor();
+    expect(await page.getByText('Loading…').count()).toBe(0);
+    await harness.screenshot('10-list-error');
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page
+      .getByText('The current settings could not be read: Evidence Desk could not read its queue.')
+      .waitFor();
+    await page.keyboard.press('Escape');
+
+    harness.failCalls([]);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'exhibit-a.pdf', exact: true }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  }, 60_000);
+});
