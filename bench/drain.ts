@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EvidenceCore } from '../main/core';
 import { openStore } from '../main/store';
-import { KeychainSecretStore } from '../main/secrets/secret-store';
+import { coreOnSandbox } from './support/core';
 import type { BenchFigure } from './figure';
 import { drive } from './support/load';
 import { accessToken, freshCreation, serveSandbox, sha256 } from './support/sandbox';
@@ -18,28 +17,10 @@ const CONCURRENCY = 8;
 export async function queueDrain(): Promise<BenchFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-drain-'));
   const sandbox = await serveSandbox();
-  const dataDir = dir;
-  const core = await EvidenceCore.open({
-    dataDir,
-    secrets: new KeychainSecretStore('Evidence Desk bench'),
-    sync: false,
-    concurrency: CONCURRENCY,
-  });
+  const core = await coreOnSandbox(dir, sandbox.info, { concurrency: CONCURRENCY });
   try {
-    await core.saveProfile(
-      {
-        id: 'bench',
-        kind: 'custom',
-        baseUrl: sandbox.info.baseUrl,
-        tokenUrl: sandbox.info.tokenUrl,
-        clientId: sandbox.info.client.clientId,
-        signRequests: false,
-      },
-      { client_secret: sandbox.info.client.clientSecret },
-    );
-    await core.useProfile('bench');
     // Queued through a second connection to the same file, as the CLI would while the app runs.
-    const seed = openStore(join(dataDir, 'queue.sqlite'));
+    const seed = openStore(join(dir, 'queue.sqlite'));
     seed.queue.enqueue(
       Array.from({ length: COUNT }, (_, i) => ({
         profileId: 'bench',

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvidenceCore } from '../main/core';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
+import { writeSmallFiles } from './support/files';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 
 const FILES = 10_000;
@@ -17,11 +17,7 @@ export async function smallFilesIntake(): Promise<BenchFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-small-'));
   const docs = join(dir, 'docs');
   try {
-    for (let i = 0; i < FILES; i++) {
-      const folder = join(docs, `folder-${Math.floor(i / 500)}`);
-      if (i % 500 === 0) mkdirSync(folder, { recursive: true });
-      writeFileSync(join(folder, `document-${i}.txt`), randomBytes(512 + (i % 8) * 512));
-    }
+    writeSmallFiles(docs, FILES);
     await timeCommand(`cat $(find '${docs}' -type f) > /dev/null`);
     // A running app: one core whose worker pool lives on, the folder dropped again each run
     // (the queue grows, as it would). Opened before the clock starts: only hashing and queueing are timed.

@@ -3,9 +3,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchFigure } from './figure';
 import { ratioOf } from './figure';
+import { certifyWaitScaling } from './certify-wait';
 import { queueDrain } from './drain';
 import { largeFileHashing } from './hash-large-file';
 import { smallFilesIntake } from './hash-small-files';
+import { intakeWithListeners } from './intake-with-listeners';
 import { sandboxCreationThroughput } from './sandbox-create';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -14,6 +16,8 @@ const all: Record<string, () => Promise<BenchFigure>> = {
   'hash-large-file': largeFileHashing,
   'hash-small-files': smallFilesIntake,
   drain: queueDrain,
+  'certify-wait': certifyWaitScaling,
+  'intake-with-listeners': intakeWithListeners,
 };
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);

@@ -6,6 +6,9 @@ export type ChangeListener = (changes: QueueChanges) => void;
 
 /** How often another process's commits are looked for, while anyone listens. */
 const EXTERNAL_WATCH_MS = 250;
+// Under a sustained burst (a 100,000-file drop writes every 20 ms), at most one announcement —
+// and one count query — per this interval; a lone write is still announced on the next tick.
+const MIN_GAP_MS = 50;
 
 /**
  * The one change stream. The store's writers note what they did; once per tick the feed
@@ -19,7 +22,8 @@ export class ChangeFeed {
   private removed = new Set<number>();
   private profileSwitched = false;
   private external = false;
-  private scheduled: NodeJS.Immediate | undefined;
+  private scheduled: { cancel(): void } | undefined;
+  private lastFlush = 0;
   private watcher: NodeJS.Timeout | undefined;
   private dataVersion: number;
 
@@ -54,17 +58,27 @@ export class ChangeFeed {
   }
 
   close(): void {
-    clearImmediate(this.scheduled);
+    this.scheduled?.cancel();
     clearInterval(this.watcher);
     this.listeners.clear();
   }
 
   private schedule(): void {
-    this.scheduled ??= setImmediate(() => this.flush());
+    if (this.scheduled) return;
+    const wait = this.lastFlush + MIN_GAP_MS - performance.now();
+    const flush = () => this.flush();
+    if (wait > 0) {
+      const timer = setTimeout(flush, wait);
+      this.scheduled = { cancel: () => clearTimeout(timer) };
+    } else {
+      const immediate = setImmediate(flush);
+      this.scheduled = { cancel: () => clearImmediate(immediate) };
+    }
   }
 
   private flush(): void {
     this.scheduled = undefined;
+    this.lastFlush = performance.now();
     const changes = {
       changed: [...this.changed].map(([id, state]) => ({ id, state })),
       removed: [...this.removed],

@@ -1,0 +1,28 @@
+import type { CoreOptions } from '../../main/core';
+import { EvidenceCore } from '../../main/core';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import type { SandboxInfo } from './sandbox';
+
+/** A core whose active profile is the given sandbox, opened with sync off unless told otherwise. */
+export async function coreOnSandbox(
+  dataDir: string,
+  sandbox: SandboxInfo,
+  options: Partial<CoreOptions> = {},
+): Promise<EvidenceCore> {
+  const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false, ...options });
+  await core.saveProfile(
+    {
+      id: 'bench',
+      kind: 'custom',
+      baseUrl: sandbox.baseUrl,
+      tokenUrl: sandbox.tokenUrl,
+      clientId: sandbox.client.clientId,
+      signRequests: false,
+    },
+    { client_secret: sandbox.client.clientSecret },
+  );
+  await core.useProfile('bench');
+  return core;
+}
+
+export const benchSecrets = () => new KeychainSecretStore('Evidence Desk bench');
