@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { isRemovable, canTransition, emptyCounts, WAITING_STATES } from '../../protocol/states';
-import type { LocalState, StateCounts } from '../../protocol/states';
+import { canTransition, isRemovable } from '../../protocol/states';
+import type { LocalState } from '../../protocol/states';
 import type { CertificationRow, HistoryEntry, Verification } from '../../protocol/views';
 import { DeskError } from '../errors';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
-import { inChunks, statementCache } from './statements';
+import { QueueReader, notFound } from './queue-reader';
+
+export type { ListQuery } from './queue-reader';
 
 export type { CertificationRow, HistoryEntry, Verification };
 
@@ -21,15 +23,6 @@ export type NewCertification = Pick<
   | 'sourceSystem'
   | 'eventType'
 >;
-
-export interface ListQuery {
-  profileId: string;
-  states?: readonly LocalState[];
-  /** Matches file names (case-insensitive, anywhere) and hashes (from the start). */
-  search?: string;
-  limit: number;
-  offset?: number;
-}
 
 /** The columns a state change may set besides the state itself. */
 interface TransitionColumns {
@@ -61,27 +54,17 @@ export class IllegalTransition extends Error {
   }
 }
 
-const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
-  file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
-  event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
-  service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
-  evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
-  updated_at AS updatedAt, anchored_at AS anchoredAt`;
-const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
-
 /**
  * The queue, with intention-named operations. Every state change goes through `transition`
  * (one transaction: the row, its timeline, the state machine's check) and is announced on the
  * change feed, so the table is the whole truth after a crash and every listener hears each write.
  */
-export class CertificationQueue {
-  private readonly sql;
-
+export class CertificationQueue extends QueueReader {
   constructor(
-    private readonly db: QueueDb,
+    db: QueueDb,
     private readonly feed: ChangeFeed,
   ) {
-    this.sql = statementCache(db);
+    super(db);
   }
 
   /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
@@ -264,14 +247,6 @@ export class CertificationQueue {
     })();
   }
 
-  /** Pending rows of a profile whose next look at the service is due. */
-  duePolls(profileId: string, now: number, limit: number): CertificationRow[] {
-    return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND state = 'pending' AND next_attempt_at <= ?
-       ORDER BY next_attempt_at, id LIMIT ?`,
-    ).all(profileId, now, limit) as CertificationRow[];
-  }
-
   /** A look at the service found it still on its way: note what was seen and when to look again. */
   recordPoll(
     id: number,
@@ -316,83 +291,6 @@ export class CertificationQueue {
     ).run(now, profileId, now);
   }
 
-  /** When the earliest queued or pending row of a profile becomes due, if any. */
-  nextDueAt(profileId: string): number | null {
-    return (
-      (this.sql(
-        `SELECT MIN(next_attempt_at) FROM certifications WHERE profile_id = ? AND state IN ('queued', 'pending')`,
-      )
-        .pluck()
-        .get(profileId) as number | null) ?? null
-    );
-  }
-
-  counts(profileId: string): StateCounts {
-    const counts = emptyCounts();
-    const rows = this.sql(
-      'SELECT state, COUNT(*) AS n FROM certifications WHERE profile_id = ? GROUP BY state',
-    ).all(profileId) as { state: LocalState; n: number }[];
-    for (const row of rows) counts[row.state] = row.n;
-    return counts;
-  }
-
-  list(query: ListQuery): CertificationRow[] {
-    const { where, params } = whereOf(query);
-    return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
-  }
-
-  /** How many rows `list` would page through for the same filter and search. */
-  count(query: Omit<ListQuery, 'limit' | 'offset'>): number {
-    const { where, params } = whereOf(query);
-    return this.sql(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
-      .pluck()
-      .get(...params) as number;
-  }
-
-  findByHash(profileId: string, assetHash: string): CertificationRow[] {
-    return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? ORDER BY id`,
-    ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
-  }
-
-  get(id: number): CertificationRow | undefined {
-    return this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id) as
-      CertificationRow | undefined;
-  }
-
-  /** The rows with these ids that still exist, in the order given. */
-  getMany(ids: readonly number[]): CertificationRow[] {
-    const byId = new Map(
-      inChunks(ids, (chunk, marks) =>
-        this.db.prepare(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
-      ).map((row) => [(row as CertificationRow).id, row as CertificationRow]),
-    );
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
-  /** Which of these ids are still on their way (queued, being sent or pending). */
-  stillWaiting(ids: readonly number[]): number[] {
-    return inChunks(
-      ids,
-      (chunk, marks) =>
-        this.db
-          .prepare(`SELECT id FROM certifications WHERE id IN (${marks}) AND state IN (${WAITING})`)
-          .pluck()
-          .all(...chunk) as number[],
-    );
-  }
-
-  /** The row's timeline: queued when it was created (no history row of its own), then every later state. */
-  history(id: number): HistoryEntry[] {
-    const row = this.require(id);
-    const later = this.sql(
-      'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
-    ).all(id) as HistoryEntry[];
-    return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
-  }
-
   /**
    * The one way a row's state changes: checked against the state machine, written with its
    * timeline entry in one transaction, and announced on the change feed.
@@ -419,12 +317,6 @@ export class CertificationQueue {
     this.feed.noteChanged(id, to);
   }
 
-  private require(id: number): CertificationRow {
-    const row = this.get(id);
-    if (!row) throw notFound(id);
-    return row;
-  }
-
   private appendHistory(id: number, state: LocalState, at: number, note: string | null): void {
     this.sql('INSERT INTO state_history (certification_id, state, at, note) VALUES (?, ?, ?, ?)').run(
       id,
@@ -433,21 +325,4 @@ export class CertificationQueue {
       note,
     );
   }
-}
-
-const notFound = (id: number) => new DeskError('not_found', `There is no certification ${id} in the queue.`);
-
-function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; params: unknown[] } {
-  const where = ['profile_id = ?'];
-  const params: unknown[] = [query.profileId];
-  if (query.states?.length) {
-    where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
-    params.push(...query.states);
-  }
-  if (query.search) {
-    where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
-    const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
-    params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
-  }
-  return { where: where.join(' AND '), params };
 }

@@ -1,0 +1,141 @@
+import { WAITING_STATES, emptyCounts } from '../../protocol/states';
+import type { LocalState, StateCounts } from '../../protocol/states';
+import type { CertificationRow, HistoryEntry } from '../../protocol/views';
+import { DeskError } from '../errors';
+import type { QueueDb } from './database';
+import { inChunks, statementCache } from './statements';
+
+export interface ListQuery {
+  profileId: string;
+  states?: readonly LocalState[];
+  /** Matches file names (case-insensitive, anywhere) and hashes (from the start). */
+  search?: string;
+  limit: number;
+  offset?: number;
+}
+
+export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
+  file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
+  event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
+  service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
+  evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
+  updated_at AS updatedAt, anchored_at AS anchoredAt`;
+const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
+
+export const notFound = (id: number) =>
+  new DeskError('not_found', `There is no certification ${id} in the queue.`);
+
+/** The queue's read side: what the screens, the CLI and the engine ask of it. Nothing here writes. */
+export class QueueReader {
+  protected readonly sql;
+
+  constructor(protected readonly db: QueueDb) {
+    this.sql = statementCache(db);
+  }
+
+  /** Pending rows of a profile whose next look at the service is due. */
+  duePolls(profileId: string, now: number, limit: number): CertificationRow[] {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND state = 'pending' AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, id LIMIT ?`,
+    ).all(profileId, now, limit) as CertificationRow[];
+  }
+
+  /** When the earliest queued or pending row of a profile becomes due, if any. */
+  nextDueAt(profileId: string): number | null {
+    return (
+      (this.sql(
+        `SELECT MIN(next_attempt_at) FROM certifications WHERE profile_id = ? AND state IN ('queued', 'pending')`,
+      )
+        .pluck()
+        .get(profileId) as number | null) ?? null
+    );
+  }
+
+  counts(profileId: string): StateCounts {
+    const counts = emptyCounts();
+    const rows = this.sql(
+      'SELECT state, COUNT(*) AS n FROM certifications WHERE profile_id = ? GROUP BY state',
+    ).all(profileId) as { state: LocalState; n: number }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  list(query: ListQuery): CertificationRow[] {
+    const { where, params } = whereOf(query);
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
+  }
+
+  /** How many rows `list` would page through for the same filter and search. */
+  count(query: Omit<ListQuery, 'limit' | 'offset'>): number {
+    const { where, params } = whereOf(query);
+    return this.sql(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
+  }
+
+  findByHash(profileId: string, assetHash: string): CertificationRow[] {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? ORDER BY id`,
+    ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
+  }
+
+  get(id: number): CertificationRow | undefined {
+    return this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id) as
+      CertificationRow | undefined;
+  }
+
+  /** The rows with these ids that still exist, in the order given. */
+  getMany(ids: readonly number[]): CertificationRow[] {
+    const byId = new Map(
+      inChunks(ids, (chunk, marks) =>
+        this.db.prepare(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
+      ).map((row) => [(row as CertificationRow).id, row as CertificationRow]),
+    );
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Which of these ids are still on their way (queued, being sent or pending). */
+  stillWaiting(ids: readonly number[]): number[] {
+    return inChunks(
+      ids,
+      (chunk, marks) =>
+        this.db
+          .prepare(`SELECT id FROM certifications WHERE id IN (${marks}) AND state IN (${WAITING})`)
+          .pluck()
+          .all(...chunk) as number[],
+    );
+  }
+
+  /** The row's timeline: queued when it was created (no history row of its own), then every later state. */
+  history(id: number): HistoryEntry[] {
+    const row = this.require(id);
+    const later = this.sql(
+      'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
+    ).all(id) as HistoryEntry[];
+    return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
+  }
+
+  protected require(id: number): CertificationRow {
+    const row = this.get(id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+}
+
+function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; params: unknown[] } {
+  const where = ['profile_id = ?'];
+  const params: unknown[] = [query.profileId];
+  if (query.states?.length) {
+    where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+    params.push(...query.states);
+  }
+  if (query.search) {
+    where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
+    const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
+  }
+  return { where: where.join(' AND '), params };
+}
