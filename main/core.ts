@@ -13,8 +13,10 @@ import type {
   IntakeProgress,
   QueueChanges,
 } from '../protocol/views';
+import { isSendingBlocked } from '../protocol/views';
 import { ProfileConnections } from './config/profile-connections';
-import { DeskError } from './errors';
+import type { ErrorCode } from './errors';
+import { DeskError, isDeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import type { LogKeySource } from './evidence/evidence-checker';
 import { pinnedLogKeys } from './evidence/log-key-pin';
@@ -58,6 +60,11 @@ export interface CoreEvents {
 }
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
+const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
+  'secret_missing',
+  'keychain_unavailable',
+  'unknown_profile',
+]);
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
 
 /**
@@ -71,6 +78,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly log: Logger;
   private engine: SyncEngine | undefined;
   private client: ServiceClient | undefined;
+  // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
+  private setupProblem: ConnectivityStatus | undefined;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -130,8 +139,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return {
       profile: this.profiles.summary(),
       counts: this.store.queue.counts(this.activeProfileId),
-      connectivity: this.engine?.status ?? NOT_STARTED,
+      connectivity: this.connectivity,
     };
+  }
+
+  get connectivity(): ConnectivityStatus {
+    return this.setupProblem ?? this.engine?.status ?? NOT_STARTED;
   }
 
   list(query: Omit<ListQuery, 'profileId'>): CertificationRow[] {
@@ -172,21 +185,51 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.engine?.tryNow();
   }
 
-  /** Resolves once each of these rows is anchored or failed for good, whoever sends them. */
+  /**
+   * Resolves once each of these rows is anchored or failed for good, whoever sends them. Fails at
+   * once, with the reason, when nothing can be sent (credentials refused, profile not set up).
+   */
   async waitUntilSettled(ids: readonly number[], timeoutMs = DEFAULT_WAIT_MS): Promise<CertificationRow[]> {
-    const outcome = await waitForRows({
-      feed: this.store.changes,
-      ids,
-      isDone: isSettled,
-      notDone: (open) => this.store.queue.stillWaiting(open),
-      timeoutMs,
-    });
+    const outcome = await this.whileSendingPossible((signal) =>
+      waitForRows({
+        feed: this.store.changes,
+        ids,
+        isDone: isSettled,
+        notDone: (open) => this.store.queue.stillWaiting(open),
+        timeoutMs,
+        signal,
+      }),
+    );
     if (outcome === 'timeout')
       throw new DeskError(
         'timeout',
         'The certifications did not settle in time; they stay queued and will go on syncing.',
       );
+    if (outcome === 'stopped') throw this.blockedError();
     return this.rows(ids);
+  }
+
+  /** Why nothing can be sent now, as an error the shells show. */
+  blockedError(): DeskError {
+    return new DeskError(
+      'sending_blocked',
+      `Sending is blocked: ${this.connectivity.message ?? 'the service cannot be used with these settings.'} The certifications stay queued.`,
+    );
+  }
+
+  /** Runs a wait that is cut short (its signal aborted) as soon as nothing can be sent. */
+  private async whileSendingPossible<T>(wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const blocked = new AbortController();
+    const onConnectivity = (status: ConnectivityStatus) => {
+      if (isSendingBlocked(status.state)) blocked.abort();
+    };
+    onConnectivity(this.connectivity);
+    this.on('connectivity', onConnectivity);
+    try {
+      return await wait(blocked.signal);
+    } finally {
+      this.off('connectivity', onConnectivity);
+    }
   }
 
   /**
@@ -194,24 +237,26 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
    * unsent, when `timeoutMs` passes, or when the service turns out to be cut off.
    */
   async waitUntilSent(ids: readonly number[], timeoutMs = 10_000): Promise<CertificationRow[]> {
-    const cutOff = new AbortController();
+    const offline = new AbortController();
     const onConnectivity = (status: ConnectivityStatus) => {
-      if (status.state === 'offline' || status.state === 'auth_failed') cutOff.abort();
+      if (status.state === 'offline') offline.abort();
     };
     this.on('connectivity', onConnectivity);
     try {
-      await waitForRows({
-        feed: this.store.changes,
-        ids,
-        isDone: (state) => !isUnsent(state),
-        notDone: (open) =>
-          this.store.queue
-            .getMany(open)
-            .filter((row) => isUnsent(row.state))
-            .map((row) => row.id),
-        timeoutMs,
-        signal: cutOff.signal,
-      });
+      await this.whileSendingPossible((blocked) =>
+        waitForRows({
+          feed: this.store.changes,
+          ids,
+          isDone: (state) => !isUnsent(state),
+          notDone: (open) =>
+            this.store.queue
+              .getMany(open)
+              .filter((row) => isUnsent(row.state))
+              .map((row) => row.id),
+          timeoutMs,
+          signal: AbortSignal.any([blocked, offline.signal]),
+        }),
+      );
     } finally {
       this.off('connectivity', onConnectivity);
     }
@@ -267,7 +312,19 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   private async connect(): Promise<void> {
-    this.client = new ServiceClient(await this.profiles.connectionFor(this.activeProfileId));
+    this.setupProblem = undefined;
+    let connection;
+    try {
+      connection = await this.profiles.connectionFor(this.activeProfileId);
+    } catch (error) {
+      if (!isDeskError(error) || !SETUP_PROBLEMS.has(error.code)) throw error;
+      // The profile cannot be used as it is; everything else still works, and says how to fix it.
+      this.setupProblem = { state: 'needs_setup', message: error.message, nextProbeAt: null };
+      this.log.log('warn', 'sync.needs_setup', { profile: this.activeProfileId, code: error.code });
+      this.emit('connectivity', this.setupProblem);
+      return;
+    }
+    this.client = new ServiceClient(connection);
     const engine = new SyncEngine({
       log: this.log,
       pacing: this.options.pacing,
@@ -293,6 +350,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private async disconnect(): Promise<void> {
     await this.engine?.stop();
     this.engine = undefined;
+    this.client = undefined;
     await this.profiles.close();
   }
 }

@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   // The keychain and the service.
   'keychain_unavailable',
   'secret_missing',
+  'sending_blocked',
   'timeout',
   'internal_error',
 ] as const;

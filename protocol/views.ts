@@ -55,8 +55,17 @@ export interface ListPage {
   total: number;
 }
 
-/** `standby`: another process on this computer is sending this queue; this one waits its turn. */
-export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby';
+/**
+ * `standby`: another process on this computer is sending this queue; this one waits its turn.
+ * `auth_failed`: the service refused the credentials. `needs_setup`: the active profile cannot be
+ * used as it is (a secret missing from the keychain, the keychain unavailable): nothing is sent
+ * until it is fixed in Settings or with `evidence-desk profile set`.
+ */
+export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby' | 'needs_setup';
+
+/** While the service refuses us or the profile needs setting up, nothing can be sent: waiting is pointless. */
+export const isSendingBlocked = (state: Connectivity): boolean =>
+  state === 'auth_failed' || state === 'needs_setup';
 
 export interface ConnectivityStatus {
   state: Connectivity;

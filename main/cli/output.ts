@@ -1,11 +1,39 @@
 import { LOCAL_STATES } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
 import type { CertificationRow } from '../../protocol/views';
+import { isSendingBlocked } from '../../protocol/views';
+import type { EvidenceCore } from '../core';
+import type { Values } from './arguments';
 
 /** Results go to stdout (JSON for machines), progress and problems to stderr. */
 export const out = (text: string) => process.stdout.write(`${text}\n`);
 export const err = (text: string) => process.stderr.write(`${text}\n`);
 export const outJson = (value: unknown) => out(JSON.stringify(value, null, 2));
+
+/**
+ * A file name or path as one readable line: control characters (a newline in a name would look
+ * like a second entry) are written as escapes, like \n.
+ */
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+export function printable(text: string): string {
+  return text.replace(
+    CONTROL_CHARACTERS,
+    (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
+/** Where a certification stands, in words: an anchored one says whether its evidence verified. */
+export function describeRow(row: CertificationRow): string {
+  if (row.state === 'failed') return `failed: ${row.errorMessage ?? 'no reason given'}`;
+  if (row.state !== 'anchored') return row.state;
+  if (row.verification === 'verified') return 'anchored, evidence verified';
+  if (row.verification === 'invalid')
+    return `anchored, but its evidence DID NOT VERIFY: ${row.verificationMessage ?? ''}`;
+  return `anchored, evidence not checkable here: ${row.verificationMessage ?? ''}`;
+}
 
 export function describeCounts(counts: StateCounts): string {
   return LOCAL_STATES.map((state) => `${state} ${counts[state]}`).join(', ');
@@ -24,4 +52,17 @@ export function publicRow(row: CertificationRow) {
     verification: row.verification,
     error: row.errorMessage,
   };
+}
+
+/** Whether anything can be sent now, and why not, for `--json`. */
+export function sendingState(core: EvidenceCore): { blocked: boolean; reason: string | null } {
+  const { state, message } = core.connectivity;
+  return { blocked: isSendingBlocked(state), reason: isSendingBlocked(state) ? message : null };
+}
+
+/** Says (on stderr) that sending is blocked and why; true when it is. */
+export function reportBlocked(core: EvidenceCore, values: Values): boolean {
+  if (!sendingState(core).blocked) return false;
+  if (!values.json) err(core.blockedError().message);
+  return true;
 }

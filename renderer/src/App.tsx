@@ -66,7 +66,7 @@ export function App() {
         </button>
       </header>
       <DemoBanner />
-      <ConnectionBanner />
+      <ConnectionBanner onOpenSettings={() => setSettingsOpen(true)} />
       <main>
         <section className="intake" aria-label="Add documents">
           <p>

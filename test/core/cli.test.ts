@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
+import { runCli } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
 
 let ws: TestWorkspace;
@@ -13,22 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-/** Runs the CLI as a user would, asynchronously: the sandbox it talks to lives in this process. */
-function cli(
-  args: string[],
-  input?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const dataDir = args[0] === 'sandbox' ? [] : ['--data-dir', ws.dataDir];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args, ...dataDir], {
-    stdio: 'pipe',
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(input ?? '');
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[], input?: string) => runCli(ws.dataDir, args, input);
 const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document'];
 
 describe('evidence-desk CLI', () => {
@@ -68,7 +53,7 @@ describe('evidence-desk CLI', () => {
     const result = await cli(['certify', good!, join(ws.dir, 'missing.pdf'), ...certifyArgs, '--wait']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/skipped .*missing\.pdf: missing\.pdf does not exist.*\[not_found\]/);
-    expect(result.stdout).toMatch(/^anchored .*good\.pdf$/m);
+    expect(result.stdout).toMatch(/good\.pdf {2}anchored, evidence verified$/m);
   });
 
   it('explains bad arguments with exit code 2', async () => {

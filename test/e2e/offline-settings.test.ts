@@ -97,3 +97,30 @@ describe('settings', () => {
     await page.getByText('Demo environment').waitFor({ state: 'detached' });
   }, 60_000);
 });
+
+describe('refused credentials', () => {
+  it("show in the indicator and a banner with the service's words, and point to Settings", async () => {
+    const harness = await harnesses.start({
+      before: async (core) => {
+        sandbox = await startSandbox({ dbPath: ':memory:', port: 0, batchIntervalMs: 300 });
+        await useSandboxProfile(core, {
+          ...sandbox,
+          createClient: () => ({ clientId: 'cl_nobody', clientSecret: 'cs_wrong' }),
+        });
+      },
+    });
+    const { page } = harness;
+    await harness.drop(harness.ws.files({ 'deed.pdf': 'the deed' }));
+    await page.getByRole('button', { name: 'Certify' }).click();
+    const banner = page.getByTestId('offline-banner');
+    await banner.getByText('The service refused the client credentials').waitFor();
+    await banner.getByText('1 certification is waiting and will be sent once this is fixed.').waitFor();
+    await page.getByText('Credentials refused').waitFor();
+    // The queued row is listed, waiting, like any other.
+    await page.getByRole('button', { name: 'deed.pdf', exact: true }).waitFor({ timeout: 5_000 });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await harness.screenshot('11-credentials-refused');
+    await banner.getByRole('button', { name: 'Open Settings' }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+  }, 60_000);
+});

@@ -2,7 +2,7 @@ import type { EvidenceCore } from '../../core';
 import { isDeskError } from '../../errors';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { err, out, outJson, publicRow } from '../output';
+import { describeRow, err, out, outJson, printable, publicRow, reportBlocked, sendingState } from '../output';
 import { progressPrinter } from '../progress';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
@@ -17,19 +17,19 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(error.message);
       throw error;
     });
-  for (const problem of report.problems) err(`skipped ${problem.path}: ${problem.message} [${problem.code}]`);
+  for (const problem of report.problems)
+    err(`skipped ${printable(problem.path)}: ${printable(problem.message)} [${problem.code}]`);
   if (!values.json)
     err(`queued ${report.queued.length} file(s); ${report.problems.length} could not be certified`);
   const ids = report.queued.map((row) => row.id);
   const rows = values.wait ? await core.waitUntilSettled(ids) : await core.waitUntilSent(ids);
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
-    outJson({ certifications: rows.map(publicRow), problems: report.problems });
+    outJson({ certifications: rows.map(publicRow), problems: report.problems, sending: sendingState(core) });
   } else {
     for (const row of rows)
-      out(
-        `${row.state.padEnd(10)} ${row.assetHash.slice(0, 12)}  ${row.filePath}${row.errorMessage && row.state === 'failed' ? `  (${row.errorMessage})` : ''}`,
-      );
+      out(`${row.assetHash.slice(0, 12)}  ${printable(row.filePath)}  ${describeRow(row)}`);
   }
+  if (reportBlocked(core, values)) return EXIT.environment;
   return failed.length > 0 || report.problems.length > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -3,7 +3,7 @@ import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { describeCounts, out, outJson, publicRow } from '../output';
+import { describeCounts, describeRow, out, outJson, printable, publicRow } from '../output';
 
 export function status(core: EvidenceCore, values: Values): number {
   const current = core.status();
@@ -22,9 +22,10 @@ export function status(core: EvidenceCore, values: Values): number {
   }
   out(`profile: ${current.profile.id}${current.profile.demo ? ' (demo — no legal weight)' : ''}`);
   out(describeCounts(current.counts));
+  if (current.connectivity.message) out(`connection: ${current.connectivity.message}`);
   for (const row of rows)
     out(
-      `${String(row.id).padStart(6)} ${row.state.padEnd(10)} ${row.assetHash.slice(0, 12)}  ${row.fileName}`,
+      `${String(row.id).padStart(6)}  ${row.assetHash.slice(0, 12)}  ${printable(row.fileName)}  ${describeRow(row)}`,
     );
   return EXIT.ok;
 }

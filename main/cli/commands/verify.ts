@@ -1,7 +1,7 @@
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
-import { out, outJson, publicRow } from '../output';
+import { out, outJson, printable, publicRow } from '../output';
 
 export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
   const result = await core.verifyFile(path);
@@ -15,7 +15,7 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
     });
     return verified ? EXIT.ok : EXIT.failed;
   }
-  out(`${path}\nsha256 ${result.assetHash}`);
+  out(`${printable(path)}\nsha256 ${result.assetHash}`);
   if (result.certifications.length === 0) out('No certification of this exact file is in the queue.');
   for (const { row, check } of result.certifications) out(`  ${row.state}: ${check.message}`);
   return verified ? EXIT.ok : EXIT.failed;

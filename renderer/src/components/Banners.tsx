@@ -1,5 +1,6 @@
 import { waitingCount } from '../../../protocol/states';
 import type { Connectivity } from '../../../protocol/views';
+import { isSendingBlocked } from '../../../protocol/views';
 import { bridge } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
 import { useLive } from '../store';
@@ -19,24 +20,34 @@ export function DemoBanner() {
 
 const CUT_OFF: Partial<Record<Connectivity, string>> = {
   offline: 'The certification service cannot be reached.',
-  auth_failed: 'The service refused our credentials — check Settings.',
   standby: 'Another Evidence Desk on this computer is sending this queue.',
 };
 
-export function ConnectionBanner() {
+/** When nothing is being sent: why, how much waits, and the one thing to do about it. */
+export function ConnectionBanner({ onOpenSettings }: { onOpenSettings(): void }) {
   const { data, connectivity } = useStatus();
-  const what = connectivity && CUT_OFF[connectivity.state];
-  if (!what || !data) return null;
+  if (!connectivity || !data) return null;
+  const blocked = isSendingBlocked(connectivity.state);
+  // Refused credentials and a profile that needs setting up carry their own words: the service's, or what is missing.
+  const what = blocked ? connectivity.message : CUT_OFF[connectivity.state];
+  if (!what) return null;
   const waiting = waitingCount(data.counts);
   return (
     <div className="banner banner-offline" role="status" data-testid="offline-banner">
       <span>
-        {what} {waiting} certification{waiting === 1 ? ' is' : 's are'} waiting and will be sent
-        automatically. Nothing is lost.
+        {what} {waiting} certification{waiting === 1 ? ' is' : 's are'} waiting
+        {blocked ? ' and will be sent once this is fixed.' : ' and will be sent automatically.'} Nothing is
+        lost.
       </span>
-      <button type="button" onClick={() => void bridge().tryNow({})}>
-        Try now
-      </button>
+      {blocked ? (
+        <button type="button" onClick={onOpenSettings}>
+          Open Settings
+        </button>
+      ) : (
+        <button type="button" onClick={() => void bridge().tryNow({})}>
+          Try now
+        </button>
+      )}
     </div>
   );
 }
@@ -44,7 +55,8 @@ export function ConnectionBanner() {
 const INDICATOR: Record<Connectivity, string> = {
   online: 'Connected',
   offline: 'Offline',
-  auth_failed: 'Not signed in',
+  auth_failed: 'Credentials refused',
+  needs_setup: 'Needs setup',
   standby: 'Standing by',
   unknown: 'Connecting…',
 };

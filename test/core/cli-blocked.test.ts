@@ -1,0 +1,119 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import { openStore } from '../../main/store';
+import type { Sandbox } from '../../sandbox/server';
+import type { TestWorkspace } from '../support/core';
+import { workspace } from '../support/core';
+import { runCli } from '../support/cli';
+import { startTestSandbox } from '../support/sandbox';
+
+// The CLI in its own process, on a real queue file, the real keychain and the real sandbox.
+let ws: TestWorkspace;
+let sandbox: Sandbox;
+beforeEach(async () => {
+  ws = workspace('evidence-blocked-');
+  sandbox = await startTestSandbox({ batchIntervalMs: 200 });
+});
+afterEach(async () => {
+  await new KeychainSecretStore().delete('acme', 'client_secret');
+  await sandbox.stop();
+  ws.cleanup();
+});
+
+const cli = (args: string[], input?: string) => runCli(ws.dataDir, args, input);
+const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document'];
+const setProfile = (clientId: string, secret: string) =>
+  cli(
+    [
+      'profile',
+      'set',
+      '--id',
+      'acme',
+      '--kind',
+      'custom',
+      '--base-url',
+      sandbox.baseUrl,
+      '--token-url',
+      sandbox.tokenUrl,
+      '--client-id',
+      clientId,
+    ],
+    `${secret}\n`,
+  );
+
+describe('when the active profile cannot be used', () => {
+  it('opens every command when its secret is missing from the keychain, says what is wrong, and lets it be fixed', async () => {
+    const client = sandbox.createClient();
+    expect((await setProfile(client.clientId, client.clientSecret)).code).toBe(0);
+    expect((await cli(['profile', 'use', 'acme'])).code).toBe(0);
+    // A new keychain session: the secret is gone, the profile is still the active one.
+    await new KeychainSecretStore().delete('acme', 'client_secret');
+
+    const status = await cli(['status']);
+    expect(status).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/client secret for "acme" is not in the keychain/),
+    });
+    expect(JSON.parse((await cli(['status', '--json'])).stdout)).toMatchObject({
+      connectivity: { state: 'needs_setup' },
+    });
+    expect((await cli(['profile', 'show'])).code).toBe(0);
+    const [doc] = ws.files({ 'lease.pdf': 'the lease' });
+    // Offline verification needs no service: not certified is exit 1, not a lockout.
+    expect((await cli(['verify', doc!])).code).toBe(1);
+
+    const queued = await cli(['certify', doc!, ...certifyArgs]);
+    expect(queued.code).toBe(3);
+    expect(queued.stderr).toMatch(/queued 1 file\(s\)/);
+    expect(queued.stderr).toMatch(/Sending is blocked: The client secret for "acme" is not in the keychain/);
+    const waited = await cli(['certify', doc!, ...certifyArgs, '--wait']);
+    expect(waited).toMatchObject({ code: 3, stderr: expect.stringMatching(/Sending is blocked/) });
+
+    // Fixed with profile set: what waited is sent.
+    expect((await setProfile(client.clientId, client.clientSecret)).code).toBe(0);
+    const synced = await cli(['sync', '--wait', '--json']);
+    expect(synced.code).toBe(0);
+    expect(JSON.parse(synced.stdout)).toMatchObject({ counts: { anchored: 2, queued: 0 } });
+    // And switching away works whatever state the profile is in.
+    await new KeychainSecretStore().delete('acme', 'client_secret');
+    expect((await cli(['profile', 'use', 'embedded'])).code).toBe(0);
+  }, 90_000);
+
+  it("reports refused credentials at once, in the service's words, with exit code 3", async () => {
+    expect((await setProfile('cl_nobody', 'cs_wrong')).code).toBe(0);
+    expect((await cli(['profile', 'use', 'acme'])).code).toBe(0);
+    const [doc] = ws.files({ 'nda.pdf': 'the nda' });
+
+    const started = Date.now();
+    const waited = await cli(['certify', doc!, ...certifyArgs, '--wait']);
+    expect(waited.code).toBe(3);
+    expect(waited.stderr).toMatch(/Sending is blocked: The service refused the client credentials/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    const plain = await cli(['certify', doc!, ...certifyArgs]);
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toMatch(/queued 1 file\(s\)/);
+    expect(plain.stderr).toMatch(/Sending is blocked: The service refused the client credentials/);
+    expect((await cli(['sync'])).code).toBe(3);
+    expect((await cli(['sync', '--wait'])).code).toBe(3);
+  }, 90_000);
+});
+
+describe('what certify prints', () => {
+  it('says when evidence did not verify, and never lets a file name pass for another line', async () => {
+    // This queue trusts another log key than the embedded sandbox's: its evidence cannot verify.
+    const store = openStore(join(ws.dataDir, 'queue.sqlite'));
+    const stranger = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' });
+    store.settings.set('log_key:embedded', stranger.toString('base64'));
+    store.close();
+    const [doc] = ws.files({ 'minutes\nanchored  ffffffffffff  forged.pdf': 'the minutes' });
+
+    const result = await cli(['certify', doc!, ...certifyArgs, '--wait']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/anchored, but its evidence DID NOT VERIFY: The evidence did not verify/);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).toContain('minutes\\nanchored');
+  }, 60_000);
+});
