@@ -20,21 +20,48 @@ const httpUrl = z
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .url('must be a full address, like https://api.example.com')
-  .refine((value) => /^https?:\/\//i.test(value), 'must start with http:// or https://');
+  .refine((value) => /^https?:\/\//i.test(value), 'must start with http:// or https://')
+  // A password in an address ends up in logs, histories and screenshots: secrets go in their own fields.
+  .refine((value) => {
+    // An address that does not parse is reported by the checks above.
+    const url = URL.canParse(value) ? new URL(value) : null;
+    return url === null || (url.username === '' && url.password === '');
+  }, 'must not contain a user name or password; enter the client id and secret in their own fields');
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Plain http is for a service on this computer only; production evidence always travels over TLS. */
+export const isAllowedPlainHttp = (value: string): boolean => {
+  if (!URL.canParse(value)) return true;
+  const url = new URL(value);
+  return url.protocol === 'https:' || LOOPBACK.test(url.hostname);
+};
 
 export const profileIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lower-case letters, digits and dashes');
 
-export const serviceProfileSchema = z.object({
-  id: profileIdSchema,
-  kind: z.enum(PROFILE_KINDS).exclude(['embedded']),
-  baseUrl: httpUrl,
-  tokenUrl: httpUrl,
-  clientId: z.string().trim().min(1, 'is required').max(256),
-  apiKey: z.string().trim().max(256).optional(),
-  signRequests: z.boolean(),
-});
+export const serviceProfileSchema = z
+  .object({
+    id: profileIdSchema,
+    kind: z.enum(PROFILE_KINDS).exclude(['embedded']),
+    baseUrl: httpUrl,
+    tokenUrl: httpUrl,
+    clientId: z.string().trim().min(1, 'is required').max(256),
+    apiKey: z.string().trim().max(256).optional(),
+    signRequests: z.boolean(),
+  })
+  .superRefine((profile, context) => {
+    if (profile.kind !== 'production') return;
+    for (const field of ['baseUrl', 'tokenUrl'] as const) {
+      if (!isAllowedPlainHttp(profile[field]))
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'must start with https:// for production (plain http only reaches this computer)',
+        });
+    }
+  });
 
 export type ServiceProfile = z.infer<typeof serviceProfileSchema>;
 

@@ -30,13 +30,26 @@ export class ProfileConnections {
     return this.settings.activeProfile();
   }
 
+  /** A saved profile, checked again on every read: settings saved by an older, laxer version are refused here. */
   read(id: string): ServiceProfile | undefined {
     const json = this.settings.get(profileKey(id));
-    return json ? serviceProfileSchema.parse(JSON.parse(json)) : undefined;
+    if (!json) return undefined;
+    const parsed = serviceProfileSchema.safeParse(JSON.parse(json));
+    if (parsed.success) return parsed.data;
+    const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
+    throw new DeskError(
+      'invalid_profile',
+      `The saved settings of "${id}" are no longer accepted (${reasons}); enter them again in Settings.`,
+    );
   }
 
   summary(id = this.activeId): ProfileSummary {
-    const kind = id === EMBEDDED_PROFILE_ID ? 'embedded' : (this.read(id)?.kind ?? 'custom');
+    let kind: ProfileSummary['kind'] = 'custom';
+    try {
+      kind = id === EMBEDDED_PROFILE_ID ? 'embedded' : (this.read(id)?.kind ?? 'custom');
+    } catch {
+      // Unusable settings are reported by the connection; the summary still names the profile.
+    }
     return { id, kind, demo: isDemoKind(kind) };
   }
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
@@ -15,11 +15,16 @@ export function openQueueDb(
   options: { busyTimeoutMs?: number; targetVersion?: number } = {},
 ): QueueDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const existed = path !== ':memory:' && existsSync(path);
   let db: QueueDb | undefined;
   try {
+    if (existed && statSync(path).size === 0)
+      throw damaged(path, 'is empty (0 bytes), which a queue never is');
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
-    // The version is checked before anything writes, so a newer file is left byte for byte as it was.
+    // Version and integrity are checked before anything writes, so a newer or damaged file is left
+    // byte for byte as it was.
     refuseNewer(db);
+    if (existed) refuseDamaged(db, path);
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives any crash of the app or of this process without losing a commit;
     // only a power cut or OS crash may take back the last moments. FULL's fsync per commit made
@@ -47,6 +52,19 @@ function refuseNewer(db: QueueDb): void {
   }
 }
 
+/** A structural check of every page (not the slower full integrity check): torn or overwritten pages fail it. */
+function refuseDamaged(db: QueueDb, path: string): void {
+  const findings = db.pragma('quick_check') as { quick_check: string }[];
+  if (findings.length !== 1 || findings[0]?.quick_check !== 'ok') throw damaged(path, 'is damaged');
+}
+
+function damaged(path: string, what: string): DeskError {
+  return new DeskError(
+    'database_corrupt',
+    `The queue database (${path}) ${what}. It was left untouched; move it aside to start a new queue, or restore it from a backup.`,
+  );
+}
+
 function migrate(db: QueueDb, target: number): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current >= target) return;
@@ -66,12 +84,8 @@ function explainOpenFailure(error: unknown, path: string): DeskError {
       `The queue database (${path}) is locked by another program, probably another Evidence Desk. Close it and try again; nothing was changed.`,
     );
   }
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-    return new DeskError(
-      'database_corrupt',
-      `The queue database (${path}) is damaged or is not an Evidence Desk database. It was left untouched; move it aside to start a new queue, or restore it from a backup.`,
-    );
-  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+    return damaged(path, 'is damaged or is not an Evidence Desk database');
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
     return new DeskError(
       'database_unavailable',

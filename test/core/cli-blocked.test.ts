@@ -5,7 +5,7 @@ import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import { openStore } from '../../main/store';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
-import { workspace } from '../support/core';
+import { filesHoldingSecrets, workspace } from '../support/core';
 import { runCli } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
 
@@ -117,3 +117,40 @@ describe('what certify prints', () => {
     expect(result.stdout).toContain('minutes\\nanchored');
   }, 60_000);
 });
+
+describe('addresses a profile may not have', () => {
+  it('refuses a password inside a URL, and plain http for production unless it is this computer', async () => {
+    const withPassword = await setProfileArgs(['--base-url', 'http://client:pa55word@127.0.0.1:9/api']);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toMatch(/--base-url must not contain a user name or password/);
+    expect(withPassword.stderr + withPassword.stdout).not.toContain('pa55word');
+
+    const plain = await setProfileArgs(['--kind', 'production', '--base-url', 'http://evidence.example.com']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/--base-url must start with https:\/\/ for production/);
+    expect((await setProfileArgs(['--kind', 'production', '--base-url', 'http://127.0.0.1:8787'])).code).toBe(
+      0,
+    );
+    expect(
+      (await setProfileArgs(['--kind', 'service-sandbox', '--base-url', 'http://sandbox.example.com'])).code,
+    ).toBe(0);
+    // Nothing of the refused address was kept anywhere in the data folder.
+    expect(filesHoldingSecrets(ws.dataDir, ['pa55word']).holding).toEqual([]);
+  }, 60_000);
+});
+
+function setProfileArgs(override: string[]) {
+  const args = [
+    '--kind',
+    'custom',
+    '--base-url',
+    'https://api.example.com',
+    '--token-url',
+    'https://127.0.0.1:9/oauth/token',
+  ];
+  for (let i = 0; i < override.length; i += 2) {
+    const at = args.indexOf(override[i]!);
+    args[at + 1] = override[i + 1]!;
+  }
+  return cli(['profile', 'set', '--id', 'acme', '--client-id', 'cl_1', ...args], 'cs_1\n');
+}

@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
+import { openStore } from '../../main/store';
 import { runCli } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
 
@@ -78,6 +80,55 @@ describe('evidence-desk CLI', () => {
       code: 2,
       stderr: expect.stringMatching(/--state takes one of/),
     });
+  });
+
+  it('detects a queue damaged in the middle before anything writes to it, in every command', async () => {
+    // A real queue of 3,000 rows with 16 KB of random bytes written over its middle.
+    const store = openStore(join(ws.dataDir, 'queue.sqlite'));
+    store.queue.enqueue(
+      Array.from({ length: 3000 }, (_, i) => ({
+        profileId: 'embedded',
+        filePath: `/docs/${i}.pdf`,
+        fileName: `${i}.pdf`,
+        fileSize: 1,
+        assetHash: String(i).padStart(64, '0'),
+        assetType: 'document',
+        sourceSystem: 'tests',
+        eventType: 'DOCUMENT_FILED',
+      })),
+    );
+    store.close();
+    const path = join(ws.dataDir, 'queue.sqlite');
+    const bytes = readFileSync(path);
+    randomBytes(16384).copy(bytes, Math.floor(bytes.length / 2 / 4096) * 4096);
+    writeFileSync(path, bytes);
+    const [doc] = ws.files({ 'memo.pdf': 'memo' });
+
+    for (const args of [
+      ['status'],
+      ['certify', doc!, ...certifyArgs],
+      ['sync', '--wait'],
+      ['verify', doc!],
+    ]) {
+      const result = await cli(args);
+      expect(result.code, args[0]).toBe(3);
+      expect(result.stderr).toContain(`The queue database (${path}) is damaged`);
+      expect(result.stderr).toMatch(/left untouched; move it aside/);
+      expect(result.stderr).not.toMatch(/SqliteError|at .*\.ts:\d+/);
+    }
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(readdirSync(ws.dataDir).filter((name) => name.startsWith('queue.sqlite'))).toEqual([
+      'queue.sqlite',
+    ]);
+  });
+
+  it('refuses a zero-byte queue instead of silently starting an empty one', async () => {
+    mkdirSync(ws.dataDir, { recursive: true });
+    writeFileSync(join(ws.dataDir, 'queue.sqlite'), '');
+    const result = await cli(['status']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/is empty \(0 bytes\)/);
+    expect(readFileSync(join(ws.dataDir, 'queue.sqlite')).length).toBe(0);
   });
 
   it('reports a corrupt queue with exit code 3 and leaves it alone', async () => {
