@@ -4,6 +4,7 @@ import { KeychainSecretStore } from './secrets/secret-store';
 import { defaultDataDir } from './config/data-dir';
 import { EvidenceCore } from './core';
 import { DeskError, isDeskError } from './errors';
+import { FILE_PROBLEM_CODES } from '../protocol/errors';
 import type { CommandName, Values } from './cli/arguments';
 import { EXIT, OPTIONS, USAGE, UsageError, checkArguments } from './cli/arguments';
 import { certify } from './cli/commands/certify';
@@ -62,6 +63,9 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
     return EXIT.usage;
   if (isDeskError(error) && error.code === 'timeout') return EXIT.timeout;
+  // A file that cannot be read is that file's failure, not the environment's.
+  if (isDeskError(error) && (FILE_PROBLEM_CODES as readonly string[]).includes(error.code))
+    return EXIT.failed;
   return error instanceof DeskError ? EXIT.environment : EXIT.failed;
 }
 

@@ -2,23 +2,27 @@
  * Every error code the core reports to a shell, as a closed union: the renderer and automation
  * can switch on them, and a new code is a compile-time decision, not a string someone invented.
  */
+/** What can be wrong with one dropped path; each fails alone, with its reason. */
+export const FILE_PROBLEM_CODES = [
+  'not_found',
+  'permission_denied',
+  'folder_loop',
+  'not_regular_file',
+  'unreadable',
+  'changed_while_hashing',
+] as const;
+
 export const ERROR_CODES = [
+  ...FILE_PROBLEM_CODES,
   // Input from a person or a program.
   'invalid_input',
   'invalid_metadata',
   'invalid_profile',
   'unknown_call',
   'forbidden',
-  // Things that are not there, or not allowed now.
-  'not_found',
+  // Things that are not allowed now.
   'not_removable',
   'unknown_profile',
-  // A dropped path that cannot be certified (each fails alone).
-  'not_regular_file',
-  'permission_denied',
-  'folder_loop',
-  'unreadable',
-  'changed_while_hashing',
   // The queue file.
   'database_locked',
   'database_corrupt',

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors';
+import type { FILE_PROBLEM_CODES } from './errors';
 import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
 import type { LocalState, StateCounts } from './states';
 
@@ -101,15 +101,7 @@ export interface QueueChanges {
   external: boolean;
 }
 
-export type PathProblemCode = Extract<
-  ErrorCode,
-  | 'not_found'
-  | 'permission_denied'
-  | 'folder_loop'
-  | 'not_regular_file'
-  | 'unreadable'
-  | 'changed_while_hashing'
->;
+export type PathProblemCode = (typeof FILE_PROBLEM_CODES)[number];
 
 export interface PathProblem {
   path: string;

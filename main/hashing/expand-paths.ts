@@ -25,6 +25,9 @@ export function isClutter(name: string): boolean {
   return SKIPPED_NAMES.has(name) || name.startsWith('._');
 }
 
+/** The error code a hashing worker reports for a path that is no longer a regular file when opened. */
+export const NOT_REGULAR = 'ENOTREGULAR';
+
 export interface FoundFile {
   path: string;
   size: number;

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
+import { NOT_REGULAR } from './expand-paths';
 import type { HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
 
 export interface FileHash {
@@ -213,6 +214,13 @@ function toOutcome(result: HashResult): HashOutcome {
           message: 'You do not have permission to read this file.',
         };
       }
+      if (result.code === NOT_REGULAR)
+        return {
+          ok: false,
+          code: 'not_regular_file',
+          message:
+            'This was replaced by something that is not a document (a pipe or device) while it was being added.',
+        };
       if (result.code === 'ENOENT')
         return { ok: false, code: 'not_found', message: 'The file disappeared before it could be hashed.' };
       return { ok: false, code: 'unreadable', message: `The file could not be read (${result.code}).` };

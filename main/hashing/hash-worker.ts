@@ -2,10 +2,10 @@
 // only erasable TypeScript) so Node runs it directly from source as well as from a bundle.
 // Blocking reads are right here: this thread does nothing else, and they skip a thread-pool hop per call.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { Expansion, FoundFile } from './expand-paths.ts';
-import { expandPathsSync } from './expand-paths.ts';
+import { NOT_REGULAR, expandPathsSync } from './expand-paths.ts';
 
 export interface HashJob {
   jobId: number;
@@ -36,10 +36,16 @@ export type HashMessage =
 const CHUNK = 4 * 1024 * 1024;
 const buffer = Buffer.allocUnsafe(CHUNK);
 
+// Non-blocking open: a path swapped for a pipe after it was listed must not block this thread
+// forever waiting for a writer. What was opened is then checked on the descriptor itself.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
-  const fd = openSync(job.path, 'r');
+  const fd = openSync(job.path, OPEN_FLAGS);
   try {
     const before = fstatSync(fd);
+    if (!before.isFile())
+      return { kind: 'error', jobId: job.jobId, code: NOT_REGULAR, message: 'not a regular file' };
     const hash = createHash('sha256');
     let done = 0;
     let nextReport = progressEveryBytes;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +121,14 @@ describe('evidence-desk CLI', () => {
     expect(readdirSync(ws.dataDir).filter((name) => name.startsWith('queue.sqlite'))).toEqual([
       'queue.sqlite',
     ]);
+  });
+
+  it('says a pipe is not a document when asked to verify one, as a failed verification (exit 1)', async () => {
+    const fifo = join(ws.dir, 'pipe.pdf');
+    spawnSync('mkfifo', [fifo]);
+    const result = await cli(['verify', fifo]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/is not a regular file/);
   });
 
   it('refuses a zero-byte queue instead of silently starting an empty one', async () => {

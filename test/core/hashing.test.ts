@@ -27,6 +27,26 @@ async function expand(paths: string[]) {
   return { files, problems };
 }
 
+describe('a path swapped for something else after it was listed', () => {
+  it('fails alone, at once, when a file became a pipe (opening it must not wait for a writer)', async () => {
+    const fifo = join(ws.dir, 'swapped.pdf');
+    spawnSync('mkfifo', [fifo]);
+    // The pool is asked to hash it as if it had been listed as a regular file a moment before.
+    const outcome = await Promise.race([
+      pool.hash(fifo, undefined, 1024),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+    ]);
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'not_regular_file',
+      message: expect.stringMatching(/replaced/),
+    });
+    // The worker is free again for the next file.
+    const [next] = ws.files({ 'next.pdf': 'next' });
+    expect(await pool.hash(next!)).toMatchObject({ ok: true });
+  });
+});
+
 describe('expanding dropped paths', () => {
   it('expands folders recursively, skips OS clutter, and fails every non-file alone with its reason', async () => {
     const [a, nested] = ws.files({
