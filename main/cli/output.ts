@@ -1,3 +1,4 @@
+import { serviceStateLabel } from '../../protocol/service-states';
 import { LOCAL_STATES } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
 import type { CertificationRow } from '../../protocol/views';
@@ -28,6 +29,11 @@ export function printable(text: string): string {
 /** Where a certification stands, in words: an anchored one says whether its evidence verified. */
 export function describeRow(row: CertificationRow): string {
   if (row.state === 'failed') return `failed: ${row.errorMessage ?? 'no reason given'}`;
+  if (row.state === 'pending') {
+    const service = serviceStateLabel(row.serviceState);
+    const said = service?.startsWith('unknown') ? ` (service: ${service})` : '';
+    return `pending${said}${row.errorMessage ? `; ${row.errorMessage}` : ''}`;
+  }
   if (row.state !== 'anchored') return row.state;
   if (row.verification === 'verified') return 'anchored, evidence verified';
   if (row.verification === 'invalid')
@@ -49,6 +55,7 @@ export function publicRow(row: CertificationRow) {
     state: row.state,
     request_id: row.requestId,
     service_id: row.serviceId,
+    service_state: row.serviceState,
     verification: row.verification,
     error: row.errorMessage,
   };

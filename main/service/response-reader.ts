@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ANCHORED_SERVICE_STATE, FAILED_SERVICE_STATES } from '../../protocol/service-states';
 
 /**
  * Reads what the real service may send, where the spec says "not shown": the id as `id` or
@@ -19,8 +20,6 @@ export interface CertificationReading {
 const idSchema = z.union([z.string().min(1).max(256), z.number().int().nonnegative()]).transform(String);
 const wordSchema = z.string().min(1).max(100);
 
-const FAILED_STATES = new Set(['failed', 'failure', 'rejected', 'error', 'cancelled', 'canceled', 'revoked']);
-
 export class UnreadableResponse extends Error {}
 
 export function readCertification(json: unknown, expectedId?: string): CertificationReading {
@@ -37,7 +36,12 @@ export function readCertification(json: unknown, expectedId?: string): Certifica
   return {
     serviceId: id.data,
     serviceState,
-    progress: normal === 'anchored' ? 'anchored' : FAILED_STATES.has(normal) ? 'failed' : 'in_progress',
+    progress:
+      normal === ANCHORED_SERVICE_STATE
+        ? 'anchored'
+        : FAILED_SERVICE_STATES.has(normal)
+          ? 'failed'
+          : 'in_progress',
     evidence: body.evidence ?? null,
     failureMessage: failureMessageOf(body),
   };

@@ -32,6 +32,17 @@ export type CallResult<T> =
 
 type Failure = Extract<CallResult<never>, { ok: false }>;
 
+interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  requestId: string;
+  body: string | undefined;
+  authenticated: boolean;
+  signal?: AbortSignal;
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 // The spec does not show the token lifetime; absent an expires_in we assume a short one.
 const ASSUMED_TOKEN_LIFETIME_SECONDS = 60;
@@ -118,48 +129,85 @@ export class ServiceClient {
     signal?: AbortSignal,
   ): Promise<CallResult<T>> {
     try {
-      const request = { method, path, requestId, body, authenticated, signal };
+      const request: OutgoingRequest = {
+        method,
+        url: this.urlOf(path),
+        requestId,
+        body,
+        authenticated,
+        signal,
+      };
       let response = await this.send(request);
       if (response.status === 401 && authenticated) {
         // The token may have expired early or been revoked: renew once and try once more.
         await response.body?.cancel();
         response = await this.send(request, true);
       }
+      response = await this.followReadRedirects(response, request);
+      if (isRedirect(response.status)) return redirectFailure(response, request);
       const raw = await response.text();
       if (!response.ok) return httpFailure(response, raw);
+      if (raw.trim() === '') return this.readLocation(response, read, authenticated, signal);
       let json: unknown;
       try {
         json = JSON.parse(raw);
       } catch {
-        return {
-          ok: false,
-          retryable: false,
-          offline: false,
-          code: 'unreadable_response',
-          message: 'The service answered with something that is not JSON.',
-          status: response.status,
-          raw: raw.slice(0, 10_000),
-        };
+        return unreadable('The service answered with something that is not JSON.', response.status, raw);
       }
-      return { ok: true, value: read(json), raw };
+      try {
+        return { ok: true, value: read(json), raw };
+      } catch (error) {
+        // A 2xx that is not what was asked for fails this one request; its raw answer is kept.
+        if (error instanceof UnreadableResponse) return unreadable(error.message, response.status, raw);
+        throw error;
+      }
     } catch (error) {
       return failureOf(error);
     }
   }
 
-  private async send(
-    request: {
-      method: string;
-      path: string;
-      requestId: string;
-      body: string | undefined;
-      authenticated: boolean;
-      signal?: AbortSignal;
-    },
-    isRetry = false,
-  ): Promise<Response> {
-    const { method, path, requestId, body, authenticated, signal } = request;
-    const url = new URL(`${this.connection.baseUrl.replace(/\/+$/, '')}${path}`);
+  /** An accepted request answered with no body (202 and a Location): the certification is read there. */
+  private readLocation<T>(
+    response: Response,
+    read: (json: unknown) => T,
+    authenticated: boolean,
+    signal?: AbortSignal,
+  ): Promise<CallResult<T>> {
+    const location = response.headers.get('location');
+    const target = location ? new URL(location, response.url || this.connection.baseUrl) : null;
+    if (!target || target.origin !== this.urlOf('').origin)
+      return Promise.resolve(
+        unreadable(
+          `The service answered ${response.status} with nothing to read and no address of its own to read it from.`,
+          response.status,
+          '',
+        ),
+      );
+    return this.call('GET', target.href, randomUUID(), undefined, read, authenticated, signal);
+  }
+
+  /** Reads may be redirected within the service (up to 5 times); nothing is ever re-sent elsewhere. */
+  private async followReadRedirects(response: Response, request: OutgoingRequest): Promise<Response> {
+    let current = response;
+    for (let hops = 0; hops < 5 && isRedirect(current.status) && request.method === 'GET'; hops++) {
+      const location = current.headers.get('location');
+      const target = location ? new URL(location, request.url) : null;
+      if (!target || target.origin !== request.url.origin) return current;
+      await current.body?.cancel();
+      request = { ...request, url: target };
+      current = await this.send(request);
+    }
+    return current;
+  }
+
+  /** A path under the base address, or an absolute address of the service (a Location it gave). */
+  private urlOf(pathOrUrl: string): URL {
+    if (/^https?:\/\//i.test(pathOrUrl)) return new URL(pathOrUrl);
+    return new URL(`${this.connection.baseUrl.replace(/\/+$/, '')}${pathOrUrl}`);
+  }
+
+  private async send(request: OutgoingRequest, isRetry = false): Promise<Response> {
+    const { method, url, requestId, body, authenticated, signal } = request;
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...signRequest(
@@ -235,7 +283,8 @@ export class ServiceClient {
       return await fetch(url, {
         ...init,
         signal: withdrawn ? AbortSignal.any([timeout, withdrawn]) : timeout,
-        redirect: 'error',
+        // Redirects are handled above, where it is known whether following one is safe.
+        redirect: 'manual',
       });
     } catch (error) {
       if (withdrawn?.aborted)
@@ -258,6 +307,32 @@ export class ServiceClient {
       });
     }
   }
+}
+
+function unreadable(message: string, status: number, raw: string): Failure {
+  return {
+    ok: false,
+    retryable: false,
+    offline: false,
+    code: 'unreadable_response',
+    message,
+    status,
+    raw: raw.slice(0, 10_000),
+  };
+}
+
+/** A redirect that is not followed: a creation is never re-sent elsewhere, a read never leaves the service. */
+function redirectFailure(response: Response, request: OutgoingRequest): Failure {
+  const location = response.headers.get('location');
+  const target = location ? new URL(location, request.url) : null;
+  return {
+    ok: false,
+    retryable: false,
+    offline: false,
+    status: response.status,
+    code: 'redirected',
+    message: `The service sent this request elsewhere (${response.status} to ${target ? target.origin + target.pathname : 'no address'}); Evidence Desk does not follow it. Check the service address in Settings.`,
+  };
 }
 
 function httpFailure(response: Response, raw: string): Failure {

@@ -173,7 +173,14 @@ export class CertificationQueue extends QueueReader {
     });
   }
 
-  markFailed(id: number, error: ServiceError, rawResponse: string | null, now = Date.now()): void {
+  /** `serviceState`: the service's own word for the failure (REJECTED…), when it gave one. */
+  markFailed(
+    id: number,
+    error: ServiceError,
+    rawResponse: string | null,
+    now = Date.now(),
+    serviceState?: string | null,
+  ): void {
     this.transition(id, 'failed', {
       now,
       note: error.message,
@@ -182,6 +189,7 @@ export class CertificationQueue extends QueueReader {
         error_message: error.message,
         next_attempt_at: null,
         ...(rawResponse === null ? {} : { raw_response: rawResponse }),
+        ...(serviceState ? { service_state: serviceState } : {}),
       },
     });
   }
@@ -250,18 +258,36 @@ export class CertificationQueue extends QueueReader {
   /** A look at the service found it still on its way: note what was seen and when to look again. */
   recordPoll(
     id: number,
-    seen: { serviceState: string | null; rawResponse: string | null; nextPollAt: number },
+    seen: {
+      serviceState: string | null;
+      rawResponse: string | null;
+      nextPollAt: number;
+      /** Why this look told us nothing; null clears an earlier one; undefined leaves it. */
+      problem?: { code: string; message: string } | null;
+    },
     now = Date.now(),
   ): void {
-    const before = this.require(id).serviceState;
+    const before = this.require(id);
+    const problem =
+      seen.problem === undefined
+        ? before
+        : { errorCode: seen.problem?.code ?? null, errorMessage: seen.problem?.message ?? null };
     this.sql(
       `UPDATE certifications SET service_state = COALESCE(?, service_state), raw_response = COALESCE(?, raw_response),
-       attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'pending'`,
-    ).run(seen.serviceState, seen.rawResponse, seen.nextPollAt, now, id);
-    if (seen.serviceState !== null && seen.serviceState !== before) {
-      this.appendHistory(id, 'pending', now, `service reports ${seen.serviceState}`);
-      this.feed.noteChanged(id, 'pending');
-    }
+       error_code = ?, error_message = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'pending'`,
+    ).run(
+      seen.serviceState,
+      seen.rawResponse,
+      problem.errorCode,
+      problem.errorMessage,
+      seen.nextPollAt,
+      now,
+      id,
+    );
+    const stateMoved = seen.serviceState !== null && seen.serviceState !== before.serviceState;
+    if (stateMoved) this.appendHistory(id, 'pending', now, `service reports ${seen.serviceState}`);
+    if (stateMoved || problem.errorMessage !== before.errorMessage) this.feed.noteChanged(id, 'pending');
   }
 
   /** Removes a certification that was never sent, or that failed for good. */

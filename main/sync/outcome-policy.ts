@@ -51,10 +51,25 @@ export function decideSubmit(
   return { kind: 'fail' };
 }
 
+export interface Problem {
+  code: string;
+  message: string;
+}
+
+/**
+ * `problem`: why this look told us nothing (shown on the row while it keeps polling), null when
+ * the look went well (clears it), undefined when there is nothing new to say (no answer at all).
+ */
 export type PollDecision =
   | { kind: 'settle' }
-  | { kind: 'look-again'; at: number; serviceState: string | null; rawResponse: string | null }
-  | { kind: 'fail'; error: { code: string; message: string } };
+  | {
+      kind: 'look-again';
+      at: number;
+      serviceState: string | null;
+      rawResponse: string | null;
+      problem?: Problem | null;
+    }
+  | { kind: 'fail'; error: Problem };
 
 export function decidePoll(
   result: CallResult<CertificationReading>,
@@ -80,11 +95,14 @@ export function decidePoll(
       kind: 'fail',
       error: { code: 'service_lost', message: 'The service no longer knows this certification.' },
     };
+  // The service answered, but not with something to go on (an HTML error page, a 200 that is not
+  // JSON): keep looking, and say why on the row, with the raw answer.
   return {
     kind: 'look-again',
     at: now + Math.max(result.retryAfterMs ?? 0, pollDelay(polls + 1, pacing)),
     serviceState: null,
-    rawResponse: null,
+    rawResponse: result.raw ?? null,
+    problem: { code: result.code, message: `The last look at the service failed: ${result.message}` },
   };
 }
 

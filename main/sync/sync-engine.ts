@@ -266,7 +266,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       case 'look-again':
         queue.recordPoll(
           row.id,
-          { serviceState: decision.serviceState, rawResponse: decision.rawResponse, nextPollAt: decision.at },
+          {
+            serviceState: decision.serviceState,
+            rawResponse: decision.rawResponse,
+            nextPollAt: decision.at,
+            problem: decision.problem,
+          },
           now,
         );
         return;
@@ -308,7 +313,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const { queue } = this.options;
     const settlement = settlementOf(reading);
     if (settlement.kind === 'failed') {
-      queue.markFailed(id, settlement.error, raw, this.now());
+      queue.markFailed(id, settlement.error, raw, this.now(), reading.serviceState);
       return;
     }
     const check = await this.options.verifyEvidence(queue.get(id) as CertificationRow, reading.evidence);

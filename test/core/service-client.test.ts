@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceConnection } from '../../main/service/service-client';
 import { ServiceClient } from '../../main/service/service-client';
+import { DEFAULT_PACING } from '../../main/service/retry-policy';
+import { serviceStateLabel } from '../../protocol/service-states';
+import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { Sandbox } from '../../sandbox/server';
 import { certificationBody, startTestSandbox } from '../support/sandbox';
 
@@ -182,6 +185,7 @@ describe('service client against a misbehaving service', () => {
         retryable: false,
         code: 'unreadable_response',
         message: expect.stringMatching(/no id/),
+        raw: '{"state":"pending"}',
       });
       expect(results[2]).toMatchObject({ ok: false, retryable: false, code: 'unreadable_response' });
       expect(results[3]).toMatchObject({
@@ -198,4 +202,110 @@ describe('service client against a misbehaving service', () => {
       server.close();
     }
   });
+});
+
+describe('a real service that chose differently from our sandbox', () => {
+  // A stand-in for the real service (its choices are the spec's "not shown"), answering as the
+  // test sets it; the client and the engine under test are the real ones.
+  let server: ReturnType<typeof createServer>;
+  let base: string;
+  let other: ReturnType<typeof createServer>;
+  let poll: { status: number; type: string; body: string };
+  let posted = 0;
+  beforeAll(async () => {
+    other = createServer((_request, response) =>
+      response.writeHead(200).end('{"id":"elsewhere","state":"anchored"}'),
+    );
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    server = createServer((request, response) => {
+      const url = request.url ?? '';
+      if (url === '/oauth/token')
+        return void response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"access_token":"t"}');
+      if (request.method === 'POST' && url === '/v1/certifications') {
+        posted++;
+        return void response.writeHead(202, { location: '/v1/certifications/svc-1' }).end();
+      }
+      if (request.method === 'POST' && url === '/moved/v1/certifications')
+        return void response.writeHead(307, { location: `${elsewhere}/v1/certifications` }).end();
+      if (url === '/v1/certifications/svc-1')
+        return void response.writeHead(301, { location: '/v2/certifications/svc-1' }).end();
+      if (url === '/v1/certifications/svc-away')
+        return void response.writeHead(302, { location: `${elsewhere}/v1/certifications/svc-away` }).end();
+      if (url === '/v2/certifications/svc-1')
+        return void response.writeHead(poll.status, { 'content-type': poll.type }).end(poll.body);
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+    other.close();
+  });
+
+  it('never follows a redirect off the service, and never re-sends a creation elsewhere', async () => {
+    const client = new ServiceClient(connection({ baseUrl: base, tokenUrl: `${base}/oauth/token` }));
+    expect(await client.readCertification('svc-away')).toMatchObject({
+      ok: false,
+      offline: false,
+      retryable: false,
+      code: 'redirected',
+      message: expect.stringMatching(
+        /sent this request elsewhere \(302 to http:\/\/127\.0\.0\.1:\d+\/v1\/certifications\/svc-away\)/,
+      ),
+    });
+    const moved = new ServiceClient(
+      connection({ baseUrl: `${base}/moved`, tokenUrl: `${base}/oauth/token` }),
+    );
+    expect(await moved.createCertification(input(), randomUUID())).toMatchObject({
+      ok: false,
+      code: 'redirected',
+    });
+  });
+
+  it("follows a 202 to its Location, shows unknown states and failed looks on the row, and keeps the service's word for a rejection", async () => {
+    poll = {
+      status: 200,
+      type: 'application/json',
+      body: '{"certification_id":"svc-1","status":"QUEUED_FOR_ANCHOR"}',
+    };
+    const ws = workspace('evidence-different-');
+    const core = await openCore(ws.dataDir, {
+      pacing: { ...DEFAULT_PACING, pollFirstMs: 100, pollCapMs: 200 },
+    });
+    try {
+      await useSandboxProfile(core, {
+        baseUrl: base,
+        tokenUrl: `${base}/oauth/token`,
+        createClient: () => ({ clientId: 'cl_1', clientSecret: 'cs_1' }),
+      });
+      const [row] = (await core.certify(ws.files({ 'deed.pdf': 'the deed' }), METADATA)).queued;
+      const details = () => core.details(row!.id).row;
+      // Accepted with an empty 202: read at its Location (through a same-origin redirect), not failed as "not JSON".
+      await expect.poll(() => details().serviceState, { timeout: 10_000 }).toBe('QUEUED_FOR_ANCHOR');
+      expect(details()).toMatchObject({ state: 'pending', serviceId: 'svc-1', errorMessage: null });
+      expect(serviceStateLabel(details().serviceState)).toBe('unknown (QUEUED_FOR_ANCHOR)');
+      expect(posted).toBe(1);
+
+      poll = { status: 200, type: 'text/html', body: '<html>Down for maintenance</html>' };
+      await expect
+        .poll(() => details().errorMessage, { timeout: 10_000 })
+        .toMatch(/The last look at the service failed: The service answered with something that is not JSON/);
+      expect(details()).toMatchObject({ state: 'pending', rawResponse: '<html>Down for maintenance</html>' });
+
+      poll = {
+        status: 200,
+        type: 'application/json',
+        body: '{"id":"svc-1","state":"REJECTED","failure":{"message":"hash rejected"}}',
+      };
+      await expect.poll(() => details().state, { timeout: 10_000 }).toBe('failed');
+      expect(details()).toMatchObject({ serviceState: 'REJECTED', errorMessage: 'hash rejected' });
+    } finally {
+      await core.close();
+      ws.cleanup();
+    }
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { serviceStateLabel } from '../../../protocol/service-states';
 import { isRemovable } from '../../../protocol/states';
 import { ask, bridge, messageOf } from '../bridge';
 import { keys, useLive } from '../store';
@@ -47,6 +48,14 @@ export function Details({ id, onClose }: { id: number; onClose(): void }) {
             </dd>
             <dt>Service id</dt>
             <dd>{row.serviceId ?? '—'}</dd>
+            <dt>Service state</dt>
+            <dd>{serviceStateLabel(row.serviceState) ?? '—'}</dd>
+            {row.state === 'pending' && row.errorMessage && (
+              <>
+                <dt>Last check</dt>
+                <dd>{row.errorMessage}</dd>
+              </>
+            )}
             <dt>Evidence</dt>
             <dd>{row.verificationMessage ?? 'Not anchored yet.'}</dd>
           </dl>

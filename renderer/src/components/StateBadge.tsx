@@ -1,3 +1,4 @@
+import { serviceStateLabel } from '../../../protocol/service-states';
 import type { RowView } from '../../../protocol/views';
 
 /** The state of one certification in words a non-technical person reads at a glance. */
@@ -7,8 +8,11 @@ export function describeState(row: RowView, offline: boolean): { label: string; 
       return { label: offline ? 'Waiting (offline)' : 'Waiting', tone: 'waiting' };
     case 'submitting':
       return { label: 'Sending', tone: 'waiting' };
-    case 'pending':
-      return { label: 'Pending', tone: 'pending' };
+    case 'pending': {
+      const service = serviceStateLabel(row.serviceState);
+      const said = service?.startsWith('unknown') ? ` · service: ${service}` : '';
+      return { label: `Pending${said}${row.errorMessage ? ' · last check failed' : ''}`, tone: 'pending' };
+    }
     case 'anchored':
       if (row.verification === 'verified') return { label: 'Anchored ✓ verified', tone: 'ok' };
       if (row.verification === 'invalid') return { label: 'Anchored — evidence did not verify', tone: 'bad' };
@@ -21,7 +25,7 @@ export function describeState(row: RowView, offline: boolean): { label: string; 
 export function StateBadge({ row, offline }: { row: RowView; offline: boolean }) {
   const { label, tone } = describeState(row, offline);
   return (
-    <span className={`badge badge-${tone}`} data-state={row.state} title={label}>
+    <span className={`badge badge-${tone}`} data-state={row.state} title={row.errorMessage ?? label}>
       {label}
     </span>
   );

@@ -1,0 +1,26 @@
+/**
+ * The service's own state words (the spec shows only `anchored`). Read once here: the client's
+ * response reader decides progress from them, and every shell labels them the same way.
+ */
+export const ANCHORED_SERVICE_STATE = 'anchored';
+export const FAILED_SERVICE_STATES: ReadonlySet<string> = new Set([
+  'failed',
+  'failure',
+  'rejected',
+  'error',
+  'cancelled',
+  'canceled',
+  'revoked',
+]);
+const IN_PROGRESS_SERVICE_STATES: ReadonlySet<string> = new Set(['pending', 'processing', 'queued']);
+
+/** The service's state as people see it: a word we know, or "unknown (<word>)" as the service wrote it. */
+export function serviceStateLabel(word: string | null): string | null {
+  if (word === null) return null;
+  const normal = word.toLowerCase();
+  const known =
+    normal === ANCHORED_SERVICE_STATE ||
+    FAILED_SERVICE_STATES.has(normal) ||
+    IN_PROGRESS_SERVICE_STATES.has(normal);
+  return known ? normal : `unknown (${word})`;
+}
