@@ -5,7 +5,20 @@ import { Problem } from './problem';
 import { sameDigest } from './secrets';
 import { checkToken } from './tokens';
 
-const REALM = 'realm="evidence-sandbox"';
+export const REALM = 'realm="evidence-sandbox"';
+
+/**
+ * A 401 for the API key pair or the request signature. RFC 9110 §15.5.2: every 401 carries a
+ * WWW-Authenticate challenge; these name the scheme that was not satisfied (docs/api.md).
+ */
+export function unauthorized(
+  scheme: 'ApiKey' | 'ServiceSignature',
+  code: string,
+  title: string,
+  detail: string,
+): Problem {
+  return new Problem(401, code, title, detail, {}, { 'www-authenticate': `${scheme} ${REALM}` });
+}
 
 function bearerProblem(
   code: string,
@@ -25,7 +38,20 @@ function bearerProblem(
  */
 export function authenticate(context: SandboxContext) {
   return async (request: FastifyRequest) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const authorization = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    // RFC 6750 §3.1: the Bearer scheme with no token is a malformed request, not a missing one.
+    if (!match && /^Bearer\s*$/i.test(authorization))
+      throw new Problem(
+        400,
+        'token_malformed',
+        'Bad request',
+        'The Authorization header names Bearer but carries no token.',
+        {},
+        {
+          'www-authenticate': `Bearer ${REALM}, error="invalid_request", error_description="no token after Bearer"`,
+        },
+      );
     if (!match)
       throw bearerProblem('token_missing', 'Send an access token as "Authorization: Bearer <token>".');
     const check = checkToken(context.db, match[1] as string);
@@ -45,15 +71,15 @@ export function authenticate(context: SandboxContext) {
         apiKey === client.apiKey &&
         sameDigest(apiSecret, client.apiSecretHash);
       if (!matches)
-        throw new Problem(
-          401,
+        throw unauthorized(
+          'ApiKey',
           'api_key_invalid',
           'Not authenticated',
           'The API key pair is not right for this client.',
         );
     } else if (client.requireApiKey) {
-      throw new Problem(
-        401,
+      throw unauthorized(
+        'ApiKey',
         'api_key_required',
         'Not authenticated',
         'This client must send X-API-Key and X-API-Secret.',

@@ -57,6 +57,8 @@ export interface SandboxConfig {
   adminToken?: string;
   /** Structured request logs on stdout. */
   logRequests: boolean;
+  /** A request must arrive whole within this (its headers within 10 s at most); then 408 and close. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: SandboxConfig = {
@@ -68,4 +70,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   rateLimit: { max: 1000, windowMs: 10_000 },
   faults: DEFAULT_FAULTS,
   logRequests: false,
+  requestTimeoutMs: 15_000,
 };

@@ -35,9 +35,14 @@ export class Problem extends Error {
 }
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // RFC 9110 §15.5.2: a 401 always names how to authenticate, whichever part of the sandbox raised it.
+  const challenge =
+    problem.status === 401 && !problem.headers['www-authenticate']
+      ? { 'www-authenticate': 'Bearer realm="evidence-sandbox"' }
+      : {};
   return reply
     .code(problem.status)
-    .headers(problem.headers)
+    .headers({ ...challenge, ...problem.headers })
     .type('application/problem+json')
     .send(problem.body(reply.request.url));
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
 import { certificationRequestSchema, toFieldErrors } from '../../protocol/certification-request';
-import { authenticate } from '../authentication';
+import { authenticate, unauthorized } from '../authentication';
 import { insertCertification, readCertification } from '../certifications';
 import type { Client } from '../clients';
 import type { SandboxContext } from '../context';
@@ -156,8 +156,8 @@ function checkRequestSignature(request: FastifyRequest, client: Client, requestI
   const header = request.headers['x-service-signature'];
   if (header === undefined) {
     if (client.requireSignature) {
-      throw new Problem(
-        401,
+      throw unauthorized(
+        'ServiceSignature',
         'signature_required',
         'Signature required',
         'This client must sign creations with X-Service-Signature.',
@@ -184,7 +184,7 @@ function checkRequestSignature(request: FastifyRequest, client: Client, requestI
   } as const;
   if (check !== 'valid') {
     const [code, detail] = refusals[check];
-    throw new Problem(401, code, 'Signature refused', detail);
+    throw unauthorized('ServiceSignature', code, 'Signature refused', detail);
   }
 }
 

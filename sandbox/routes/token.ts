@@ -74,13 +74,24 @@ export async function tokenRoutes(app: FastifyInstance, context: SandboxContext)
     const client = authenticateClient(context.db, credentials.id, credentials.secret);
     if (!client) throw oauthProblem(401, 'invalid_client', 'The client id or secret is not right.');
     const token = issueToken(context.db, client.clientId, context.faults().tokenLifetimeSeconds);
+    // RFC 6749 §3.3: the sandbox grants its one scope whatever was asked; a request that asked
+    // for something else is told what it got.
+    const requested = field('scope');
     return reply
       .header('cache-control', 'no-store')
       .header('pragma', 'no-cache')
-      .send({ access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresInSeconds });
+      .send({
+        access_token: token.accessToken,
+        token_type: 'Bearer',
+        expires_in: token.expiresInSeconds,
+        ...(requested !== undefined && requested !== GRANTED_SCOPE ? { scope: GRANTED_SCOPE } : {}),
+      });
   });
   refuseOtherMethods(app, TOKEN_PATH, ['POST']);
 }
+
+/** The one scope the sandbox has: everything its API does (docs/api.md). */
+export const GRANTED_SCOPE = 'certifications';
 
 /** Client authentication by HTTP Basic (RFC 6749 §2.3.1) or by form fields — one method, not both. */
 function clientCredentials(
