@@ -46,6 +46,8 @@ export interface CoreOptions {
   hashWorkers?: number;
   /** How patient syncing is (main/service/retry-policy.ts); tests shorten it. */
   pacing?: Pacing;
+  /** The jitter source for backoffs (Math.random); tests pin it to make a delay certain. */
+  random?: () => number;
   /** How long the right to send lasts and how often it is renewed; tests shorten it. */
   leaseTiming?: LeaseTiming;
   /** Where structured logs go; by default `logs/evidence-desk.log` in the data folder. */
@@ -328,6 +330,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     const engine = new SyncEngine({
       log: this.log,
       pacing: this.options.pacing,
+      random: this.options.random,
       leaseTiming: this.options.leaseTiming,
       queue: this.store.queue,
       lease: this.store.lease,

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { PathProblem, PathProblemCode } from '../../protocol/views';
 
 /**
@@ -29,9 +30,23 @@ export function isClutter(name: string): boolean {
 export const NOT_REGULAR = 'ENOTREGULAR';
 
 export interface FoundFile {
+  /** The path as people read it (and as the register records it). */
   path: string;
   size: number;
+  /**
+   * The path's exact bytes, when a name in it is not valid UTF-8 (a Latin-1 `café` from an old
+   * system, a stray byte): the file is opened by these, and `path` shows those bytes as Latin-1.
+   */
+  rawPath?: Uint8Array;
 }
+
+/** A path to visit: what to show, and (for names that are not UTF-8) the bytes to open it by. */
+interface Target {
+  path: string;
+  raw?: Buffer;
+}
+
+const fsPath = (target: Target): string | Buffer => target.raw ?? target.path;
 
 export type { PathProblem, PathProblemCode };
 
@@ -59,26 +74,27 @@ export function expandPathsSync(
       handedOut = out.files.length;
     }
   };
-  for (const path of paths) visit(path, new Set(), out, handOut);
+  for (const path of paths) visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut);
   handOut(true);
   return out;
 }
 
 function visit(
-  path: string,
+  target: Target,
   ancestors: ReadonlySet<string>,
   out: Expansion,
   handOut: (force: boolean) => void,
 ): void {
+  const { path } = target;
   let info: Stats;
   try {
-    info = statSync(path);
+    info = statSync(fsPath(target));
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
   }
   if (info.isFile()) {
-    out.files.push({ path, size: info.size });
+    out.files.push(target.raw ? { path, size: info.size, rawPath: target.raw } : { path, size: info.size });
     handOut(false);
     return;
   }
@@ -91,10 +107,11 @@ function visit(
     return;
   }
   let real: string;
-  let entries: string[];
+  let entries: Buffer[];
   try {
-    real = realpathSync(path);
-    entries = readdirSync(path);
+    // Bytes, not strings: a name that is not UTF-8 would otherwise be mangled and "not exist".
+    real = realpathSync(fsPath(target), { encoding: 'buffer' }).toString('latin1');
+    entries = readdirSync(fsPath(target), { encoding: 'buffer' });
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
@@ -108,9 +125,52 @@ function visit(
     return;
   }
   const inside = new Set(ancestors).add(real);
-  for (const name of entries.sort()) {
-    if (!isClutter(name)) visit(join(path, name), inside, out, handOut);
+  for (const child of entries
+    .map((name) => childOf(target, name))
+    .sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut);
   }
+}
+
+function childOf(parent: Target, name: Buffer): Target {
+  if (!parent.raw && isUtf8(name)) return { path: join(parent.path, name.toString('utf8')) };
+  const parentBytes = parent.raw ?? Buffer.from(parent.path);
+  return {
+    path: join(parent.path, readable(name)),
+    raw: Buffer.concat([parentBytes, Buffer.from(sep), name]),
+  };
+}
+
+/** A name's bytes as people can read them: UTF-8 when they are, else Latin-1 (so `caf\xe9` reads café). */
+const readable = (name: Buffer): string => (isUtf8(name) ? name.toString('utf8') : name.toString('latin1'));
+
+/**
+ * A path given as text whose name was not UTF-8 arrives with U+FFFD where its bytes were (Node
+ * decodes arguments that way). Finds the one entry of its folder whose name decodes to it, if any.
+ */
+export function resolveLossyPath(path: string): Target | undefined {
+  if (!path.includes('\uFFFD')) return undefined;
+  try {
+    statSync(path);
+    return undefined;
+  } catch {
+    // Not there as written: look for the bytes it was decoded from.
+  }
+  const folder = dirname(path);
+  const wanted = basename(path);
+  let names: Buffer[];
+  try {
+    names = readdirSync(folder, { encoding: 'buffer' });
+  } catch {
+    return undefined;
+  }
+  const matches = names.filter((name) => name.toString('utf8') === wanted);
+  if (matches.length !== 1) return undefined;
+  const name = matches[0] as Buffer;
+  return {
+    path: join(folder, readable(name)),
+    raw: Buffer.concat([Buffer.from(folder), Buffer.from(sep), name]),
+  };
 }
 
 function kindOf(info: Stats): string {

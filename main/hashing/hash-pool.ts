@@ -73,15 +73,17 @@ export class HashPool {
     });
   }
 
-  /** `sizeHint` (bytes, when known) lets small files share a batch. */
+  /** A path, or a found file (with its exact bytes when its name is not UTF-8). `sizeHint` (bytes, when known) lets small files share a batch. */
   hash(
-    path: string,
+    file: string | Pick<FoundFile, 'path' | 'rawPath'>,
     onProgress?: (bytesDone: number, bytesTotal: number) => void,
     sizeHint = Infinity,
   ): Promise<HashOutcome> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
+    const { path, rawPath } = typeof file === 'string' ? { path: file, rawPath: undefined } : file;
     return new Promise((resolve) => {
-      this.waiting.push({ job: { jobId: this.nextJobId++, path }, sizeHint, onProgress, resolve });
+      const job = rawPath ? { jobId: this.nextJobId++, path, rawPath } : { jobId: this.nextJobId++, path };
+      this.waiting.push({ job, sizeHint, onProgress, resolve });
       // Let callers queue a whole folder before the first batch is cut.
       if (this.waiting.length === 1) queueMicrotask(() => this.dispatch());
     });

@@ -10,6 +10,8 @@ import { NOT_REGULAR, expandPathsSync } from './expand-paths.ts';
 export interface HashJob {
   jobId: number;
   path: string;
+  /** The exact bytes to open, for a name that is not UTF-8 (see FoundFile). */
+  rawPath?: Uint8Array;
 }
 
 export type WorkerRequest =
@@ -41,7 +43,7 @@ const buffer = Buffer.allocUnsafe(CHUNK);
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
-  const fd = openSync(job.path, OPEN_FLAGS);
+  const fd = openSync(job.rawPath ? Buffer.from(job.rawPath) : job.path, OPEN_FLAGS);
   try {
     const before = fstatSync(fd);
     if (!before.isFile())

@@ -57,7 +57,7 @@ export async function certifyPaths(
   const hashOne = async (file: FoundFile) => {
     let reported = 0;
     const outcome = await deps.pool.hash(
-      file.path,
+      file,
       (done, total) => {
         progress.bytesDone += done - reported;
         reported = done;

@@ -8,7 +8,7 @@ import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
 import { openStore } from '../../main/store';
 import { runCli } from '../support/cli';
-import { startTestSandbox } from '../support/sandbox';
+import { sha256Hex, startTestSandbox } from '../support/sandbox';
 
 let ws: TestWorkspace;
 beforeEach(() => {
@@ -130,6 +130,46 @@ describe('evidence-desk CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/is not a regular file/);
   });
+
+  it('certifies files whose names are not UTF-8, shows them readably, and verifies them by name', async () => {
+    const folder = join(ws.dir, 'legacy export');
+    mkdirSync(folder);
+    // "café.txt" written by a Latin-1 system, and a name with stray bytes FF FE.
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${folder}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]),
+      'the menu',
+    );
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xff, 0xfe]), Buffer.from('.pdf')]),
+      'stray',
+    );
+
+    const result = await cli(['certify', folder, ...certifyArgs, '--wait', '--json']);
+    expect(result.code).toBe(0);
+    const { certifications } = JSON.parse(result.stdout) as {
+      certifications: { file: string; asset_hash: string; state: string }[];
+    };
+    expect(certifications.map((c) => [c.file, c.asset_hash, c.state])).toEqual([
+      [join(folder, 'café.txt'), sha256Hex('the menu'), 'anchored'],
+      [join(folder, 'ÿþ.pdf'), sha256Hex('stray'), 'anchored'],
+    ]);
+
+    // Named on the command line, its bytes reach the program as U+FFFD; the file is found all the same.
+    const byName = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"$0" --import tsx main/cli.ts verify "$(printf '%s/caf\\351.txt' "$1")" --data-dir "$2"`,
+        process.execPath,
+        folder,
+        ws.dataDir,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(byName.stderr).toBe('');
+    expect(byName.status).toBe(0);
+    expect(byName.stdout).toMatch(/Evidence verified/);
+  }, 60_000);
 
   it('refuses a zero-byte queue instead of silently starting an empty one', async () => {
     mkdirSync(ws.dataDir, { recursive: true });

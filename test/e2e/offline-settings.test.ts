@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import { DEFAULT_PACING } from '../../main/service/retry-policy';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import { filesHoldingSecrets, useSandboxProfile } from '../support/core';
@@ -22,6 +23,12 @@ describe('service down, then back', () => {
     const dbPath = join(serviceDir, 'service.sqlite');
     let port = 0;
     const harness = await harnesses.start({
+      // Probes while offline a full minute apart (jitter pinned to its ceiling): the service's
+      // return is noticed through "Try now", not by a probe that happens to come first.
+      core: {
+        pacing: { ...DEFAULT_PACING, offlineProbe: { baseMs: 60_000, capMs: 60_000 } },
+        random: () => 0.999,
+      },
       before: async (core) => {
         sandbox = await startSandbox({ dbPath, port: 0, batchIntervalMs: 300 });
         port = Number(new URL(sandbox.baseUrl).port);
