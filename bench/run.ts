@@ -7,6 +7,7 @@ import { certifyWaitScaling } from './certify-wait';
 import { queueDrain } from './drain';
 import { largeFileHashing } from './hash-large-file';
 import { smallFilesIntake } from './hash-small-files';
+import { hostileLoad } from './hostile-load';
 import { intakeWithListeners } from './intake-with-listeners';
 import { sandboxCreationThroughput } from './sandbox-create';
 
@@ -18,6 +19,7 @@ const all: Record<string, () => Promise<BenchFigure>> = {
   drain: queueDrain,
   'certify-wait': certifyWaitScaling,
   'intake-with-listeners': intakeWithListeners,
+  'hostile-load': hostileLoad,
 };
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);
