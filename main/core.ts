@@ -66,6 +66,7 @@ const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'secret_missing',
   'keychain_unavailable',
   'unknown_profile',
+  'invalid_profile',
 ]);
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
 
@@ -285,8 +286,17 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.profiles.save(profile, secrets);
   }
 
+  /**
+   * A saved profile to show and edit; settings that no longer pass the rules read as absent (to be
+   * entered again), and the connection status says why.
+   */
   readProfile(id: string): ServiceProfile | undefined {
-    return this.profiles.read(id);
+    try {
+      return this.profiles.read(id);
+    } catch (error) {
+      if (isDeskError(error) && error.code === 'invalid_profile') return undefined;
+      throw error;
+    }
   }
 
   secretsSet(id: string): Promise<SecretsSet> {

@@ -118,6 +118,36 @@ describe('what certify prints', () => {
   }, 60_000);
 });
 
+describe('settings saved by an older, laxer version', () => {
+  it('are reported as needing setup, never a lockout, and nothing of the address is printed', async () => {
+    // As an earlier version saved it: a password inside the base address.
+    const store = openStore(join(ws.dataDir, 'queue.sqlite'));
+    store.settings.set(
+      'profile:acme',
+      JSON.stringify({
+        id: 'acme',
+        kind: 'custom',
+        baseUrl: 'http://client:pa55word@127.0.0.1:9/api',
+        tokenUrl: 'http://127.0.0.1:9/oauth/token',
+        clientId: 'cl_1',
+        signRequests: false,
+      }),
+    );
+    store.settings.setActiveProfile('acme');
+    store.close();
+    const status = await cli(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(
+      /The saved settings of "acme" are no longer accepted \(baseUrl must not contain a user name or password/,
+    );
+    expect(status.stdout + status.stderr).not.toContain('pa55word');
+    const shown = await cli(['profile', 'show']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ active: 'acme', settings: null });
+    expect((await cli(['profile', 'use', 'embedded'])).code).toBe(0);
+  }, 30_000);
+});
+
 describe('addresses a profile may not have', () => {
   it('refuses a password inside a URL, and plain http for production unless it is this computer', async () => {
     const withPassword = await setProfileArgs(['--base-url', 'http://client:pa55word@127.0.0.1:9/api']);
