@@ -41,6 +41,18 @@ export class LeaseKeeper {
     return wasHeld ? 'held' : 'acquired';
   }
 
+  /**
+   * Like `hold`, but a renewal that could not be written (the queue busy past its timeout) is not
+   * an error: the lease still counts as held while its last renewal is recent enough.
+   */
+  tryHold(): 'held' | 'acquired' | 'refused' {
+    try {
+      return this.hold();
+    } catch {
+      return this.holds() ? 'held' : 'refused';
+    }
+  }
+
   /** True while the last renewal is recent enough that nobody else can have taken the lease. */
   holds(): boolean {
     return this.renewedAt !== undefined && this.now() < this.renewedAt + this.timing.ttlMs;
@@ -55,7 +67,7 @@ export class LeaseKeeper {
     const timer = setInterval(() => {
       if (lost) return;
       // Re-acquired after a lapse counts as lost too: another process may have sent these rows meanwhile.
-      if (this.hold() !== 'held') {
+      if (this.tryHold() !== 'held') {
         lost = true;
         onLost();
       }

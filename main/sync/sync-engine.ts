@@ -104,11 +104,17 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       this.again = true;
       return;
     }
-    this.ticking = this.tick().finally(() => {
-      this.ticking = undefined;
-      if (this.again) this.wake();
-      else this.scheduleNext();
-    });
+    this.ticking = this.tick()
+      .catch((error: unknown) => {
+        // A round that failed as a whole (the queue busy, a disk error) is logged and tried again later.
+        this.log.log('error', 'sync.round_failed', { error: (error as Error).message });
+        this.again = false;
+      })
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.again) this.wake();
+        else this.scheduleNext();
+      });
   }
 
   /** Everything waiting is due now, even while offline. */
@@ -150,7 +156,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
    * sender left on the wire; the others stand by and look again every few seconds.
    */
   private takeLease(): boolean {
-    const outcome = this.lease.hold();
+    const outcome = this.lease.tryHold();
     if (outcome === 'refused') {
       this.connectivity.standBy(
         'Another Evidence Desk on this computer is sending this queue; this one waits its turn.',
@@ -211,7 +217,13 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       this.timer = setTimeout(() => this.wake(), STANDBY_RETRY_MS);
       return;
     }
-    const due = this.options.queue.nextDueAt(this.options.profileId);
+    let due: number | null;
+    try {
+      due = this.options.queue.nextDueAt(this.options.profileId);
+    } catch {
+      // The queue could not be read just now: look again shortly rather than never.
+      due = this.now() + STANDBY_RETRY_MS;
+    }
     if (due === null) return;
     this.timer = setTimeout(() => this.wake(), Math.max(0, due - this.now()));
   }
