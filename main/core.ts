@@ -14,6 +14,7 @@ import type {
   QueueChanges,
 } from '../protocol/views';
 import { isSendingBlocked } from '../protocol/views';
+import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { ErrorCode } from './errors';
 import { DeskError, isDeskError } from './errors';
@@ -128,6 +129,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       queue: this.store.queue,
       pool: this.pool,
       profileId: this.activeProfileId,
+      identity: currentIdentity(),
       onQueued: () => this.engine?.wake(),
       onProgress: (progress) => this.emit('progress', progress),
     });

@@ -33,6 +33,9 @@ export interface CertificationRow {
   createdAt: number;
   updatedAt: number;
   anchoredAt: number | null;
+  /** The operating-system user who certified it, and the computer's name (null for rows made before these were recorded). */
+  certifiedBy: string | null;
+  certifiedOn: string | null;
 }
 
 /** A row as the list shows it: the heavy raw answer and evidence stay behind until details are asked for. */

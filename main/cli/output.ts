@@ -58,6 +58,8 @@ export function publicRow(row: CertificationRow) {
     service_state: row.serviceState,
     verification: row.verification,
     error: row.errorMessage,
+    certified_by: row.certifiedBy,
+    certified_on: row.certifiedOn,
   };
 }
 

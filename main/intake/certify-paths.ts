@@ -3,6 +3,7 @@ import { batchMetadataSchema } from '../../protocol/certification-request';
 import { DeskError } from '../errors';
 import type { CertificationRow, IntakeProgress, PathProblem } from '../../protocol/views';
 import type { FoundFile } from '../hashing/expand-paths';
+import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
 import type { CertificationQueue, NewCertification } from '../store';
 
@@ -21,6 +22,8 @@ export interface IntakeDeps {
   queue: CertificationQueue;
   pool: HashPool;
   profileId: string;
+  /** Who certifies, on which computer: written with every row. */
+  identity: Identity;
   /** Called as rows are written, so the sync engine can send them at once. */
   onQueued(): void;
   onProgress?(progress: IntakeProgress): void;
@@ -78,6 +81,8 @@ export async function certifyPaths(
         assetType: batch.asset_type,
         sourceSystem: batch.source_system,
         eventType: batch.event_type,
+        certifiedBy: deps.identity.user,
+        certifiedOn: deps.identity.computer,
       });
     } else {
       report.problems.push({ path: file.path, code: outcome.code, message: outcome.message });

@@ -57,4 +57,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX certifications_newest ON certifications(profile_id, id);
   `,
+  // 5: who certified each file, and on which computer (receipts and the custody register say so).
+  `
+  ALTER TABLE certifications ADD COLUMN certified_by TEXT;
+  ALTER TABLE certifications ADD COLUMN certified_on TEXT;
+  `,
 ];

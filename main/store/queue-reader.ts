@@ -19,7 +19,7 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
   service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
   evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
-  updated_at AS updatedAt, anchored_at AS anchoredAt`;
+  updated_at AS updatedAt, anchored_at AS anchoredAt, certified_by AS certifiedBy, certified_on AS certifiedOn`;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
 export const notFound = (id: number) =>

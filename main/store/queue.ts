@@ -22,7 +22,8 @@ export type NewCertification = Pick<
   | 'assetType'
   | 'sourceSystem'
   | 'eventType'
->;
+> &
+  Partial<Pick<CertificationRow, 'certifiedBy' | 'certifiedOn'>>;
 
 /** The columns a state change may set besides the state itself. */
 interface TransitionColumns {
@@ -71,8 +72,8 @@ export class CertificationQueue extends QueueReader {
   enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
     const insert = this.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
-       source_system, event_type, state, next_attempt_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+       source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
     );
     const rows = this.db.transaction(() =>
       items.map((item): CertificationRow => {
@@ -90,10 +91,14 @@ export class CertificationQueue extends QueueReader {
           now,
           now,
           now,
+          item.certifiedBy ?? null,
+          item.certifiedOn ?? null,
         );
         // Every column of a new row is known here: no need to read it back.
         return {
           ...item,
+          certifiedBy: item.certifiedBy ?? null,
+          certifiedOn: item.certifiedOn ?? null,
           id: Number(lastInsertRowid),
           requestId,
           state: 'queued',

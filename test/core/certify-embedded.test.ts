@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
 import type { EvidenceCore } from '../../main/core';
 import type { IntakeProgress } from '../../main/intake/certify-paths';
 import { METADATA, openCore, workspace } from '../support/core';
@@ -43,6 +44,8 @@ describe('certifying on the embedded sandbox', () => {
       expect(row.verification).toBe('verified');
       expect(row.serviceId).toMatch(/^cert_/);
       expect(JSON.parse(row.rawResponse ?? '{}')).toMatchObject({ state: 'anchored' });
+      // Who certified it, and where: kept for the receipt and the custody register.
+      expect(row).toMatchObject({ certifiedBy: userInfo().username, certifiedOn: hostname() });
     }
     const timeline = core.details(settled[0]!.id).history.map((entry) => entry.state);
     expect(timeline).toEqual(['queued', 'submitting', 'pending', 'anchored']);
