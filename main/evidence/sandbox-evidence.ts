@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { z } from 'zod';
 import { merkleLeafHash, rootFromInclusionProof } from './merkle-inclusion';
 
@@ -10,6 +10,7 @@ const count = z.number().int().nonnegative();
 
 const evidenceSchema = z.object({
   format: z.literal(SANDBOX_EVIDENCE_FORMAT),
+  log_key_id: hex32.optional(),
   leaf_input: z.string(),
   leaf_hash: hex32,
   leaf_index: count,
@@ -21,6 +22,7 @@ const evidenceSchema = z.object({
     timestamp: count,
     root_hash: hex32,
     signature: z.string().min(1),
+    key_id: hex32.optional(),
   }),
 });
 
@@ -33,7 +35,8 @@ export type EvidenceFailure =
   | 'certification_mismatch'
   | 'inclusion_proof_invalid'
   | 'tree_head_mismatch'
-  | 'tree_head_signature_invalid';
+  | 'tree_head_signature_invalid'
+  | 'key_id_mismatch';
 
 export type EvidenceVerdict =
   | { verified: true; leafIndex: number; treeSize: number; rootHash: string; treeHeadTimestamp: number }
@@ -87,6 +90,14 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
   if (head.tree_size !== e.tree_size || head.root_hash !== e.root_hash) {
     return fail('tree_head_mismatch', 'The signed tree head is for a different tree than the proof.');
   }
+  // The key the evidence names must be the key it is checked with: a changed key id is a changed receipt.
+  const keyId = logKeyFingerprint(expect.logPublicKey);
+  if (
+    (e.log_key_id !== undefined && e.log_key_id !== keyId) ||
+    (head.key_id !== undefined && head.key_id !== keyId)
+  ) {
+    return fail('key_id_mismatch', 'The evidence names a different log key than the one it is checked with.');
+  }
   if (!signatureHolds(head.timestamp, head.tree_size, root, head.signature, expect.logPublicKey)) {
     return fail('tree_head_signature_invalid', 'The tree head is not signed by the pinned log key.');
   }
@@ -108,12 +119,23 @@ function signatureHolds(
   publicKeyDer: string,
 ): boolean {
   const signed = Buffer.concat([Buffer.from([0, 1]), uint64(timestamp), uint64(treeSize), root]);
+  // Strict base64: Node ignores stray characters and bad padding, so a non-canonical signature would pass.
+  if (!isCanonicalBase64(signature)) return false;
   try {
     const key = createPublicKey({ key: Buffer.from(publicKeyDer, 'base64'), format: 'der', type: 'spki' });
     return verify(null, signed, key, Buffer.from(signature, 'base64'));
   } catch {
     return false;
   }
+}
+
+/** The log key's fingerprint (and the sandbox's key id): SHA-256 of its SubjectPublicKeyInfo DER, hex. */
+export function logKeyFingerprint(publicKeyDer: string): string {
+  return createHash('sha256').update(Buffer.from(publicKeyDer, 'base64')).digest('hex');
+}
+
+export function isCanonicalBase64(text: string): boolean {
+  return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && Buffer.from(text, 'base64').toString('base64') === text;
 }
 
 function uint64(value: number): Buffer {

@@ -121,6 +121,18 @@ describe('anchoring into the Merkle log', () => {
     expect(verifySandboxEvidence(evidence, { ...expectation, assetHash: 'f'.repeat(64) })).toMatchObject({
       code: 'asset_hash_mismatch',
     });
+    // A changed key id, and the same signature in a non-canonical base64 spelling, both fail.
+    expect(verifySandboxEvidence({ ...evidence, log_key_id: 'e'.repeat(64) }, expectation)).toMatchObject({
+      code: 'key_id_mismatch',
+    });
+    const signature = String(evidence.signed_tree_head.signature);
+    const sloppy = `${signature.slice(0, 10)}\n${signature.slice(10)}`;
+    expect(
+      verifySandboxEvidence(
+        { ...evidence, signed_tree_head: { ...evidence.signed_tree_head, signature: sloppy } },
+        expectation,
+      ),
+    ).toMatchObject({ code: 'tree_head_signature_invalid' });
     expect(verifySandboxEvidence(evidence, { ...expectation, certificationId: 'cert_other' })).toMatchObject({
       code: 'certification_mismatch',
     });
@@ -128,9 +140,19 @@ describe('anchoring into the Merkle log', () => {
     const stranger = await startTestSandbox();
     try {
       const otherKey = await publishedKey(stranger);
+      // The evidence names its key: checked against another one, that is the first thing to fail.
       expect(verifySandboxEvidence(evidence, { ...expectation, logPublicKey: otherKey })).toMatchObject({
-        code: 'tree_head_signature_invalid',
+        code: 'key_id_mismatch',
       });
+      // Without the names, the signature itself does not hold under another key.
+      const unnamed = { ...evidence, log_key_id: undefined };
+      const head = { ...evidence.signed_tree_head, key_id: undefined };
+      expect(
+        verifySandboxEvidence(
+          { ...unnamed, signed_tree_head: head },
+          { ...expectation, logPublicKey: otherKey },
+        ),
+      ).toMatchObject({ code: 'tree_head_signature_invalid' });
     } finally {
       await stranger.stop();
     }
