@@ -8,10 +8,12 @@ import { FILE_PROBLEM_CODES } from '../protocol/errors';
 import type { CommandName, Values } from './cli/arguments';
 import { EXIT, OPTIONS, USAGE, UsageError, checkArguments } from './cli/arguments';
 import { certify } from './cli/commands/certify';
+import { exportReceipts } from './cli/commands/export';
 import { profile } from './cli/commands/profile';
 import { status } from './cli/commands/status';
 import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
+import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { err } from './cli/output';
 
 const RUN: Record<
@@ -23,6 +25,7 @@ const RUN: Record<
   status: (core, _rest, values) => status(core, values),
   verify: (core, rest, values) => verify(core, rest[0] as string, values),
   profile: (core, rest, values) => profile(core, rest, values),
+  export: (core, _rest, values) => exportReceipts(core, values),
 };
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -44,8 +47,11 @@ async function main(argv: string[]): Promise<number | undefined> {
     return command || values.help ? EXIT.ok : EXIT.usage;
   }
   const name = checkArguments(command, rest, values);
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  // A receipt is checked with nothing but the file, the receipt and the trusted keys: no queue opened.
+  if (name === 'verify' && values.receipt) return verifyAgainstReceipt(rest[0] as string, values, dataDir);
   const core = await EvidenceCore.open({
-    dataDir: values['data-dir'] ?? defaultDataDir(),
+    dataDir,
     secrets: new KeychainSecretStore(),
     sync: name === 'certify' || name === 'sync',
   });

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxOptions } from '../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
+import type { Receipt } from '../protocol/receipt';
 import { isSettled, isUnsent } from '../protocol/states';
 import type {
   CertificationDetails,
@@ -20,7 +22,9 @@ import type { ErrorCode } from './errors';
 import { DeskError, isDeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import type { LogKeySource } from './evidence/evidence-checker';
-import { pinnedLogKeys } from './evidence/log-key-pin';
+import { pinnedLogKeys, storedLogKey } from './evidence/log-key-pin';
+import { buildReceipt } from './evidence/receipt';
+import { logKeyFingerprint } from './evidence/sandbox-evidence';
 import { hashOneFile } from './hashing/hash-one-file';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
@@ -266,6 +270,32 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       this.off('connectivity', onConnectivity);
     }
     return this.rows(ids);
+  }
+
+  /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
+  receipt(id: number): Receipt {
+    const { row } = this.details(id);
+    const summary = this.profiles.summary(row.profileId);
+    return buildReceipt(row, {
+      environment: { ...summary, baseUrl: this.readProfile(row.profileId)?.baseUrl ?? null },
+      logPublicKey: storedLogKey(this.store.settings, row.profileId),
+    });
+  }
+
+  /**
+   * The log keys a data folder trusts (their fingerprints): the one pinned for its active profile.
+   * Reads the queue only if there is one — verifying a receipt needs no queue at all.
+   */
+  static trustedLogKeys(dataDir: string): string[] {
+    const path = join(dataDir, 'queue.sqlite');
+    if (!existsSync(path)) return [];
+    const store = openStore(path);
+    try {
+      const key = storedLogKey(store.settings, store.settings.activeProfile());
+      return key ? [logKeyFingerprint(key)] : [];
+    } finally {
+      store.close();
+    }
   }
 
   /** Hashes a file and re-checks, offline, the evidence of every certification of it. */

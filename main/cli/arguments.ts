@@ -8,7 +8,12 @@ Commands:
   sync [--wait]         send what is queued; with --wait, until every certification settles
   status [--list] [--state STATE] [--search TEXT] [--limit N]
                         counts by state, connectivity, and optionally the rows
-  verify FILE           hash FILE and check, offline, the evidence of its certifications
+  verify FILE [--receipt RECEIPT.json] [--log-key FINGERPRINT|KEY.pem]
+                        hash FILE and check it, offline: against its receipt (no queue needed;
+                        trusted log key: --log-key, or the one pinned here), or else against
+                        the certifications of it in this queue
+  export --out DIR [--state S] [--search TEXT] [--ids 1,2,3]
+                        write a receipt (FILE.receipt.json) for each chosen certification
   profile show | use ID | test [ID]
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
                         secrets are asked for (no echo), or read one per line from a pipe
@@ -25,7 +30,7 @@ Exit codes: 0 done; 1 something failed (a file, a certification, a verification)
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, environment: 3, timeout: 4 } as const;
 
-export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile'] as const;
+export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile', 'export'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Bad arguments: exit 2 with usage help. */
@@ -50,6 +55,10 @@ export const OPTIONS = {
   'client-id': { type: 'string' },
   'api-key': { type: 'string' },
   sign: { type: 'boolean' },
+  receipt: { type: 'string' },
+  'log-key': { type: 'string', multiple: true },
+  out: { type: 'string' },
+  ids: { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<
@@ -65,5 +74,6 @@ export function checkArguments(command: string, rest: string[], values: Values):
   if (command === 'certify' && (!values['event-type'] || !values['asset-type']))
     throw new UsageError('certify needs --event-type and --asset-type.');
   if (command === 'verify' && rest.length !== 1) throw new UsageError('verify takes exactly one file.');
+  if (command === 'export' && !values.out) throw new UsageError('export needs --out DIR.');
   return command as CommandName;
 }

@@ -1,0 +1,75 @@
+import { RECEIPT_FORMAT } from '../../protocol/receipt';
+import type { Receipt } from '../../protocol/receipt';
+import type { CertificationRow, ProfileSummary } from '../../protocol/views';
+import { SANDBOX_EVIDENCE_FORMAT, logKeyFingerprint } from './sandbox-evidence';
+
+export interface ReceiptContext {
+  environment: ProfileSummary & { baseUrl: string | null };
+  /** The log key pinned for the certification's environment (base64 SPKI DER), when there is one. */
+  logPublicKey: string | null;
+}
+
+const DEMO_NOTICE =
+  'DEMO — this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.';
+
+/** A certification as a receipt anyone can check (docs/evidence.md). */
+export function buildReceipt(row: CertificationRow, context: ReceiptContext): Receipt {
+  const evidence = row.evidence === null ? null : (JSON.parse(row.evidence) as unknown);
+  const knownFormat = (evidence as { format?: unknown } | null)?.format === SANDBOX_EVIDENCE_FORMAT;
+  const verifiable = row.state === 'anchored' && knownFormat && context.logPublicKey !== null;
+  return {
+    format: RECEIPT_FORMAT,
+    demo: context.environment.demo,
+    notice: context.environment.demo ? DEMO_NOTICE : null,
+    file: { name: row.fileName, size: row.fileSize, sha256: row.assetHash },
+    certification: {
+      asset_type: row.assetType,
+      source_system: row.sourceSystem,
+      event_type: row.eventType,
+      matter: null,
+      certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
+      certified_at: new Date(row.createdAt).toISOString(),
+      request_id: row.requestId,
+      certification_id: row.serviceId,
+      state: row.state,
+      service_state: row.serviceState,
+      anchored_at: row.anchoredAt === null ? null : new Date(row.anchoredAt).toISOString(),
+    },
+    environment: {
+      kind: context.environment.kind,
+      profile: context.environment.id,
+      base_url: context.environment.baseUrl,
+    },
+    verifiable,
+    status: statusOf(row, knownFormat, context.logPublicKey !== null),
+    evidence,
+    log_key:
+      context.logPublicKey === null
+        ? null
+        : {
+            algorithm: 'Ed25519',
+            public_key: context.logPublicKey,
+            fingerprint: logKeyFingerprint(context.logPublicKey),
+          },
+    how_to_verify: verifiable ? HOW_TO_VERIFY : [],
+  };
+}
+
+function statusOf(row: CertificationRow, knownFormat: boolean, haveKey: boolean): string {
+  if (row.state !== 'anchored')
+    return `Not yet verifiable: the certification is ${row.state === 'failed' ? 'failed' : 'still on its way'} (${row.state}). A receipt saved once it is anchored can be checked.`;
+  if (!knownFormat)
+    return 'Anchored, but its evidence is in a format this receipt cannot explain; it is included exactly as received.';
+  if (!haveKey)
+    return 'Anchored, but the log key needed to check it was not available when this receipt was made.';
+  return 'Anchored: recorded in the service’s tamper-evident log; from now on anyone can check it.';
+}
+
+const HOW_TO_VERIFY = [
+  'Compute the SHA-256 of the document and compare it with file.sha256 (sha256sum FILE, or certutil -hashfile FILE SHA256).',
+  'Compute SHA-256(0x00 ‖ evidence.leaf_input as UTF-8) and compare it with evidence.leaf_hash; read asset_hash from leaf_input and compare it with the document’s hash.',
+  'Recompute the Merkle root from leaf_hash, evidence.leaf_index, evidence.tree_size and evidence.inclusion_proof (RFC 9162 §2.1.3.2, nodes SHA-256(0x01 ‖ left ‖ right)) and compare it with evidence.root_hash.',
+  'Check that evidence.signed_tree_head names the same tree_size and root_hash, and that log_key.fingerprint = SHA-256 of the base64-decoded log_key.public_key (and equals evidence.log_key_id when present).',
+  'Verify the Ed25519 signature evidence.signed_tree_head.signature over 0x00 ‖ 0x01 ‖ uint64 timestamp ‖ uint64 tree_size ‖ root (RFC 6962 §3.5) with log_key.public_key.',
+  'Compare log_key.fingerprint with the fingerprint the service publishes: a matching key means the log, not this receipt, vouches for the certification.',
+];

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Receipt } from '../../protocol/receipt';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, workspace } from '../support/core';
+import { runCli } from '../support/cli';
+
+// Receipts made by the CLI on the embedded sandbox, checked by the CLI on an empty data folder.
+let ws: TestWorkspace;
+beforeEach(() => {
+  ws = workspace('evidence-receipts-');
+});
+afterEach(() => ws.cleanup());
+
+const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'contract'];
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function certifiedWithReceipt(): Promise<{ doc: string; receiptPath: string; receipt: Receipt }> {
+  const [doc] = ws.files({ 'share purchase agreement.pdf': 'the signed agreement' });
+  expect((await runCli(ws.dataDir, ['certify', doc!, ...certifyArgs, '--wait'])).code).toBe(0);
+  const out = join(ws.dir, 'handover');
+  const exported = await runCli(ws.dataDir, ['export', '--out', out]);
+  expect(exported).toMatchObject({ code: 0, stdout: expect.stringMatching(/wrote 1 receipt/) });
+  const receiptPath = join(out, 'share purchase agreement.pdf.receipt.json');
+  return { doc: doc!, receiptPath, receipt: JSON.parse(readFileSync(receiptPath, 'utf8')) as Receipt };
+}
+
+describe('receipts', () => {
+  it('are self-contained, say they come from a sandbox, and verify on an empty data folder with a trusted key', async () => {
+    const { doc, receiptPath, receipt } = await certifiedWithReceipt();
+    expect(receipt).toMatchObject({
+      format: 'evidence-desk-receipt/v1',
+      demo: true,
+      notice: expect.stringMatching(/DEMO .* no legal weight/),
+      file: { name: 'share purchase agreement.pdf', size: 20, sha256: sha256('the signed agreement') },
+      certification: { asset_type: 'contract', event_type: 'DOCUMENT_SIGNED', state: 'anchored' },
+      environment: { kind: 'embedded' },
+      verifiable: true,
+      log_key: { algorithm: 'Ed25519', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(receipt.how_to_verify.length).toBeGreaterThan(3);
+
+    const empty = join(ws.dir, 'another computer');
+    const untrusted = await runCli(empty, ['verify', doc, '--receipt', receiptPath, '--json']);
+    expect(untrusted.code).toBe(1);
+    expect(JSON.parse(untrusted.stdout)).toMatchObject({
+      verdict: 'untrusted_key',
+      keyFingerprint: receipt.log_key!.fingerprint,
+    });
+
+    const trusted = await runCli(empty, [
+      'verify',
+      doc,
+      '--receipt',
+      receiptPath,
+      '--log-key',
+      receipt.log_key!.fingerprint,
+    ]);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(
+      /Verified: this is exactly the file certified as "share purchase agreement.pdf"/,
+    );
+    expect(trusted.stdout).toMatch(/DEMO: made on a sandbox, no legal weight/);
+    // Nothing was written on the other computer: no queue, no profile.
+    expect(existsSync(empty) ? readdirSync(empty) : []).toEqual([]);
+
+    // Where the key is pinned (the data folder that certified it), no --log-key is needed.
+    expect((await runCli(ws.dataDir, ['verify', doc, '--receipt', receiptPath])).code).toBe(0);
+  }, 60_000);
+
+  it('tell a different file apart, naming what was certified and when', async () => {
+    const { receiptPath, receipt } = await certifiedWithReceipt();
+    const [edited] = ws.files({ 'share purchase agreement (edited).pdf': 'the signed agreement, edited' });
+    const result = await runCli(ws.dataDir, ['verify', edited!, '--receipt', receiptPath, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      verdict: 'content_differs',
+      certified: { file: 'share purchase agreement.pdf', certifiedAt: receipt.certification.certified_at },
+    });
+  }, 60_000);
+
+  it('name the check that fails when a receipt was altered', async () => {
+    const { doc, receiptPath, receipt } = await certifiedWithReceipt();
+    // Untouched, it verifies here: every failure below is the alteration's.
+    expect((await runCli(ws.dataDir, ['verify', doc, '--receipt', receiptPath])).code).toBe(0);
+    const evidence = receipt.evidence as Record<string, unknown> & {
+      signed_tree_head: Record<string, unknown>;
+    };
+    const flip = (hex: string) => (hex[0] === 'a' ? 'b' : 'a') + hex.slice(1);
+    const tampered: [string, Receipt, string][] = [
+      [
+        'leaf',
+        {
+          ...receipt,
+          evidence: { ...evidence, leaf_input: String(evidence.leaf_input).replace('"v":1', '"v":2') },
+        },
+        'leaf',
+      ],
+      [
+        'index',
+        { ...receipt, evidence: { ...evidence, leaf_index: Number(evidence.leaf_index) + 1 } },
+        'proof',
+      ],
+      [
+        'proof root',
+        { ...receipt, evidence: { ...evidence, root_hash: flip(String(evidence.root_hash)) } },
+        'proof',
+      ],
+      [
+        'signed root',
+        {
+          ...receipt,
+          evidence: {
+            ...evidence,
+            signed_tree_head: {
+              ...evidence.signed_tree_head,
+              root_hash: flip(String(evidence.signed_tree_head.root_hash)),
+            },
+          },
+        },
+        'root',
+      ],
+      [
+        'signature',
+        {
+          ...receipt,
+          evidence: {
+            ...evidence,
+            signed_tree_head: {
+              ...evidence.signed_tree_head,
+              signature: flip(String(evidence.signed_tree_head.signature)),
+            },
+          },
+        },
+        'signature',
+      ],
+      [
+        'key id',
+        { ...receipt, evidence: { ...evidence, log_key_id: flip(String(evidence.log_key_id)) } },
+        'key_id',
+      ],
+      ['format', { ...receipt, format: 'something-else' } as unknown as Receipt, 'format'],
+    ];
+    const proof = evidence.inclusion_proof as string[];
+    if (proof.length > 0)
+      tampered.push([
+        'proof',
+        { ...receipt, evidence: { ...evidence, inclusion_proof: [flip(proof[0]!), ...proof.slice(1)] } },
+        'proof',
+      ]);
+    for (const [what, changed, check] of tampered) {
+      const path = join(ws.dir, `tampered-${what}.json`);
+      writeFileSync(path, JSON.stringify(changed));
+      const result = await runCli(ws.dataDir, ['verify', doc, '--receipt', path, '--json']);
+      expect(result.code, what).toBe(1);
+      expect(JSON.parse(result.stdout), what).toMatchObject({ verdict: 'receipt_invalid', check });
+    }
+  }, 90_000);
+
+  it('of a certification not yet anchored say so, and never verify', async () => {
+    const core = await openCore(ws.dataDir, { sync: false });
+    try {
+      const [row] = (await core.certify(ws.files({ 'draft.pdf': 'draft' }), METADATA)).queued;
+      const receipt = core.receipt(row!.id);
+      expect(receipt).toMatchObject({
+        verifiable: false,
+        status: expect.stringMatching(/^Not yet verifiable/),
+        how_to_verify: [],
+      });
+      const path = join(ws.dir, 'draft.receipt.json');
+      writeFileSync(path, JSON.stringify(receipt));
+      const result = await runCli(join(ws.dir, 'empty'), [
+        'verify',
+        row!.filePath,
+        '--receipt',
+        path,
+        '--json',
+      ]);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not_anchored' });
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+});
