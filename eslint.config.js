@@ -97,4 +97,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The verifier runs in a browser from file:// (verify.html) as well as in Evidence Desk:
+    // nothing of Node, nothing of main.
+    files: ['verifier/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'The verifier must run in a browser.' },
+            { group: ['**/main/**', '../main'], message: 'The verifier stands alone.' },
+          ],
+        },
+      ],
+    },
+  },
 );

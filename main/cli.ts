@@ -8,7 +8,7 @@ import { FILE_PROBLEM_CODES } from '../protocol/errors';
 import type { CommandName, Values } from './cli/arguments';
 import { EXIT, OPTIONS, USAGE, UsageError, checkArguments } from './cli/arguments';
 import { certify } from './cli/commands/certify';
-import { exportReceipts } from './cli/commands/export';
+import { exportKit } from './cli/commands/export';
 import { profile } from './cli/commands/profile';
 import { status } from './cli/commands/status';
 import { sync } from './cli/commands/sync';
@@ -25,7 +25,7 @@ const RUN: Record<
   status: (core, _rest, values) => status(core, values),
   verify: (core, rest, values) => verify(core, rest[0] as string, values),
   profile: (core, rest, values) => profile(core, rest, values),
-  export: (core, _rest, values) => exportReceipts(core, values),
+  export: (core, _rest, values) => exportKit(core, values),
 };
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -49,7 +49,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   const name = checkArguments(command, rest, values);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   // A receipt is checked with nothing but the file, the receipt and the trusted keys: no queue opened.
-  if (name === 'verify' && values.receipt) return verifyAgainstReceipt(rest[0] as string, values, dataDir);
+  if (name === 'verify' && (values.receipt || values.certificate))
+    return verifyAgainstReceipt(rest[0] as string, values, dataDir);
   const core = await EvidenceCore.open({
     dataDir,
     secrets: new KeychainSecretStore(),

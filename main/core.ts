@@ -11,6 +11,8 @@ import type {
   ConnectivityStatus,
   CoreStatus,
   EvidenceCheck,
+  EvidenceSelection,
+  ExportResult,
   FileVerification,
   IntakeProgress,
   QueueChanges,
@@ -24,7 +26,9 @@ import { checkEvidence } from './evidence/evidence-checker';
 import type { LogKeySource } from './evidence/evidence-checker';
 import { pinnedLogKeys, storedLogKey } from './evidence/log-key-pin';
 import { buildReceipt } from './evidence/receipt';
-import { logKeyFingerprint } from './evidence/sandbox-evidence';
+import type { KitTarget } from './evidence/kit';
+import { describeSelection, writeKit } from './evidence/kit';
+import { logKeyFingerprint } from '../verifier/bytes';
 import { hashOneFile } from './hashing/hash-one-file';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
@@ -274,12 +278,59 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
   receipt(id: number): Receipt {
-    const { row } = this.details(id);
+    return this.receiptFor(this.details(id).row);
+  }
+
+  private receiptFor(row: CertificationRow): Receipt {
     const summary = this.profiles.summary(row.profileId);
     return buildReceipt(row, {
       environment: { ...summary, baseUrl: this.readProfile(row.profileId)?.baseUrl ?? null },
       logPublicKey: storedLogKey(this.store.settings, row.profileId),
     });
+  }
+
+  /**
+   * Writes the evidence kit (docs/evidence.md) for the chosen certifications of the active
+   * profile: receipts, certificates, the register, verify.html, the log key and a README.
+   */
+  async exportEvidence(selection: EvidenceSelection, target: KitTarget): Promise<ExportResult> {
+    const ids = this.selectedIds(selection);
+    const written = await writeKit(
+      {
+        count: ids.length,
+        selection: describeSelection(selection, ids.length),
+        receipts: () => this.receiptsOf(ids),
+      },
+      target,
+    );
+    this.log.log('info', 'evidence.exported', {
+      certifications: written.certifications,
+      zip: written.zip !== null,
+    });
+    return { certifications: written.certifications, dir: written.dir, zip: written.zip };
+  }
+
+  /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
+  private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
+    for (let i = 0; i < ids.length; i += 200)
+      for (const row of this.rows(ids.slice(i, i + 200))) yield this.receiptFor(row);
+  }
+
+  /** The ids a selection names, oldest first: chosen ids of the active profile, or all a filter matches. */
+  private selectedIds(selection: EvidenceSelection): number[] {
+    if (selection.ids)
+      return this.rows(selection.ids)
+        .filter((row) => row.profileId === this.activeProfileId)
+        .map((row) => row.id)
+        .sort((a, b) => a - b);
+    const ids: number[] = [];
+    const query = { states: selection.states, search: selection.search };
+    for (let offset = 0; ; offset += 1000) {
+      const page = this.list({ ...query, limit: 1000, offset });
+      ids.push(...page.map((row) => row.id));
+      if (page.length < 1000) break;
+    }
+    return ids.sort((a, b) => a - b);
   }
 
   /**

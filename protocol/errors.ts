@@ -33,6 +33,9 @@ export const ERROR_CODES = [
   'secret_missing',
   'sending_blocked',
   'timeout',
+  // Evidence leaving the machine.
+  'verifier_missing',
+  'export_failed',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -75,3 +75,11 @@ export type ProfileSecrets = z.infer<typeof profileSecretsSchema>;
 
 /** Sandboxes, ours or the service's, make certifications with no legal weight. */
 export const isDemoKind = (kind: ProfileKind): boolean => kind === 'embedded' || kind === 'service-sandbox';
+
+/** How an environment is named to people: on screens, certificates and receipts. */
+export const ENVIRONMENT_LABELS: Record<ProfileKind, string> = {
+  embedded: 'Demo sandbox (built into Evidence Desk)',
+  'service-sandbox': 'Service sandbox',
+  production: 'Production service',
+  custom: 'Custom service',
+};

@@ -39,6 +39,10 @@ export const receiptSchema = z.object({
   /** True only for an anchored certification whose evidence format is known and whose log key is included. */
   verifiable: z.boolean(),
   status: z.string(),
+  /** What Evidence Desk concluded when it checked the evidence, before making this receipt. */
+  verification: z
+    .object({ result: z.enum(['verified', 'invalid', 'unverifiable']), message: z.string().nullable() })
+    .nullable(),
   /** The evidence exactly as the service sent it. */
   evidence: z.unknown(),
   log_key: z

@@ -147,3 +147,16 @@ export interface ConnectionTest {
 /** What the menus, the dock and a second launch ask the window to do. */
 export type ShellCommand =
   { kind: 'add-paths'; paths: string[] } | { kind: 'verify-path'; path: string } | { kind: 'open-settings' };
+
+/** Which certifications leave the machine: chosen ids, or everything a filter shows. */
+export interface EvidenceSelection {
+  ids?: number[];
+  states?: LocalState[];
+  search?: string;
+}
+
+export interface ExportResult {
+  certifications: number;
+  dir: string | null;
+  zip: string | null;
+}

@@ -16,6 +16,7 @@ const common = {
 };
 
 await viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' });
+await import('./build-verifier.mjs');
 await build({
   ...common,
   entryPoints: { main: 'main/electron/main.ts', 'hash-worker': 'main/hashing/hash-worker.ts' },
@@ -31,4 +32,4 @@ await build({
   outfile: 'dist/preload/preload.cjs',
   format: 'cjs',
 });
-process.stdout.write('built dist/renderer, dist/main, dist/preload\n');
+process.stdout.write('built dist/renderer, dist/main, dist/preload, dist/verify.html\n');

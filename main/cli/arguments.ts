@@ -8,12 +8,13 @@ Commands:
   sync [--wait]         send what is queued; with --wait, until every certification settles
   status [--list] [--state STATE] [--search TEXT] [--limit N]
                         counts by state, connectivity, and optionally the rows
-  verify FILE [--receipt RECEIPT.json] [--log-key FINGERPRINT|KEY.pem]
-                        hash FILE and check it, offline: against its receipt (no queue needed;
-                        trusted log key: --log-key, or the one pinned here), or else against
-                        the certifications of it in this queue
-  export --out DIR [--state S] [--search TEXT] [--ids 1,2,3]
-                        write a receipt (FILE.receipt.json) for each chosen certification
+  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]
+                        hash FILE and check it, offline: against its receipt or certificate (no
+                        queue needed; trusted log key: --log-key, or the one pinned here), or else
+                        against the certifications of it in this queue
+  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--ids 1,2,3]
+                        write the evidence kit for the chosen certifications: a receipt and a
+                        certificate each, the register, verify.html, the log key and a README
   profile show | use ID | test [ID]
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
                         secrets are asked for (no echo), or read one per line from a pipe
@@ -56,6 +57,8 @@ export const OPTIONS = {
   'api-key': { type: 'string' },
   sign: { type: 'boolean' },
   receipt: { type: 'string' },
+  certificate: { type: 'string' },
+  zip: { type: 'string' },
   'log-key': { type: 'string', multiple: true },
   out: { type: 'string' },
   ids: { type: 'string' },
@@ -74,6 +77,9 @@ export function checkArguments(command: string, rest: string[], values: Values):
   if (command === 'certify' && (!values['event-type'] || !values['asset-type']))
     throw new UsageError('certify needs --event-type and --asset-type.');
   if (command === 'verify' && rest.length !== 1) throw new UsageError('verify takes exactly one file.');
-  if (command === 'export' && !values.out) throw new UsageError('export needs --out DIR.');
+  if (command === 'export' && !values.out && !values.zip)
+    throw new UsageError('export needs --out DIR or --zip FILE.');
+  if (values.receipt && values.certificate)
+    throw new UsageError('verify takes --receipt or --certificate, not both.');
   return command as CommandName;
 }

@@ -1,5 +1,6 @@
 import type { CertificationRow, EvidenceCheck } from '../../protocol/views';
-import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from '../../verifier/sandbox-evidence';
+import { nodeEd25519Verify } from './native-signature';
 
 export interface LogKeySource {
   /** The log key pinned for this environment, fetching and pinning it on first use. */
@@ -35,6 +36,7 @@ export async function checkEvidence(
     assetHash: row.assetHash,
     certificationId: row.serviceId ?? undefined,
     logPublicKey,
+    verifyEd25519: nodeEd25519Verify,
   });
   if (!verdict.verified)
     return { verification: 'invalid', message: `The evidence did not verify: ${verdict.message}` };

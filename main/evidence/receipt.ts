@@ -1,7 +1,9 @@
 import { RECEIPT_FORMAT } from '../../protocol/receipt';
 import type { Receipt } from '../../protocol/receipt';
+import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
-import { SANDBOX_EVIDENCE_FORMAT, logKeyFingerprint } from './sandbox-evidence';
+import { logKeyFingerprint } from '../../verifier/bytes';
+import { SANDBOX_EVIDENCE_FORMAT } from '../../verifier/sandbox-evidence';
 
 export interface ReceiptContext {
   environment: ProfileSummary & { baseUrl: string | null };
@@ -28,12 +30,12 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
       event_type: row.eventType,
       matter: null,
       certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
-      certified_at: new Date(row.createdAt).toISOString(),
+      certified_at: utcIso(row.createdAt),
       request_id: row.requestId,
       certification_id: row.serviceId,
       state: row.state,
       service_state: row.serviceState,
-      anchored_at: row.anchoredAt === null ? null : new Date(row.anchoredAt).toISOString(),
+      anchored_at: row.anchoredAt === null ? null : utcIso(row.anchoredAt),
     },
     environment: {
       kind: context.environment.kind,
@@ -42,6 +44,8 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
     },
     verifiable,
     status: statusOf(row, knownFormat, context.logPublicKey !== null),
+    verification:
+      row.verification === null ? null : { result: row.verification, message: row.verificationMessage },
     evidence,
     log_key:
       context.logPublicKey === null

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifySandboxEvidence } from '../../main/evidence/sandbox-evidence';
+import { verifySandboxEvidence } from '../../verifier/sandbox-evidence';
 import type { Sandbox } from '../../sandbox/server';
 import {
   certificationBody,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifySandboxEvidence } from '../../main/evidence/sandbox-evidence';
+import { verifySandboxEvidence } from '../../verifier/sandbox-evidence';
 import { startSandbox } from '../../sandbox/server';
 import { certificationBody, fetchToken, getCertification, postCertification } from '../support/sandbox';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rootFromInclusionProof } from '../../main/evidence/merkle-inclusion';
+import { rootFromInclusionProof } from '../../verifier/merkle';
 import { buildTree, leafHash } from '../../sandbox/merkle';
 
 // RFC 6962 §2.1 written recursively, exactly as the RFC states it: the reference both
@@ -35,7 +35,7 @@ describe('RFC 6962 Merkle tree', () => {
           `path ${m} of ${n}`,
         ).toEqual(path(m, leaves).map((p) => p.toString('hex')));
         expect(
-          rootFromInclusionProof(leafHash(leaves[m] as Buffer), m, n, proof)?.equals(tree.rootHash),
+          sameBytes(rootFromInclusionProof(leafHash(leaves[m] as Buffer), m, n, proof), tree.rootHash),
         ).toBe(true);
       }
     }
@@ -47,10 +47,10 @@ describe('RFC 6962 Merkle tree', () => {
     const proof = tree.inclusionProof(5);
     const leaf = leaves[5] as Buffer;
     const tampered = proof.map((p, i) => (i === 1 ? Buffer.alloc(32, 7) : p));
-    expect(rootFromInclusionProof(leaf, 5, 13, tampered)?.equals(tree.rootHash) ?? false).toBe(false);
+    expect(sameBytes(rootFromInclusionProof(leaf, 5, 13, tampered), tree.rootHash)).toBe(false);
     expect(rootFromInclusionProof(leaf, 5, 13, proof.slice(0, -1))).toBeUndefined();
     expect(rootFromInclusionProof(leaf, 5, 13, [...proof, Buffer.alloc(32)])).toBeUndefined();
-    expect(rootFromInclusionProof(leaf, 4, 13, proof)?.equals(tree.rootHash) ?? false).toBe(false);
+    expect(sameBytes(rootFromInclusionProof(leaf, 4, 13, proof), tree.rootHash)).toBe(false);
     expect(rootFromInclusionProof(leaf, 13, 13, proof)).toBeUndefined();
   });
 
@@ -61,3 +61,7 @@ describe('RFC 6962 Merkle tree', () => {
     expect(() => buildTree([])).toThrow(/empty/);
   });
 });
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && Buffer.from(a).equals(b);
+}

@@ -1,31 +1,41 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { LocalState } from '../../../protocol/states';
 import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { out, outJson } from '../output';
+import { err, out, outJson, printable } from '../output';
 
-/** Writes a receipt for each chosen certification into a folder (certificates and the kit come next). */
-export function exportReceipts(core: EvidenceCore, values: Values): number {
-  const dir = values.out as string;
+/** `export`: the evidence kit for the chosen certifications, into a folder and/or a zip. */
+export async function exportKit(core: EvidenceCore, values: Values): Promise<number> {
   const states = (values.state ?? []).map((state) => {
     if (!LOCAL_STATES.includes(state as LocalState))
       throw new UsageError(`--state takes one of ${LOCAL_STATES.join(', ')}.`);
     return state as LocalState;
   });
   const ids = values.ids ? idsOf(values.ids) : undefined;
-  const rows = ids ? core.rows(ids) : core.list({ states, search: values.search, limit: 1_000_000 });
-  mkdirSync(dir, { recursive: true });
-  const taken = new Set<string>();
-  const written = rows.map((row) => {
-    const name = uniqueName(`${row.fileName}.receipt.json`, taken);
-    writeFileSync(join(dir, name), `${JSON.stringify(core.receipt(row.id), null, 2)}\n`);
-    return { id: row.id, receipt: join(dir, name) };
+  const showProgress = process.stderr.isTTY && !values.json;
+  const result = await core.exportEvidence(ids ? { ids } : { states, search: values.search }, {
+    dir: values.out ? resolve(values.out) : undefined,
+    zip: values.zip ? resolve(values.zip) : undefined,
+    onProgress: (done, total) => {
+      if (showProgress && (done === total || done % 50 === 0)) err(`wrote ${done} of ${total} certificates`);
+    },
   });
-  if (values.json) outJson({ receipts: written });
-  else out(`wrote ${written.length} receipt(s) to ${dir}`);
+  const summary = {
+    certifications: result.certifications,
+    ...(result.dir ? { folder: result.dir } : {}),
+    ...(result.zip ? { zip: result.zip } : {}),
+    profile: core.activeProfileId,
+  };
+  if (values.json) outJson(summary);
+  else {
+    const where = [result.dir, result.zip].filter(Boolean).map((path) => printable(path as string));
+    out(
+      `Saved the evidence of ${result.certifications} certification${result.certifications === 1 ? '' : 's'} to ${where.join(' and ')}.`,
+    );
+    if (result.certifications === 0) out('Nothing matched: the kit holds only verify.html and its README.');
+  }
   return EXIT.ok;
 }
 
@@ -34,13 +44,4 @@ function idsOf(text: string): number[] {
   if (ids.some((id) => !Number.isInteger(id) || id < 1))
     throw new UsageError('--ids takes whole numbers separated by commas.');
   return ids;
-}
-
-/** Two files of the same name get "name (2).receipt.json", never one overwriting the other. */
-function uniqueName(name: string, taken: Set<string>): string {
-  let candidate = name;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++)
-    candidate = name.replace(/\.receipt\.json$/, ` (${n}).receipt.json`);
-  taken.add(candidate.toLowerCase());
-  return candidate;
 }

@@ -1,6 +1,17 @@
-import { createHash, createPublicKey, verify } from 'node:crypto';
 import { z } from 'zod';
-import { merkleLeafHash, rootFromInclusionProof } from './merkle-inclusion';
+import {
+  base64ToBytes,
+  bytesToHex,
+  concatBytes,
+  hexToBytes,
+  isCanonicalBase64,
+  logKeyFingerprint,
+  uint64,
+  utf8ToBytes,
+} from './bytes';
+import { merkleLeafHash, rootFromInclusionProof } from './merkle';
+import type { Ed25519Verify } from './signature';
+import { nobleEd25519Verify } from './signature';
 
 /** The evidence format the sandbox issues (docs/api.md, "Evidence"). */
 export const SANDBOX_EVIDENCE_FORMAT = 'rfc6962-merkle-inclusion/v1';
@@ -49,6 +60,8 @@ export interface EvidenceExpectation {
   certificationId?: string;
   /** The log's Ed25519 public key, as base64 SubjectPublicKeyInfo DER (pinned per environment). */
   logPublicKey: string;
+  /** How signatures are checked: noble's pure JS unless a faster native check is given. */
+  verifyEd25519?: Ed25519Verify;
 }
 
 /**
@@ -64,8 +77,8 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
     );
   const e = parsed.data;
 
-  const leafHash = merkleLeafHash(Buffer.from(e.leaf_input, 'utf8'));
-  if (leafHash.toString('hex') !== e.leaf_hash)
+  const leafHash = merkleLeafHash(utf8ToBytes(e.leaf_input));
+  if (bytesToHex(leafHash) !== e.leaf_hash)
     return fail('leaf_hash_mismatch', 'The leaf hash does not match the leaf it claims to hash.');
   const leaf = leafSchema.safeParse(safeJson(e.leaf_input));
   if (!leaf.success)
@@ -77,9 +90,9 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
     return fail('certification_mismatch', 'The evidence belongs to a different certification.');
   }
 
-  const proof = e.inclusion_proof.map((node) => Buffer.from(node, 'hex'));
+  const proof = e.inclusion_proof.map((node) => hexToBytes(node));
   const root = rootFromInclusionProof(leafHash, e.leaf_index, e.tree_size, proof);
-  if (!root || root.toString('hex') !== e.root_hash) {
+  if (!root || bytesToHex(root) !== e.root_hash) {
     return fail(
       'inclusion_proof_invalid',
       'The inclusion proof does not lead from this leaf to the log root.',
@@ -98,7 +111,8 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
   ) {
     return fail('key_id_mismatch', 'The evidence names a different log key than the one it is checked with.');
   }
-  if (!signatureHolds(head.timestamp, head.tree_size, root, head.signature, expect.logPublicKey)) {
+  const check = expect.verifyEd25519 ?? nobleEd25519Verify;
+  if (!signatureHolds(check, head.timestamp, head.tree_size, root, head.signature, expect.logPublicKey)) {
     return fail('tree_head_signature_invalid', 'The tree head is not signed by the pinned log key.');
   }
   return {
@@ -111,37 +125,25 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
 }
 
 // RFC 6962 §3.5 TreeHeadSignature: version v1 (0), signature_type tree_hash (1), timestamp, tree_size, root.
+export function treeHeadSignedBytes(timestamp: number, treeSize: number, root: Uint8Array): Uint8Array {
+  return concatBytes(Uint8Array.of(0, 1), uint64(timestamp), uint64(treeSize), root);
+}
+
 function signatureHolds(
+  check: Ed25519Verify,
   timestamp: number,
   treeSize: number,
-  root: Buffer,
+  root: Uint8Array,
   signature: string,
   publicKeyDer: string,
 ): boolean {
-  const signed = Buffer.concat([Buffer.from([0, 1]), uint64(timestamp), uint64(treeSize), root]);
-  // Strict base64: Node ignores stray characters and bad padding, so a non-canonical signature would pass.
-  if (!isCanonicalBase64(signature)) return false;
-  try {
-    const key = createPublicKey({ key: Buffer.from(publicKeyDer, 'base64'), format: 'der', type: 'spki' });
-    return verify(null, signed, key, Buffer.from(signature, 'base64'));
-  } catch {
-    return false;
-  }
-}
-
-/** The log key's fingerprint (and the sandbox's key id): SHA-256 of its SubjectPublicKeyInfo DER, hex. */
-export function logKeyFingerprint(publicKeyDer: string): string {
-  return createHash('sha256').update(Buffer.from(publicKeyDer, 'base64')).digest('hex');
-}
-
-export function isCanonicalBase64(text: string): boolean {
-  return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && Buffer.from(text, 'base64').toString('base64') === text;
-}
-
-function uint64(value: number): Buffer {
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigUInt64BE(BigInt(value));
-  return bytes;
+  // Strict base64: a lenient decoder ignores stray characters and bad padding, so an altered signature would pass.
+  if (!isCanonicalBase64(signature) || !isCanonicalBase64(publicKeyDer)) return false;
+  return check(
+    base64ToBytes(publicKeyDer),
+    treeHeadSignedBytes(timestamp, treeSize, root),
+    base64ToBytes(signature),
+  );
 }
 
 function safeJson(text: string): unknown {
@@ -157,3 +159,23 @@ const fail = (code: EvidenceFailure, message: string): EvidenceVerdict => ({
   code,
   message,
 });
+
+export interface LogPosition {
+  leafIndex: number;
+  treeSize: number;
+  rootHash: string;
+  treeHeadTimestamp: number;
+}
+
+/** Where evidence in the sandbox's format places a certification in the log; null for any other format. */
+export function logPosition(evidence: unknown): LogPosition | null {
+  const parsed = evidenceSchema.safeParse(evidence);
+  if (!parsed.success) return null;
+  const e = parsed.data;
+  return {
+    leafIndex: e.leaf_index,
+    treeSize: e.tree_size,
+    rootHash: e.root_hash,
+    treeHeadTimestamp: e.signed_tree_head.timestamp,
+  };
+}

@@ -22,8 +22,11 @@ async function certifiedWithReceipt(): Promise<{ doc: string; receiptPath: strin
   expect((await runCli(ws.dataDir, ['certify', doc!, ...certifyArgs, '--wait'])).code).toBe(0);
   const out = join(ws.dir, 'handover');
   const exported = await runCli(ws.dataDir, ['export', '--out', out]);
-  expect(exported).toMatchObject({ code: 0, stdout: expect.stringMatching(/wrote 1 receipt/) });
-  const receiptPath = join(out, 'share purchase agreement.pdf.receipt.json');
+  expect(exported).toMatchObject({
+    code: 0,
+    stdout: expect.stringMatching(/Saved the evidence of 1 certification to/),
+  });
+  const receiptPath = join(out, 'certifications', 'share purchase agreement.pdf.receipt.json');
   return { doc: doc!, receiptPath, receipt: JSON.parse(readFileSync(receiptPath, 'utf8')) as Receipt };
 }
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import type { ReceiptVerdict } from '../../protocol/receipt';
-import { receiptSchema } from '../../protocol/receipt';
+import type { ReceiptVerdict } from '../protocol/receipt';
+import { receiptSchema } from '../protocol/receipt';
+import { isCanonicalBase64, logKeyFingerprint } from './bytes';
 import type { EvidenceFailure } from './sandbox-evidence';
-import { isCanonicalBase64, logKeyFingerprint, verifySandboxEvidence } from './sandbox-evidence';
+import { verifySandboxEvidence } from './sandbox-evidence';
+import type { Ed25519Verify } from './signature';
 
 const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }>['check']> = {
   evidence_unreadable: 'format',
@@ -24,6 +26,7 @@ export function verifyReceipt(
   fileSha256: string,
   receiptJson: unknown,
   trustedFingerprints: readonly string[],
+  verifyEd25519?: Ed25519Verify,
 ): ReceiptVerdict {
   const parsed = receiptSchema.safeParse(receiptJson);
   if (!parsed.success)
@@ -66,6 +69,7 @@ export function verifyReceipt(
     assetHash: fileSha256,
     certificationId: receipt.certification.certification_id ?? undefined,
     logPublicKey: key.public_key,
+    verifyEd25519,
   });
   if (!check.verified)
     return {

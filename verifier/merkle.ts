@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { concatBytes, sha256 } from './bytes';
+
+const LEAF = Uint8Array.of(0x00);
+const NODE = Uint8Array.of(0x01);
 
 /**
  * Recomputes a Merkle tree root from a leaf hash and its audit path, following the
@@ -6,11 +9,11 @@ import { createHash } from 'node:crypto';
  * the path cannot belong to a tree of that size (too long, too short, index out of range).
  */
 export function rootFromInclusionProof(
-  leafHash: Buffer,
+  leafHash: Uint8Array,
   leafIndex: number,
   treeSize: number,
-  proof: readonly Buffer[],
-): Buffer | undefined {
+  proof: readonly Uint8Array[],
+): Uint8Array | undefined {
   if (
     !Number.isSafeInteger(leafIndex) ||
     !Number.isSafeInteger(treeSize) ||
@@ -42,17 +45,10 @@ export function rootFromInclusionProof(
   return sn === 0n ? r : undefined;
 }
 
-export function merkleLeafHash(leafInput: Buffer): Buffer {
-  return createHash('sha256')
-    .update(Buffer.from([0x00]))
-    .update(leafInput)
-    .digest();
+export function merkleLeafHash(leafInput: Uint8Array): Uint8Array {
+  return sha256(concatBytes(LEAF, leafInput));
 }
 
-function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return createHash('sha256')
-    .update(Buffer.from([0x01]))
-    .update(left)
-    .update(right)
-    .digest();
+export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return sha256(concatBytes(NODE, left, right));
 }

@@ -1,0 +1,123 @@
+import { localWithZone, utcIso } from '../../protocol/time-format';
+
+export interface KitSummary {
+  count: number;
+  demoCount: number;
+  notAnchored: number;
+  keys: { file: string; fingerprint: string }[];
+  selection: string;
+  generatedAt: Date;
+}
+
+/** The by-hand check, in Python's standard library: the README prints it and a test runs it. */
+export const MANUAL_CHECK_SCRIPT = `import base64, hashlib, json, struct, sys
+receipt = json.load(open(sys.argv[1], encoding="utf-8"))
+document = hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+e = receipt["evidence"]
+leaf = json.loads(e["leaf_input"])
+assert document == receipt["file"]["sha256"] == leaf["asset_hash"], "NOT the certified document"
+h = lambda *parts: hashlib.sha256(b"".join(parts)).digest()
+node = h(b"\\x00", e["leaf_input"].encode("utf-8"))
+assert node.hex() == e["leaf_hash"], "the leaf was altered"
+fn, sn = e["leaf_index"], e["tree_size"] - 1
+for p in map(bytes.fromhex, e["inclusion_proof"]):
+    if fn % 2 == 1 or fn == sn:
+        node = h(b"\\x01", p, node)
+        while fn % 2 == 0 and fn != 0:
+            fn, sn = fn >> 1, sn >> 1
+    else:
+        node = h(b"\\x01", node, p)
+    fn, sn = fn >> 1, sn >> 1
+assert sn == 0 and node.hex() == e["root_hash"], "the inclusion proof does not lead to the root"
+sth = e["signed_tree_head"]
+assert (sth["tree_size"], sth["root_hash"]) == (e["tree_size"], e["root_hash"]), "tree head mismatch"
+open("tree-head.bin", "wb").write(b"\\x00\\x01" + struct.pack(">QQ", sth["timestamp"], sth["tree_size"]) + node)
+open("tree-head.sig", "wb").write(base64.b64decode(sth["signature"], validate=True))
+print("The document, the leaf and the inclusion proof hold. Now check the signature with OpenSSL.")
+`;
+
+/** The README for whoever receives the kit: what the files prove and how to check them, in plain words. */
+export function kitReadme(summary: KitSummary): string {
+  const made = `${localWithZone(summary.generatedAt.getTime())} (${utcIso(summary.generatedAt.getTime())})`;
+  const key = summary.keys[0];
+  const keyLines = summary.keys.map((k) => `    ${k.file}   SHA-256 fingerprint ${k.fingerprint}`).join('\n');
+  const warnings = [
+    summary.demoCount > 0
+      ? `WARNING — DEMO: ${summary.demoCount} of these certifications were made on a sandbox. Their cryptography is real, but they carry NO LEGAL WEIGHT.`
+      : '',
+    summary.notAnchored > 0
+      ? `NOTE: ${summary.notAnchored} of these certifications were not anchored when this kit was made; they cannot be verified yet.`
+      : '',
+  ].filter(Boolean);
+  return `EVIDENCE KIT — how to check these certifications
+${'='.repeat(48)}
+
+Made with Evidence Desk on ${made}.
+It holds ${summary.count} certification${summary.count === 1 ? '' : 's'} (${summary.selection}).
+${warnings.length ? `\n${warnings.join('\n')}\n` : ''}
+WHAT IS IN THIS FOLDER
+
+  certifications/NAME.certificate.pdf   A one-page certificate for each document: what was certified,
+                                        when, by whom, and how to check it. The receipt is attached
+                                        inside the PDF, so the certificate alone is enough to verify.
+  certifications/NAME.receipt.json      The machine-readable receipt: the evidence exactly as the
+                                        certification service issued it.
+  register.pdf                          One line per certification.
+  verify.html                           A verifier that runs in any web browser, offline.
+${keyLines}
+                                        The public key of the log that signed the evidence.
+
+The documents themselves are NOT in this kit: only their SHA-256 fingerprints were ever sent to the
+service. Check the copy of a document you were given against its certificate or receipt.
+
+
+WHAT A CERTIFICATION PROVES
+
+The service recorded the document's SHA-256 fingerprint in an append-only, tamper-evident log
+("anchored"), and the log signed the result. If a document you hold has the same fingerprint, it is
+bit for bit the document that was certified, and it existed in that form when it was certified.
+Changing a single byte changes the fingerprint, and the check fails.
+
+
+CHECK WITH verify.html (the easy way)
+
+  1. Open verify.html in a web browser (Chrome, Edge, Firefox or Safari). It needs no internet and
+     sends nothing anywhere: its security policy forbids every network request.
+  2. Drop in the document and its certificate (.pdf) or receipt (.receipt.json).
+  3. Read the result: "Verified", "Not the certified document", "The proof does not hold together",
+     "Signed by a log key you have not trusted", or "Not verifiable yet".
+
+
+DO NOT TRUST US: TRUST THE LOG'S KEY
+
+A receipt carries the public key of the log that signed it. verify.html trusts the key this kit was
+made with${key ? ` (fingerprint ${key.fingerprint})` : ''}. Compare that fingerprint with the one the
+certification service publishes, independently of whoever sent you this kit. If they differ, do not
+rely on the kit.
+
+
+CHECK BY HAND (OpenSSL 3 and Python 3)
+
+  1. The document's fingerprint:
+       sha256sum DOCUMENT                      (macOS: shasum -a 256 DOCUMENT;
+                                                Windows: certutil -hashfile DOCUMENT SHA256)
+     It must equal "file.sha256" in the receipt.
+  2. The key's fingerprint:
+       openssl pkey -pubin -in ${key?.file ?? 'log-key.pem'} -outform DER | sha256sum
+     It must equal log_key.fingerprint in the receipt, and the fingerprint the service publishes.
+  3. Save these lines as check_receipt.py, then run
+       python3 check_receipt.py NAME.receipt.json DOCUMENT
+     It checks the leaf and the Merkle inclusion proof (RFC 6962 / RFC 9162), and writes the signed
+     tree head (tree-head.bin) and its signature (tree-head.sig) for step 4.
+
+----- check_receipt.py -----
+${MANUAL_CHECK_SCRIPT}----- end -----
+
+  4. The log's signature over the tree head (Ed25519):
+       openssl pkeyutl -verify -pubin -inkey ${key?.file ?? 'log-key.pem'} -rawin -in tree-head.bin -sigfile tree-head.sig
+     OpenSSL answers "Signature Verified Successfully".
+
+Each receipt also lists these steps in its "how_to_verify" field. The format of receipts is
+"evidence-desk-receipt/v1"; the evidence format is "rfc6962-merkle-inclusion/v1".
+`;
+}

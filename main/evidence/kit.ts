@@ -1,0 +1,179 @@
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ZipFile } from 'yazl';
+import type { ProfileKind } from '../../protocol/profiles';
+import type { Receipt } from '../../protocol/receipt';
+import { DeskError } from '../errors';
+import { kitReadme } from './kit-readme';
+import { certificatePdf } from './pdf/certificate';
+import { registerPdf } from './pdf/register';
+
+export interface KitSource {
+  count: number;
+  /** The chosen certifications as receipts, oldest first; read twice (files, then the register). */
+  receipts(): Iterable<Receipt>;
+  /** What was chosen, in words, for the register and the README. */
+  selection: string;
+}
+
+export interface KitTarget {
+  /** The folder to write the kit into; a temporary one when only a zip is wanted. */
+  dir?: string;
+  zip?: string;
+  timeZone?: string;
+  now?: Date;
+  onProgress?(done: number, total: number): void;
+}
+
+export interface KitWritten {
+  dir: string | null;
+  zip: string | null;
+  certifications: number;
+  files: string[];
+}
+
+/**
+ * The kit for the other side: a receipt and a certificate per certification, the register,
+ * verify.html trusting the kit's log keys, the keys as PEM, and a README. One certification at a
+ * time goes through memory, so 10,000 cost what one does.
+ */
+export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
+  const verifier = verifierPage();
+  const generatedAt = target.now ?? new Date();
+  const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
+  const folder = join(dir, 'certifications');
+  mkdirSync(folder, { recursive: true });
+  const names = new UniqueNames();
+  const keys = new Map<string, string>();
+  const environments = new Set<ProfileKind>();
+  let done = 0;
+  let demoCount = 0;
+  let notAnchored = 0;
+  for (const receipt of source.receipts()) {
+    const base = names.take(safeFileName(receipt.file.name));
+    const receiptName = `${base}.receipt.json`;
+    writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
+    const pdf = await certificatePdf(receipt, { receiptName, generatedAt, timeZone: target.timeZone });
+    writeFileSync(join(folder, `${base}.certificate.pdf`), pdf);
+    if (receipt.log_key) keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
+    environments.add(receipt.environment.kind);
+    if (receipt.demo) demoCount++;
+    if (receipt.certification.state !== 'anchored') notAnchored++;
+    target.onProgress?.(++done, source.count);
+  }
+  writeFileSync(
+    join(dir, 'register.pdf'),
+    await registerPdf(source.receipts(), {
+      selection: source.selection,
+      environments: [...environments],
+      generatedAt,
+      timeZone: target.timeZone,
+    }),
+  );
+  const keyFiles = [...keys].map(([fingerprint, der], i) => {
+    const file = keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
+    writeFileSync(join(dir, file), pem(der));
+    return { file, fingerprint };
+  });
+  writeFileSync(join(dir, 'verify.html'), withTrustedKeys(verifier, [...keys.keys()]));
+  writeFileSync(
+    join(dir, 'README.txt'),
+    kitReadme({
+      count: done,
+      demoCount,
+      notAnchored,
+      keys: keyFiles,
+      selection: source.selection,
+      generatedAt,
+    }),
+  );
+  const files = listFiles(dir);
+  if (target.zip) await zipFolder(dir, files, target.zip);
+  if (!target.dir) rmSync(dir, { recursive: true, force: true });
+  return { dir: target.dir ?? null, zip: target.zip ?? null, certifications: done, files };
+}
+
+/** verify.html as built (scripts/build-verifier.mjs): beside the bundled main, or in dist/ from source. */
+function verifierPage(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '..', 'verify.html'), join(here, '..', '..', 'dist', 'verify.html')];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found)
+    throw new DeskError(
+      'verifier_missing',
+      'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk, or run npm run build:verifier.',
+    );
+  return readFileSync(found, 'utf8');
+}
+
+function withTrustedKeys(page: string, fingerprints: string[]): string {
+  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(fingerprints));
+}
+
+function pem(derBase64: string): string {
+  const lines = derBase64.match(/.{1,64}/g) ?? [];
+  return `-----BEGIN PUBLIC KEY-----\n${lines.join('\n')}\n-----END PUBLIC KEY-----\n`;
+}
+
+/** A name every file system takes (Windows refuses <>:"/\|?* and names ending in a dot or space). */
+export function safeFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  const safe = name.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '');
+  return safe.slice(0, 180) || 'document';
+}
+
+/** Two documents of the same name become "name" and "name (2)", never one overwriting the other. */
+class UniqueNames {
+  private readonly taken = new Set<string>();
+  take(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${name} (${n})`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Streams the folder into a zip, file by file (yazl reads each when its turn comes): memory stays flat. */
+async function zipFolder(dir: string, files: string[], zipPath: string): Promise<void> {
+  const zip = new ZipFile();
+  for (const file of files) zip.addFile(join(dir, file), `evidence-kit/${file.split('\\').join('/')}`);
+  zip.end();
+  mkdirSync(dirname(zipPath), { recursive: true });
+  const partial = `${zipPath}.partial`;
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(partial);
+    zip.outputStream.on('error', reject).pipe(out).on('error', reject).on('close', resolve);
+  });
+  renameSync(partial, zipPath);
+}
+
+/** A selection in words, for the register's subtitle and the README. */
+export function describeSelection(
+  selection: { ids?: number[]; states?: string[]; search?: string },
+  count: number,
+): string {
+  if (selection.ids) return `${count} chosen certification${count === 1 ? '' : 's'}`;
+  const parts = [
+    selection.states?.length ? `state ${selection.states.join(' or ')}` : 'all states',
+    selection.search ? `matching “${selection.search}”` : '',
+  ].filter(Boolean);
+  return `Certifications in ${parts.join(', ')}`;
+}

@@ -1,0 +1,198 @@
+import QRCode from 'qrcode';
+import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
+import type { Receipt } from '../../../protocol/receipt';
+import type { LocalTimeOptions } from '../../../protocol/time-format';
+import { localWithZone, utcIso } from '../../../protocol/time-format';
+import { logPosition } from '../../../verifier/sandbox-evidence';
+import type { Pdf } from './document';
+import {
+  DEMO_RED,
+  INK,
+  MARGIN,
+  MUTED,
+  RULE,
+  createPdf,
+  demoWatermark,
+  finish,
+  footers,
+  useFont,
+} from './document';
+import { drawable } from './fonts';
+import { humanSize, verificationWords } from './wording';
+
+export interface CertificateOptions extends LocalTimeOptions {
+  /** The name the receipt is attached under (and saved under beside the certificate). */
+  receiptName: string;
+  generatedAt: Date;
+}
+
+const LABEL_WIDTH = 132;
+const QR_SIZE = 96;
+
+/**
+ * A one-page certificate a lawyer can file: what was certified, the event, when (local and UTC),
+ * by whom, where, and how anyone can check it. The receipt is attached to the PDF, so the
+ * certificate alone is enough to verify.
+ */
+export async function certificatePdf(receipt: Receipt, options: CertificateOptions): Promise<Buffer> {
+  const doc = createPdf(
+    {
+      title: `Certificate — ${receipt.file.name}`,
+      subject: `Evidence certification of ${receipt.file.name}`,
+      keywords: `SHA-256 ${receipt.file.sha256}`,
+    },
+    options.generatedAt,
+  );
+  if (receipt.demo) demoWatermark(doc);
+  const when = (iso: string | null) => (iso === null ? null : whenText(iso, options));
+  const anchored = receipt.certification.state === 'anchored';
+  const position = logPosition(receipt.evidence);
+
+  useFont(doc, 'bold', 8.5, MUTED).text('EVIDENCE DESK', MARGIN, MARGIN, { characterSpacing: 1.5 });
+  useFont(doc, 'bold', 21).text(
+    anchored ? 'Certificate of Evidence Certification' : 'Certification Record — Not Yet Anchored',
+    { paragraphGap: 4 },
+  );
+  useFont(doc, 'regular', 9.5, MUTED).text(
+    anchored
+      ? 'The document described below was certified with the Evidence Certification Service and anchored: recorded in the service’s tamper-evident log. From then on anyone can check it.'
+      : 'The document described below was submitted for certification, but was not anchored when this record was made. It cannot be verified yet; save a new certificate once it is anchored.',
+  );
+  doc.moveDown(0.6);
+  if (receipt.demo) notice(doc, receipt.notice ?? 'DEMO — made on a sandbox: no legal weight.', DEMO_RED);
+  else if (!anchored) notice(doc, receipt.status, DEMO_RED);
+
+  section(doc, 'The document');
+  field(doc, 'File name', receipt.file.name);
+  field(doc, 'Size', humanSize(receipt.file.size));
+  // Unbroken, so the hash can be searched for and copied whole from the PDF.
+  field(doc, 'SHA-256', receipt.file.sha256, { font: 'mono' });
+
+  const c = receipt.certification;
+  section(doc, 'The event');
+  const qrTop = doc.y;
+  const beside = { rightReserve: QR_SIZE + 12 };
+  field(doc, 'Event', c.event_type, beside);
+  field(doc, 'Asset type', c.asset_type, beside);
+  field(doc, 'Source system', c.source_system, beside);
+  field(doc, 'Matter', c.matter ?? '—', beside);
+  qrCode(
+    doc,
+    `SHA-256: ${receipt.file.sha256}\nCertification: ${c.certification_id ?? 'not yet issued'}`,
+    qrTop,
+  );
+  doc.y = Math.max(doc.y, qrTop + QR_SIZE + 8);
+
+  section(doc, 'When and by whom');
+  field(doc, 'Certified at', when(c.certified_at) ?? '—');
+  field(doc, 'Anchored at', when(c.anchored_at) ?? 'Not anchored yet');
+  field(doc, 'Certified by', byWhom(c.certified_by));
+
+  section(doc, 'Where');
+  field(
+    doc,
+    'Environment',
+    ENVIRONMENT_LABELS[receipt.environment.kind] + (receipt.demo ? ' — DEMO, no legal weight' : ''),
+  );
+  field(doc, 'Service', receipt.environment.base_url ?? 'On this computer (embedded sandbox)');
+  field(doc, 'Certification id', c.certification_id ?? 'Not issued yet', { font: 'mono' });
+  if (position)
+    field(
+      doc,
+      'Position in the log',
+      `Entry ${(position.leafIndex + 1).toLocaleString('en')} of ${position.treeSize.toLocaleString('en')}; tree head signed ${utcIso(position.treeHeadTimestamp)}`,
+    );
+  if (receipt.log_key) field(doc, 'Log key fingerprint', receipt.log_key.fingerprint, { font: 'mono' });
+  field(doc, 'Checked by Evidence Desk', verificationWords(receipt));
+
+  section(doc, 'How anyone can verify it');
+  useFont(doc, 'regular', 9, INK);
+  const steps = [
+    `With the evidence kit: open verify.html in any web browser (it works offline and sends nothing anywhere), then drop in the document and this certificate. It says whether the document is exactly the one certified, and when.`,
+    `Without the kit: this PDF carries the machine-readable receipt as an attachment (${options.receiptName}; open your PDF reader’s attachments panel, or run pdfdetach -saveall on it). The receipt lists each check, and the kit’s README shows how to make them by hand with OpenSSL.`,
+    `Trust the log, not this paper: compare the log key fingerprint above with the one the service publishes. Changing a single byte of the document changes its SHA-256, and the check fails.`,
+  ];
+  doc.list(
+    steps.map((step) => drawable(step)),
+    { listType: 'numbered', bulletRadius: 2, textIndent: 14, paragraphGap: 3 },
+  );
+
+  footers(
+    doc,
+    `Made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}. Receipt attached: ${options.receiptName}`,
+  );
+  doc.file(Buffer.from(`${JSON.stringify(receipt, null, 2)}\n`), {
+    name: options.receiptName,
+    type: 'application/json',
+    description:
+      'Evidence Desk receipt: the machine-readable record that verify.html and evidence-desk verify check',
+    creationDate: options.generatedAt,
+  });
+  return finish(doc);
+}
+
+function notice(doc: Pdf, text: string, color: string): void {
+  const width = doc.page.width - 2 * MARGIN;
+  useFont(doc, 'bold', 9.5, color);
+  const height = doc.heightOfString(text, { width: width - 20 }) + 14;
+  const top = doc.y;
+  doc.save().lineWidth(1.2).strokeColor(color).rect(MARGIN, top, width, height).stroke().restore();
+  doc.text(drawable(text), MARGIN + 10, top + 7, { width: width - 20 });
+  doc.x = MARGIN;
+  doc.y = top + height + 6;
+}
+
+function section(doc: Pdf, title: string, ruleEnd = doc.page.width - MARGIN): void {
+  doc.moveDown(0.7);
+  useFont(doc, 'bold', 11).text(title, MARGIN, doc.y);
+  const y = doc.y + 1;
+  doc.save().lineWidth(0.6).strokeColor(RULE).moveTo(MARGIN, y).lineTo(ruleEnd, y).stroke().restore();
+  doc.y = y + 4;
+}
+
+function field(
+  doc: Pdf,
+  label: string,
+  value: string,
+  { font = 'regular', rightReserve = 0 }: { font?: 'regular' | 'mono'; rightReserve?: number } = {},
+): void {
+  const top = doc.y;
+  const valueWidth = doc.page.width - 2 * MARGIN - LABEL_WIDTH - rightReserve;
+  useFont(doc, 'regular', 8.5, MUTED).text(label, MARGIN, top, { width: LABEL_WIDTH - 8 });
+  const labelBottom = doc.y;
+  useFont(doc, font, font === 'mono' ? 8.5 : 9.5).text(drawable(value, font), MARGIN + LABEL_WIDTH, top, {
+    width: valueWidth,
+  });
+  doc.y = Math.max(doc.y, labelBottom) + 2.5;
+  doc.x = MARGIN;
+}
+
+function qrCode(doc: Pdf, text: string, top: number): void {
+  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { size, data } = qr.modules;
+  const quiet = 2;
+  const cell = QR_SIZE / (size + 2 * quiet);
+  const left = doc.page.width - MARGIN - QR_SIZE;
+  doc.save().fillColor('#ffffff').rect(left, top, QR_SIZE, QR_SIZE).fill().fillColor('#000000');
+  for (let row = 0; row < size; row++)
+    for (let column = 0; column < size; column++)
+      if (data[row * size + column])
+        doc.rect(left + (column + quiet) * cell, top + (row + quiet) * cell, cell, cell);
+  doc.fill().restore();
+  useFont(doc, 'regular', 6.5, MUTED).text('SHA-256 and certification id', left, top + QR_SIZE + 1, {
+    width: QR_SIZE,
+    align: 'center',
+    lineBreak: false,
+  });
+  doc.fillColor(INK);
+}
+
+function whenText(iso: string, options: LocalTimeOptions): string {
+  const ms = Date.parse(iso);
+  return `${localWithZone(ms, options)}\n${utcIso(ms)} (UTC)`;
+}
+
+function byWhom(by: Receipt['certification']['certified_by']): string {
+  if (!by.user && !by.computer) return 'Not recorded';
+  return `${by.user ?? 'an unrecorded user'} on the computer ${by.computer ?? '(name not recorded)'}`;
+}

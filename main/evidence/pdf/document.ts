@@ -1,0 +1,97 @@
+import PDFDocument from 'pdfkit';
+import type { FontName } from './fonts';
+import { fonts } from './fonts';
+
+export type Pdf = PDFKit.PDFDocument;
+
+export const INK = '#1a1a1a';
+export const MUTED = '#5a5a5a';
+export const RULE = '#b8b8b8';
+export const DEMO_RED = '#b00020';
+export const MARGIN = 56;
+
+export interface PdfInfo {
+  title: string;
+  subject: string;
+  keywords?: string;
+  layout?: 'portrait' | 'landscape';
+}
+
+/**
+ * An A4 document with our fonts embedded. The content also fits US Letter's height, so a firm
+ * printing on either paper loses nothing. Pages are buffered so the footer can say "page 2 of 9".
+ */
+export function createPdf(info: PdfInfo, now: Date): Pdf {
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: info.layout ?? 'portrait',
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    bufferPages: true,
+    autoFirstPage: true,
+    info: {
+      Title: info.title,
+      Subject: info.subject,
+      ...(info.keywords ? { Keywords: info.keywords } : {}),
+      Creator: 'Evidence Desk',
+      Producer: 'Evidence Desk',
+      CreationDate: now,
+    },
+    lang: 'en',
+    displayTitle: true,
+  });
+  for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font.bytes);
+  doc.font('regular').fillColor(INK);
+  return doc;
+}
+
+export const useFont = (doc: Pdf, font: FontName, size: number, color = INK): Pdf =>
+  doc.font(font).fontSize(size).fillColor(color);
+
+/** A sandbox's paper must never pass for evidence: a large diagonal mark behind the text of every page. */
+export function demoWatermark(doc: Pdf): void {
+  const { width, height } = doc.page;
+  doc.save();
+  doc.rotate(-35, { origin: [width / 2, height / 2] });
+  useFont(doc, 'bold', 40, DEMO_RED).fillOpacity(0.08);
+  // Wider than the page, so the rotated line is never broken in two.
+  doc.text('DEMO — NO LEGAL WEIGHT', -width / 2, height / 2 - 30, {
+    width: width * 2,
+    align: 'center',
+    lineBreak: false,
+  });
+  doc.restore();
+  doc.fillOpacity(1).fillColor(INK);
+}
+
+/** Writes the footer on every page once the content is laid out: who made it, and "page n of N". */
+export function footers(doc: Pdf, text: string): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const { width, height } = doc.page;
+    const y = height - MARGIN + 18;
+    // The bottom margin would push text written there onto a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    useFont(doc, 'regular', 7.5, MUTED);
+    doc.text(text, MARGIN, y, { width: width - 2 * MARGIN - 80, lineBreak: false, ellipsis: true });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, width - MARGIN - 80, y, {
+      width: 80,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+/** The finished document's bytes. */
+export function finish(doc: Pdf): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.end();
+  return done;
+}

@@ -1,0 +1,25 @@
+/**
+ * Times as people read them: in their own zone with the zone named, and as ISO 8601 UTC for
+ * exports, receipts and anyone in another zone. One place, so a certificate and a screen agree.
+ */
+export function utcIso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface LocalTimeOptions {
+  locale?: string;
+  /** An IANA zone (Europe/Paris); the computer's own when left out. */
+  timeZone?: string;
+}
+
+/** "22 November 2026 at 20:46:09 CET (Europe/Paris)": local time, with the zone in words. */
+export function localWithZone(ms: number, options: LocalTimeOptions = {}): string {
+  const format = new Intl.DateTimeFormat(options.locale, {
+    dateStyle: 'long',
+    timeStyle: 'long',
+    timeZone: options.timeZone,
+  });
+  const zone = format.resolvedOptions().timeZone;
+  const text = format.format(ms);
+  return text.includes(zone) ? text : `${text} (${zone})`;
+}

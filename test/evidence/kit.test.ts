@@ -1,0 +1,233 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Receipt } from '../../protocol/receipt';
+import { certificatePdf } from '../../main/evidence/pdf/certificate';
+import { runCli } from '../support/cli';
+import type { TestWorkspace } from '../support/core';
+import { workspace } from '../support/core';
+
+// The kit for the other side, made by the CLI on the embedded sandbox and read with poppler,
+// Python and OpenSSL — the tools a recipient without Evidence Desk has.
+const PDF_PICTURES = join(process.cwd(), 'test-results', 'pdf');
+const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'contract', '--wait'];
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const pdfText = (path: string) => execFileSync('pdftotext', ['-layout', path, '-']).toString();
+
+let ws: TestWorkspace;
+beforeAll(() => {
+  for (const tool of ['pdftotext', 'pdfdetach', 'pdftoppm', 'openssl', 'python3'])
+    if (spawnSync('which', [tool]).status !== 0)
+      throw new Error(`${tool} is needed (apt-get install poppler-utils openssl python3)`);
+  execFileSync(process.execPath, ['scripts/build-verifier.mjs', '--if-missing']);
+});
+beforeEach(() => {
+  ws = workspace('evidence-kit-');
+});
+afterEach(() => ws.cleanup());
+
+const DOCUMENTS = {
+  'Share purchase agreement.pdf': 'the signed agreement',
+  'Договор поставки №5 — Ελληνικά.pdf': 'a contract in Cyrillic and Greek',
+};
+
+async function certifiedKit() {
+  const docs = ws.files(DOCUMENTS);
+  expect((await runCli(ws.dataDir, ['certify', ...docs, ...certifyArgs])).code).toBe(0);
+  const kit = join(ws.dir, 'kit');
+  const zip = join(ws.dir, 'kit.zip');
+  const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--zip', zip, '--json']);
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(JSON.parse(exported.stdout)).toMatchObject({ certifications: 2, folder: kit, zip });
+  return { docs, kit, zip };
+}
+
+describe('the evidence kit', () => {
+  it('holds a receipt and a certificate per certification, the register, verify.html, the log key and a README', async () => {
+    const { kit, zip } = await certifiedKit();
+    const names = Object.keys(DOCUMENTS);
+    expect(readdirSync(kit).sort()).toEqual([
+      'README.txt',
+      'certifications',
+      'log-key.pem',
+      'register.pdf',
+      'verify.html',
+    ]);
+    expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
+      names.flatMap((name) => [`${name}.certificate.pdf`, `${name}.receipt.json`]).sort(),
+    );
+    const listed = execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))',
+      zip,
+    ])
+      .toString()
+      .trim()
+      .split('\n')
+      .sort();
+    expect(listed).toHaveLength(8);
+    expect(listed).toContain('evidence-kit/verify.html');
+
+    const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', `${names[0]}.receipt.json`), 'utf8'),
+    ) as Receipt;
+    expect(readme).toContain(receipt.log_key!.fingerprint);
+    expect(readme).toMatch(/WARNING — DEMO: 2 of these certifications were made on a sandbox/);
+    // verify.html trusts exactly the kit's key, and allows no network request.
+    const page = readFileSync(join(kit, 'verify.html'), 'utf8');
+    expect(page).toContain(
+      `<script type="application/json" id="kit-trusted-keys">["${receipt.log_key!.fingerprint}"]</script>`,
+    );
+    expect(page).toMatch(/connect-src 'none'/);
+  }, 90_000);
+
+  it('certificates carry the hash in their text, the DEMO mark, and the receipt as an attachment', async () => {
+    const { kit } = await certifiedKit();
+    mkdirSync(PDF_PICTURES, { recursive: true });
+    for (const [i, name] of Object.keys(DOCUMENTS).entries()) {
+      const certificate = join(kit, 'certifications', `${name}.certificate.pdf`);
+      const text = pdfText(certificate);
+      expect(text).toContain(sha256(Object.values(DOCUMENTS)[i]!));
+      expect(text).toContain(name);
+      expect(text).toMatch(/DEMO — this certification was made on a sandbox/);
+      expect(text).toMatch(/Certificate of Evidence Certification/);
+      const detached = join(ws.dir, `detached-${i}`);
+      mkdirSync(detached);
+      execFileSync('pdfdetach', ['-saveall', '-o', detached, certificate]);
+      expect(readdirSync(detached)).toEqual([`${name}.receipt.json`]);
+      expect(JSON.parse(readFileSync(join(detached, `${name}.receipt.json`), 'utf8'))).toEqual(
+        JSON.parse(readFileSync(join(kit, 'certifications', `${name}.receipt.json`), 'utf8')),
+      );
+      execFileSync('pdftoppm', [
+        '-r',
+        '110',
+        '-png',
+        '-singlefile',
+        certificate,
+        join(PDF_PICTURES, `certificate-${i + 1}`),
+      ]);
+    }
+    const register = pdfText(join(kit, 'register.pdf'));
+    expect(register).toMatch(/Register of Certified Evidence/);
+    for (const [name, content] of Object.entries(DOCUMENTS)) {
+      expect(register).toContain(name.slice(0, 20));
+      expect(register).toContain(sha256(content).slice(0, 32));
+    }
+    execFileSync('pdftoppm', [
+      '-r',
+      '90',
+      '-png',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      join(kit, 'register.pdf'),
+      join(PDF_PICTURES, 'register'),
+    ]);
+    expect(existsSync(join(PDF_PICTURES, 'certificate-1.png'))).toBe(true);
+  }, 90_000);
+
+  it('verifies with the certificate alone on another computer, and tells a changed document or certificate apart', async () => {
+    const { docs, kit } = await certifiedKit();
+    const name = Object.keys(DOCUMENTS)[0]!;
+    const certificate = join(kit, 'certifications', `${name}.certificate.pdf`);
+    const elsewhere = join(ws.dir, 'another computer');
+    const verify = async (doc: string, proof: string) => {
+      const result = await runCli(elsewhere, [
+        'verify',
+        doc,
+        '--certificate',
+        proof,
+        '--log-key',
+        join(kit, 'log-key.pem'),
+        '--json',
+      ]);
+      return {
+        code: result.code,
+        ...(JSON.parse(result.stdout) as { verdict: string; check?: string; message: string }),
+      };
+    };
+    expect(await verify(docs[0]!, certificate)).toMatchObject({ code: 0, verdict: 'verified' });
+
+    const [changed] = ws.files({ 'edited.pdf': 'the signed agreement, edited' });
+    expect(await verify(changed!, certificate)).toMatchObject({ code: 1, verdict: 'content_differs' });
+
+    // A certificate made from an altered receipt: the proof no longer leads to the signed root.
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', `${name}.receipt.json`), 'utf8'),
+    ) as Receipt;
+    const evidence = receipt.evidence as { leaf_index: number };
+    const forged = join(ws.dir, 'forged.certificate.pdf');
+    writeFileSync(
+      forged,
+      await certificatePdf(
+        { ...receipt, evidence: { ...evidence, leaf_index: evidence.leaf_index + 1 } },
+        { receiptName: 'forged.receipt.json', generatedAt: new Date() },
+      ),
+    );
+    expect(await verify(docs[0]!, forged)).toMatchObject({
+      code: 1,
+      verdict: 'receipt_invalid',
+      check: 'proof',
+    });
+
+    // A PDF that carries no receipt (the register), and a certificate with bytes changed inside its attachment.
+    expect(await verify(docs[0]!, join(kit, 'register.pdf'))).toMatchObject({
+      code: 1,
+      verdict: 'receipt_invalid',
+      check: 'format',
+      message: expect.stringMatching(/carries no Evidence Desk receipt/),
+    });
+    const bytes = readFileSync(certificate);
+    const stream = bytes.indexOf('stream', bytes.indexOf('/Type /EmbeddedFile')) + 20;
+    bytes[stream] = bytes[stream]! ^ 0xff;
+    const damaged = join(ws.dir, 'damaged.certificate.pdf');
+    writeFileSync(damaged, bytes);
+    expect(await verify(docs[0]!, damaged)).toMatchObject({ code: 1, verdict: 'receipt_invalid' });
+    expect(existsSync(elsewhere) ? readdirSync(elsewhere) : []).toEqual([]);
+  }, 90_000);
+
+  it("README's manual steps verify with Python and OpenSSL alone, and fail on a changed document", async () => {
+    const { docs, kit } = await certifiedKit();
+    const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
+    const script = /----- check_receipt.py -----\n([\s\S]*?)----- end -----/.exec(readme)![1]!;
+    const bench = join(ws.dir, 'by hand');
+    mkdirSync(bench);
+    writeFileSync(join(bench, 'check_receipt.py'), script);
+    copyFileSync(join(kit, 'log-key.pem'), join(bench, 'log-key.pem'));
+    const name = Object.keys(DOCUMENTS)[1]!;
+    const receiptPath = join(kit, 'certifications', `${name}.receipt.json`);
+    const receipt = JSON.parse(readFileSync(receiptPath, 'utf8')) as Receipt;
+
+    const step3 = spawnSync('python3', ['check_receipt.py', receiptPath, docs[1]!], { cwd: bench });
+    expect(step3.status, step3.stderr.toString()).toBe(0);
+    const step4 = spawnSync(
+      'openssl',
+      [
+        'pkeyutl',
+        '-verify',
+        '-pubin',
+        '-inkey',
+        'log-key.pem',
+        '-rawin',
+        '-in',
+        'tree-head.bin',
+        '-sigfile',
+        'tree-head.sig',
+      ],
+      { cwd: bench },
+    );
+    expect(step4.stdout.toString()).toMatch(/Signature Verified Successfully/);
+    const der = execFileSync('openssl', ['pkey', '-pubin', '-in', 'log-key.pem', '-outform', 'DER'], {
+      cwd: bench,
+    });
+    expect(sha256(der)).toBe(receipt.log_key!.fingerprint);
+
+    const wrong = spawnSync('python3', ['check_receipt.py', receiptPath, docs[0]!], { cwd: bench });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr.toString()).toMatch(/NOT the certified document/);
+  }, 90_000);
+});

@@ -1,0 +1,7 @@
+// The part of fontkit (a dependency of pdfkit) Evidence Desk uses: whether a font has a glyph.
+declare module 'fontkit' {
+  export interface Font {
+    hasGlyphForCodePoint(codePoint: number): boolean;
+  }
+  export function create(buffer: Buffer): Font;
+}
