@@ -33,10 +33,15 @@ const csp = [
   "base-uri 'none'",
 ].join('; ');
 // Functions as replacements: a "$" in the bundle must stay a "$".
+// The inline text must be exactly what was hashed: whatever white space a formatter put around a
+// placeholder goes.
 const html = readFileSync(`${page}/verify.html`, 'utf8')
   .replace('%CSP%', () => csp)
-  .replace('%STYLE%', () => style)
-  .replace('%SCRIPT%', () => script);
+  .replace(/<style>\s*%STYLE%\s*<\/style>/, () => `<style>${style}</style>`)
+  .replace(/<script>\s*%SCRIPT%\s*<\/script>/, () => `<script>${script}</script>`)
+  .replace(/(id="kit-trusted-keys">)\s*%TRUSTED_KEYS%\s*</, '$1%TRUSTED_KEYS%<');
+for (const placeholder of ['%STYLE%', '%SCRIPT%', '%CSP%'])
+  if (html.includes(placeholder)) throw new Error(`verify.html: ${placeholder} was not filled in`);
 mkdirSync('dist', { recursive: true });
 // Written whole, then renamed: a test reading it meanwhile never sees half a page.
 writeFileSync('dist/verify.html.tmp', html);

@@ -75,7 +75,7 @@ export function verifyReceipt(
     return {
       verdict: 'receipt_invalid',
       check: CHECK_OF[check.code],
-      message: `The receipt does not hold together: ${check.message}`,
+      message: `The receipt was altered or damaged: ${check.message}`,
     };
   if (!trustedFingerprints.includes(key.fingerprint))
     return {
@@ -90,6 +90,19 @@ export function verifyReceipt(
     anchoredAt: receipt.certification.anchored_at,
     demo: receipt.demo,
     keyFingerprint: key.fingerprint,
-    message: `Verified: this is exactly the file certified as "${receipt.file.name}" on ${certifiedAt}, anchored ${receipt.certification.anchored_at ?? 'in the log'} (entry ${check.leafIndex + 1} of ${check.treeSize}), signed by the trusted log key ${key.fingerprint.slice(0, 16)}….${receipt.demo ? ' DEMO: made on a sandbox, no legal weight.' : ''}`,
+    message: `This is exactly the file certified as "${receipt.file.name}" on ${certifiedAt}, anchored ${receipt.certification.anchored_at ?? 'in the log'} (entry ${check.leafIndex + 1} of ${check.treeSize}), signed by the trusted log key ${key.fingerprint.slice(0, 16)}….`,
   };
 }
+
+/** Each verdict's headline: the first thing the CLI, the app and verify.html say. */
+export const VERDICT_HEADLINES: Record<ReceiptVerdict['verdict'], string> = {
+  verified: 'Verified: this is the certified document',
+  content_differs: 'Not the certified document',
+  receipt_invalid: 'The proof does not hold together',
+  untrusted_key: 'Consistent, but signed by a log key you have not trusted',
+  not_anchored: 'Not verifiable yet: the certification was not anchored',
+};
+
+/** Said with every verdict on a sandbox's certification. */
+export const DEMO_VERDICT_NOTICE =
+  'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.';

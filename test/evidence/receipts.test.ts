@@ -63,9 +63,9 @@ describe('receipts', () => {
     ]);
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toMatch(
-      /Verified: this is exactly the file certified as "share purchase agreement.pdf"/,
+      /Verified: this is the certified document\nThis is exactly the file certified as "share purchase agreement.pdf"/,
     );
-    expect(trusted.stdout).toMatch(/DEMO: made on a sandbox, no legal weight/);
+    expect(trusted.stdout).toMatch(/DEMO: this certification was made on a sandbox/);
     // Nothing was written on the other computer: no queue, no profile.
     expect(existsSync(empty) ? readdirSync(empty) : []).toEqual([]);
 

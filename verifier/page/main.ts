@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { attachedReceipt } from '../pdf-attachment';
-import { verifyReceipt } from '../verify-receipt';
+import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -12,12 +12,12 @@ import { verifyReceipt } from '../verify-receipt';
 const CHUNK = 8 * 1024 * 1024;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-const HEADLINES: Record<ReceiptVerdict['verdict'], [string, 'verified' | 'failed' | 'warning']> = {
-  verified: ['Verified: this is the certified document', 'verified'],
-  content_differs: ['Not the certified document', 'failed'],
-  receipt_invalid: ['The proof does not hold together', 'failed'],
-  untrusted_key: ['Consistent, but signed by a log key you have not trusted', 'warning'],
-  not_anchored: ['Not verifiable yet: the certification was not anchored', 'warning'],
+const LOOKS: Record<ReceiptVerdict['verdict'], 'verified' | 'failed' | 'warning'> = {
+  verified: 'verified',
+  content_differs: 'failed',
+  receipt_invalid: 'failed',
+  untrusted_key: 'warning',
+  not_anchored: 'warning',
 };
 
 let documentFile: File | undefined;
@@ -157,8 +157,12 @@ async function check(): Promise<void> {
   progress.hidden = true;
   if (current !== run) return;
   const verdict = verifyReceipt(documentHash, receipt, trustedKeys());
-  const [headline, kind] = HEADLINES[verdict.verdict];
-  show(kind, headline, verdict.message, (receipt as Receipt).demo === true);
+  show(
+    LOOKS[verdict.verdict],
+    VERDICT_HEADLINES[verdict.verdict],
+    verdict.message,
+    (receipt as Receipt).demo === true,
+  );
   facts(receipt as Receipt, documentHash);
 }
 

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import type { ReceiptVerdict } from '../../../protocol/receipt';
 import { attachedReceipt } from '../../../verifier/pdf-attachment';
-import { verifyReceipt } from '../../../verifier/verify-receipt';
+import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../../../verifier/verify-receipt';
 import { EvidenceCore } from '../../core';
 import { nodeEd25519Verify } from '../../evidence/native-signature';
 import { hashOneFile } from '../../hashing/hash-one-file';
@@ -31,8 +31,14 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
       'unreadable' in receipt
         ? { verdict: 'receipt_invalid', check: 'format', message: receipt.unreadable }
         : verifyReceipt(hash, receipt.json, trusted, nodeEd25519Verify);
-    if (values.json) outJson({ path, sha256: hash, ...result });
-    else out(`${printable(path)}\nsha256 ${hash}\n${result.message}`);
+    const demo = 'json' in receipt && (receipt.json as { demo?: unknown } | null)?.demo === true;
+    if (values.json) outJson({ path, sha256: hash, ...result, demo });
+    else
+      out(
+        [printable(path), `sha256 ${hash}`, VERDICT_HEADLINES[result.verdict], result.message]
+          .concat(demo ? [DEMO_VERDICT_NOTICE] : [])
+          .join('\n'),
+      );
     return result.verdict === 'verified' ? EXIT.ok : EXIT.failed;
   } finally {
     await pool.close();

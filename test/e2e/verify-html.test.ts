@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Receipt } from '../../protocol/receipt';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, workspace } from '../support/core';
+import { CHROMIUM, SCREENSHOTS, accessibilityViolations } from './harness';
+
+// verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
+// no network. The kit is made by the real core on the embedded sandbox.
+let ws: TestWorkspace;
+let browser: Browser;
+let kit: string;
+let docs: string[];
+const DOCS = { 'Exhibit A.pdf': 'exhibit a', 'Exhibit B.pdf': 'exhibit b', 'Exhibit C.pdf': 'exhibit c' };
+
+beforeAll(async () => {
+  ws = workspace('evidence-verify-html-');
+  const core = await openCore(ws.dataDir, { embeddedSandbox: { batchIntervalMs: 200 } });
+  try {
+    docs = ws.files(DOCS);
+    const { queued } = await core.certify(docs, METADATA);
+    await core.waitUntilSettled(queued.map((row) => row.id));
+    kit = join(ws.dir, 'kit');
+    await core.exportEvidence({}, { dir: kit });
+  } finally {
+    await core.close();
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'] });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  ws?.cleanup();
+});
+
+const receiptOf = (name: string) => join(kit, 'certifications', `${name}.receipt.json`);
+const certificateOf = (name: string) => join(kit, 'certifications', `${name}.certificate.pdf`);
+
+/** Opens a verify.html from disk and records every request it makes besides loading itself. */
+async function open(path = join(kit, 'verify.html')): Promise<{ page: Page; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url() !== `file://${path.split('/').map(encodeURIComponent).join('/')}`)
+      requests.push(request.url());
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`file://${path}`);
+  await expect.poll(() => page.locator('#trusted-keys').textContent()).not.toBe('');
+  expect(errors).toEqual([]);
+  return { page, requests };
+}
+
+async function check(page: Page, document: string, proof: string): Promise<string> {
+  await page.setInputFiles('#document', document);
+  await page.setInputFiles('#proof', proof);
+  const result = page.getByRole('status');
+  await expect
+    .poll(() => result.textContent(), { timeout: 20_000 })
+    .not.toMatch(/Checking…|Waiting|Now give/);
+  return (await result.textContent()) ?? '';
+}
+
+describe('verify.html, opened from the kit', () => {
+  it('verifies a document with its receipt or its certificate, offline, and explains the verdict', async () => {
+    const { page, requests } = await open();
+    expect(await check(page, docs[1]!, receiptOf('Exhibit B.pdf'))).toMatch(
+      /^Verified: this is the certified documentThis is exactly the file certified as "Exhibit B.pdf".*DEMO: this certification was made on a sandbox/,
+    );
+    await expect.poll(() => page.locator('#facts').textContent()).toContain('Exhibit B.pdf');
+    await page.reload();
+    expect(await check(page, docs[1]!, certificateOf('Exhibit B.pdf'))).toMatch(
+      /^Verified: this is the certified document/,
+    );
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+
+  it('says a changed document is not the certified one, naming what was certified', async () => {
+    const { page, requests } = await open();
+    const [changed] = ws.files({ 'Exhibit B (edited).pdf': 'exhibit b, edited' });
+    expect(await check(page, changed!, certificateOf('Exhibit B.pdf'))).toMatch(
+      /^Not the certified document.*"Exhibit B.pdf"/,
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses a receipt with one byte changed in its leaf, index, proof, root or signature', async () => {
+    const receiptText = readFileSync(receiptOf('Exhibit A.pdf'), 'utf8');
+    const receipt = JSON.parse(receiptText) as Receipt;
+    const evidence = receipt.evidence as {
+      leaf_input: string;
+      leaf_index: number;
+      inclusion_proof: string[];
+      root_hash: string;
+      signed_tree_head: { signature: string };
+    };
+    expect(evidence.inclusion_proof.length).toBeGreaterThan(0);
+    const swap = (text: string, at: number) =>
+      text.slice(0, at) + (text[at] === 'a' ? 'b' : 'a') + text.slice(at + 1);
+    // Each a one-character change of the receipt's text at the named field.
+    const fields: Record<string, string> = {
+      leaf: JSON.stringify(evidence.leaf_input).slice(1, 40),
+      index: `"leaf_index": ${evidence.leaf_index}`,
+      proof: evidence.inclusion_proof[0]!,
+      root: `"root_hash": "${evidence.root_hash}`,
+      signature: evidence.signed_tree_head.signature,
+    };
+    const { page, requests } = await open();
+    for (const [name, needle] of Object.entries(fields)) {
+      const at = receiptText.indexOf(needle) + needle.length - 2;
+      const changed =
+        name === 'index'
+          ? receiptText.replace(
+              needle,
+              `"leaf_index": ${evidence.leaf_index === 0 ? 1 : evidence.leaf_index - 1}`,
+            )
+          : swap(receiptText, at);
+      expect(changed.length, name).toBe(receiptText.length);
+      const path = join(ws.dir, `tampered-${name}.receipt.json`);
+      writeFileSync(path, changed);
+      await page.reload();
+      expect(await check(page, docs[0]!, path), name).toMatch(/^The proof does not hold together/);
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it('asks to compare the key when the page does not trust it, and verifies once the fingerprint is given', async () => {
+    // The verifier as built, trusting no key: a receipt alone proves only that it is consistent.
+    const { page, requests } = await open(join(process.cwd(), 'dist', 'verify.html'));
+    const receipt = JSON.parse(readFileSync(receiptOf('Exhibit C.pdf'), 'utf8')) as Receipt;
+    expect(await check(page, docs[2]!, receiptOf('Exhibit C.pdf'))).toMatch(
+      new RegExp(
+        `^Consistent, but signed by a log key you have not trusted.*${receipt.log_key!.fingerprint}`,
+      ),
+    );
+    await page
+      .getByLabel('Also trust the log key with this SHA-256 fingerprint')
+      .fill(receipt.log_key!.fingerprint);
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Verified/);
+    expect(requests).toEqual([]);
+  });
+
+  it('takes a dropped document and certificate together, hashing a large document in chunks', async () => {
+    const { page, requests } = await open();
+    const large = Buffer.alloc(20 * 1024 * 1024 + 17, 7);
+    const certificate = readFileSync(certificateOf('Exhibit A.pdf'));
+    // Dropped as one gesture: the page tells the proof from the document by reading them.
+    await page.evaluate(
+      ([doc, cert]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([Uint8Array.from(atob(doc), (c) => c.charCodeAt(0))], 'big scan.tif'));
+        transfer.items.add(
+          new File([Uint8Array.from(atob(cert), (c) => c.charCodeAt(0))], 'Exhibit A.pdf.certificate.pdf'),
+        );
+        window.dispatchEvent(
+          new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
+      },
+      [large.toString('base64'), certificate.toString('base64')] as const,
+    );
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
+      .toMatch(/^Not the certified document/);
+    // Read in 8 MiB pieces, the document's hash is still exactly Node's.
+    const facts = (await page.locator('#facts').textContent()) ?? '';
+    expect(facts).toContain('big scan.tif');
+    expect(facts).toContain(createHash('sha256').update(large).digest('hex'));
+    expect(requests).toEqual([]);
+  });
+
+  it('reads well in light and dark, small and large (screenshots)', async () => {
+    const { page } = await open();
+    await check(page, docs[0]!, certificateOf('Exhibit A.pdf'));
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries({
+        small: { width: 800, height: 600 },
+        large: { width: 1440, height: 900 },
+      })) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await page.screenshot({
+          path: join(SCREENSHOTS, `verify-html-verified-${scheme}-${size}.png`),
+          fullPage: true,
+        });
+      }
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+});
