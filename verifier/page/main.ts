@@ -93,8 +93,7 @@ function show(
   if (demo) {
     const mark = document.createElement('p');
     mark.className = 'demo';
-    mark.textContent =
-      'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.';
+    mark.textContent = DEMO_VERDICT_NOTICE;
     result.append(mark);
   }
 }
