@@ -33,7 +33,7 @@ export async function intakeWithListeners(): Promise<BenchFigure> {
         const stopForwarding = forwardCoreEvents(core, (_event, payload) => structuredClone(payload));
         let badge = 0;
         const stopBadge = core.onChanges((changes) => (badge = waitingCount(changes.counts)));
-        const invoke = createIpcInvoke(core, silentLogger);
+        const invoke = createIpcInvoke(core, silentLogger, { chooseExportFolder: async () => null });
         try {
           return await timeIt(async () => {
             const answer = await invoke('certify', { paths: [docs], metadata: BENCH_METADATA });

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { SandboxOptions } from '../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
+import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
 import type { Receipt } from '../protocol/receipt';
 import { isSettled, isUnsent } from '../protocol/states';
 import type {
@@ -10,11 +11,13 @@ import type {
   CertificationRow,
   ConnectivityStatus,
   CoreStatus,
+  DocumentVerification,
   EvidenceCheck,
   EvidenceSelection,
   ExportResult,
   FileVerification,
   IntakeProgress,
+  LogKeyChangeView,
   QueueChanges,
 } from '../protocol/views';
 import { isSendingBlocked } from '../protocol/views';
@@ -23,12 +26,11 @@ import { ProfileConnections } from './config/profile-connections';
 import type { ErrorCode } from './errors';
 import { DeskError, isDeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
-import type { LogKeySource } from './evidence/evidence-checker';
-import { pinnedLogKeys, storedLogKey } from './evidence/log-key-pin';
+import { LogTrust } from './evidence/log-trust';
 import { buildReceipt } from './evidence/receipt';
+import { checkAgainstProof } from './evidence/verify-document';
 import type { KitTarget } from './evidence/kit';
 import { describeSelection, writeKit } from './evidence/kit';
-import { logKeyFingerprint } from '../verifier/bytes';
 import { hashOneFile } from './hashing/hash-one-file';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
@@ -86,7 +88,7 @@ const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextP
 export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly pool: HashPool;
   private readonly profiles: ProfileConnections;
-  private readonly logKeys: LogKeySource;
+  private readonly logKeys: LogTrust;
   private readonly log: Logger;
   private engine: SyncEngine | undefined;
   private client: ServiceClient | undefined;
@@ -104,11 +106,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       dataDir: options.dataDir,
       options: options.embeddedSandbox,
     });
-    this.logKeys = pinnedLogKeys(
-      store.settings,
-      () => this.profiles.activeId,
-      async () => this.client?.fetchLogKey(),
-    );
+    this.logKeys = new LogTrust({
+      settings: store.settings,
+      active: () => this.trustedService(),
+      fetchKey: async () => this.client?.fetchLogKey(),
+      fetchConsistency: async (first, second) => this.client?.fetchConsistency(first, second),
+      log: this.log,
+    });
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
@@ -153,6 +157,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       profile: this.profiles.summary(),
       counts: this.store.queue.counts(this.activeProfileId),
       connectivity: this.connectivity,
+      logKeyChange: this.pendingLogKeyChange(),
     };
   }
 
@@ -285,7 +290,11 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     const summary = this.profiles.summary(row.profileId);
     return buildReceipt(row, {
       environment: { ...summary, baseUrl: this.readProfile(row.profileId)?.baseUrl ?? null },
-      logPublicKey: storedLogKey(this.store.settings, row.profileId),
+      logPublicKey: LogTrust.keyForEvidence(
+        this.store.settings,
+        row.profileId,
+        row.evidence === null ? null : JSON.parse(row.evidence),
+      ),
     });
   }
 
@@ -334,7 +343,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   /**
-   * The log keys a data folder trusts (their fingerprints): the one pinned for its active profile.
+   * The log keys a data folder trusts (their fingerprints): every one a profile of it has trusted.
    * Reads the queue only if there is one — verifying a receipt needs no queue at all.
    */
   static trustedLogKeys(dataDir: string): string[] {
@@ -342,11 +351,25 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     if (!existsSync(path)) return [];
     const store = openStore(path);
     try {
-      const key = storedLogKey(store.settings, store.settings.activeProfile());
-      return key ? [logKeyFingerprint(key)] : [];
+      return LogTrust.trustedFingerprints(store.settings);
     } finally {
       store.close();
     }
+  }
+
+  /**
+   * Verifies a document: against its receipt or certificate when one is given (the log keys this
+   * computer trusts decide), else against this queue's certifications of it.
+   */
+  async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
+    if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
+    const hashed = await hashOneFile(this.pool, path);
+    const result = await checkAgainstProof(
+      hashed.hash,
+      proofPath,
+      LogTrust.trustedFingerprints(this.store.settings),
+    );
+    return { kind: 'proof', path, assetHash: hashed.hash, ...result };
   }
 
   /** Hashes a file and re-checks, offline, the evidence of every certification of it. */
@@ -362,7 +385,60 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
           : { verification: 'unverifiable', message: `Not anchored yet (${row.state}).` };
       certifications.push({ row, check });
     }
-    return { path, assetHash: hashed.hash, certifications };
+    const sameName = certifications.length
+      ? []
+      : this.store.queue
+          .findSameNameOtherContent(this.activeProfileId, basename(path), hashed.hash)
+          .map((row) => ({
+            id: row.id,
+            fileName: row.fileName,
+            createdAt: row.createdAt,
+            assetHash: row.assetHash,
+          }));
+    return { path, assetHash: hashed.hash, certifications, sameName };
+  }
+
+  /** A change of the active service's log key that waits for the user to accept it, if any. */
+  pendingLogKeyChange(): LogKeyChangeView | null {
+    const change = this.logKeys.keyChange(this.activeProfileId);
+    return change
+      ? {
+          previousFingerprint: change.previousFingerprint,
+          fingerprint: change.fingerprint,
+          seenAt: change.seenAt,
+        }
+      : null;
+  }
+
+  /**
+   * The user compared the new key's fingerprint with the service's and accepts it: evidence that
+   * could not be checked is checked again with it. Returns how many were checked again.
+   */
+  async acceptLogKeyChange(): Promise<number> {
+    if (!this.logKeys.acceptKeyChange(this.activeProfileId)) return 0;
+    const unchecked = this.list({ states: ['anchored'], limit: 1_000_000 }).filter(
+      (row) => row.verification !== 'verified',
+    );
+    for (const row of unchecked) {
+      const check = await checkEvidence(
+        row,
+        row.evidence === null ? null : JSON.parse(row.evidence),
+        this.logKeys,
+      );
+      this.store.queue.recordVerification(row.id, {
+        verification: check.verification,
+        verificationMessage: check.message,
+      });
+    }
+    return unchecked.length;
+  }
+
+  /** The active profile's service and the log key the user gave it, for the log trust. */
+  private trustedService() {
+    const profileId = this.activeProfileId;
+    if (profileId === EMBEDDED_PROFILE_ID) return { profileId, service: 'embedded' };
+    const profile = this.readProfile(profileId);
+    return { profileId, service: profile?.baseUrl ?? 'unknown', configuredKey: profile?.logKey };
   }
 
   saveProfile(profile: ServiceProfile, secrets: ProfileSecrets): Promise<void> {

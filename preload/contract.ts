@@ -8,7 +8,8 @@ import type {
   ConnectionTest,
   ConnectivityStatus,
   CoreStatus,
-  FileVerification,
+  DocumentVerification,
+  ExportResult,
   IntakeProgress,
   ListPage,
   QueueChanges,
@@ -39,7 +40,13 @@ export const CALLS = {
   remove: z.object({ id }),
   tryNow: z.object({}),
   status: z.object({}),
-  verifyFile: z.object({ path }),
+  verifyDocument: z.object({ path, proofPath: path.optional() }),
+  exportEvidence: z.object({
+    ids: z.array(id).min(1).max(1_000_000).optional(),
+    states: z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional(),
+    search: z.string().max(256).optional(),
+  }),
+  acceptLogKey: z.object({}),
   settings: z.object({}),
   saveProfile: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }),
   useProfile: z.object({ id: profileIdSchema }),
@@ -55,7 +62,10 @@ export interface CallResults {
   remove: null;
   tryNow: null;
   status: CoreStatus;
-  verifyFile: FileVerification;
+  verifyDocument: DocumentVerification;
+  /** null when the person closed the folder dialog without choosing. */
+  exportEvidence: ExportResult | null;
+  acceptLogKey: { rechecked: number };
   settings: SettingsView;
   saveProfile: null;
   useProfile: null;

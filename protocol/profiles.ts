@@ -50,6 +50,21 @@ export const serviceProfileSchema = z
     clientId: z.string().trim().min(1, 'is required').max(256),
     apiKey: z.string().trim().max(256).optional(),
     signRequests: z.boolean(),
+    /**
+     * The log key this profile trusts: a PEM public key, or the SHA-256 fingerprint the service's
+     * key must have. Without it the key is fetched once and pinned.
+     */
+    logKey: z
+      .string()
+      .trim()
+      .max(4096)
+      .refine(
+        (value) =>
+          /^(sha256:)?[0-9a-fA-F]{64}$/.test(value) ||
+          /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(value),
+        'must be a PEM public key or a SHA-256 fingerprint (64 hexadecimal characters)',
+      )
+      .optional(),
   })
   .superRefine((profile, context) => {
     if (profile.kind !== 'production') return;

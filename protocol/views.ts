@@ -1,5 +1,6 @@
 import type { FILE_PROBLEM_CODES } from './errors';
 import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
+import type { ReceiptVerdict } from './receipt';
 import type { LocalState, StateCounts } from './states';
 
 /**
@@ -88,6 +89,14 @@ export interface CoreStatus {
   profile: ProfileSummary;
   counts: StateCounts;
   connectivity: ConnectivityStatus;
+  /** The service's log key changed; evidence is not checked with the new one until the user accepts it. */
+  logKeyChange: LogKeyChangeView | null;
+}
+
+export interface LogKeyChangeView {
+  previousFingerprint: string;
+  fingerprint: string;
+  seenAt: number;
 }
 
 /**
@@ -130,7 +139,21 @@ export interface FileVerification {
   path: string;
   assetHash: string;
   certifications: { row: CertificationRow; check: EvidenceCheck }[];
+  /** None of this content, but certifications of a file of the same name: it has changed since. */
+  sameName: { id: number; fileName: string; createdAt: number; assetHash: string }[];
 }
+
+/** A document checked against its receipt or certificate, or against this computer's register. */
+export type DocumentVerification =
+  | ({ kind: 'register' } & FileVerification)
+  | {
+      kind: 'proof';
+      path: string;
+      assetHash: string;
+      verdict: ReceiptVerdict;
+      headline: string;
+      demoNotice: string | null;
+    };
 
 export interface SettingsView {
   active: string;

@@ -58,19 +58,15 @@ export function anchorDueBatch(
     for (const row of failing) markFailed.run(now, row.seq);
     if (anchoring.length === 0) return { anchored: 0, failed: failing.length, treeSize };
 
-    const leafHashes: Buffer[] = (
-      sql(db, 'SELECT leaf_hash FROM certifications WHERE leaf_index IS NOT NULL ORDER BY leaf_index')
-        .pluck()
-        .all() as string[]
-    ).map((hex) => Buffer.from(hex, 'hex'));
+    const hashes = leafHashes(db, treeSize);
     const newLeaves = anchoring.map((row, offset) => {
       const input = leafInput(row);
       const hash = leafHash(Buffer.from(input, 'utf8'));
-      leafHashes.push(hash);
+      hashes.push(hash);
       return { row, index: treeSize + offset, input, hash };
     });
-    const newSize = leafHashes.length;
-    const tree = buildTree(leafHashes);
+    const newSize = hashes.length;
+    const tree = buildTree(hashes);
     const signature = key.sign(treeHeadSignatureInput(now, newSize, tree.rootHash));
     sql(db, 'INSERT INTO tree_heads (tree_size, timestamp, root_hash, signature) VALUES (?, ?, ?, ?)').run(
       newSize,
@@ -98,6 +94,18 @@ export function anchorDueBatch(
     }
     return { anchored: anchoring.length, failed: failing.length, treeSize: newSize };
   })();
+}
+
+/** The hashes of the log's first `count` leaves, in order. */
+export function leafHashes(db: SandboxDb, count: number): Buffer[] {
+  return (
+    sql(
+      db,
+      'SELECT leaf_hash FROM certifications WHERE leaf_index IS NOT NULL AND leaf_index < ? ORDER BY leaf_index',
+    )
+      .pluck()
+      .all(count) as string[]
+  ).map((hex) => Buffer.from(hex, 'hex'));
 }
 
 export function currentTreeSize(db: SandboxDb): number {

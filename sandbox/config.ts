@@ -19,6 +19,8 @@ export const faultsSchema = z
     tokenLifetimeSeconds: z.number().int().min(1).max(86_400),
     /** Pauses anchoring altogether (certifications stay `pending`). */
     anchoringPaused: z.boolean(),
+    /** Paths answered 404, as by a service that lacks them (the real one may have no log endpoints). */
+    withoutPaths: z.array(z.string()),
   })
   .strict();
 
@@ -30,6 +32,7 @@ export const DEFAULT_FAULTS: Faults = {
   dropRate: 0,
   dropResponseRate: 0,
   anchorFailureRate: 0,
+  withoutPaths: [],
   anchorDelayMs: 0,
   tokenLifetimeSeconds: 300,
   anchoringPaused: false,

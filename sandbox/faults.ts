@@ -5,6 +5,7 @@ import { Problem } from './problem';
 /** onRequest hook: drops the connection or fails the request before anything is done, as configured. */
 export function injectRequestFaults(context: SandboxContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    refuseAbsentPath(context, request);
     const faults = context.faults();
     if (faults.dropRate > 0 && Math.random() < faults.dropRate) {
       dropConnection(request, reply);
@@ -34,4 +35,10 @@ export function dropConnection(request: FastifyRequest, reply: FastifyReply): vo
 export function addedLatency(context: SandboxContext): Promise<void> {
   const ms = context.faults().latencyMs;
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+/** Plays a service that lacks an endpoint (the real one may have no log endpoints): 404 for it. */
+export function refuseAbsentPath(context: SandboxContext, request: FastifyRequest): void {
+  if (context.faults().withoutPaths.includes(request.url.split('?')[0] ?? ''))
+    throw new Problem(404, 'not_found', 'Not found', 'This service has no such endpoint (fault injection).');
 }

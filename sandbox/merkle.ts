@@ -53,3 +53,34 @@ export function buildTree(leafHashes: readonly Buffer[]): TreeSnapshot {
     },
   };
 }
+
+/** MTH over leaves [start, end) (RFC 6962 §2.1). */
+function rangeHash(leafHashes: readonly Buffer[], start: number, end: number): Buffer {
+  if (end - start === 1) return leafHashes[start] as Buffer;
+  const k = largestPowerOfTwoBelow(end - start);
+  return nodeHash(rangeHash(leafHashes, start, start + k), rangeHash(leafHashes, start + k, end));
+}
+
+function largestPowerOfTwoBelow(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+/**
+ * The consistency proof between the tree of the first `first` leaves and the tree of all
+ * `leafHashes` (RFC 6962 §2.1.2 PROOF(m, D[n])): what lets a client holding an older tree head
+ * check that the log only grew.
+ */
+export function consistencyProof(leafHashes: readonly Buffer[], first: number): Buffer[] {
+  const subproof = (m: number, start: number, end: number, complete: boolean): Buffer[] => {
+    const n = end - start;
+    if (m === n) return complete ? [] : [rangeHash(leafHashes, start, end)];
+    const k = largestPowerOfTwoBelow(n);
+    if (m <= k) return [...subproof(m, start, start + k, complete), rangeHash(leafHashes, start + k, end)];
+    return [...subproof(m - k, start + k, end, false), rangeHash(leafHashes, start, start + k)];
+  };
+  if (first < 1 || first > leafHashes.length)
+    throw new RangeError(`No tree of ${first} leaves to prove from`);
+  return subproof(first, 0, leafHashes.length, true);
+}

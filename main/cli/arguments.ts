@@ -15,8 +15,9 @@ Commands:
   export --out DIR [--zip FILE] [--state S] [--search TEXT] [--ids 1,2,3]
                         write the evidence kit for the chosen certifications: a receipt and a
                         certificate each, the register, verify.html, the log key and a README
-  profile show | use ID | test [ID]
+  profile show | use ID | test [ID] | trust-key FINGERPRINT
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
+              [--log-key FINGERPRINT|KEY.pem]
                         secrets are asked for (no echo), or read one per line from a pipe
   sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)
 

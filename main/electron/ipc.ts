@@ -1,4 +1,5 @@
-import { ipcMain } from 'electron';
+import { dialog, ipcMain } from 'electron';
+import { kitFolderIn } from '../evidence/kit';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import type { EvidenceCore } from '../core';
 import type { EventSender } from '../ipc/handlers';
@@ -13,7 +14,17 @@ export function wireIpc(
   window: BrowserWindow,
   log: Logger,
 ): { send: EventSender; dispose(): void } {
-  const invoke = createIpcInvoke(core, log);
+  const invoke = createIpcInvoke(core, log, {
+    chooseExportFolder: async () => {
+      const answer = await dialog.showOpenDialog(window, {
+        title: 'Save the evidence kit in…',
+        buttonLabel: 'Save here',
+        properties: ['openDirectory', 'createDirectory'],
+      });
+      // A kit in its own new folder, so it never mixes with what the chosen folder holds.
+      return answer.canceled || !answer.filePaths[0] ? null : kitFolderIn(answer.filePaths[0]);
+    },
+  });
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
     event.sender.id === window.webContents.id && event.senderFrame?.url.startsWith(expectedOrigin(window));
   for (const name of CALL_NAMES) {

@@ -1,10 +1,17 @@
 import type { CertificationRow, EvidenceCheck } from '../../protocol/views';
 import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from '../../verifier/sandbox-evidence';
+import { logKeyFingerprint } from '../../verifier/bytes';
+import type { KeyAnswer, KeyChange, TreeHead } from './log-trust';
+import { keyChangeReason } from './log-trust';
 import { nodeEd25519Verify } from './native-signature';
 
 export interface LogKeySource {
-  /** The log key pinned for this environment, fetching and pinning it on first use. */
-  pinnedLogKey(): Promise<string | undefined>;
+  /** The log key trusted for this environment (given, or pinned on first use), or why there is none. */
+  pinnedLogKey(): Promise<KeyAnswer>;
+  /** Evidence named another key: has the service changed its key? */
+  noticeOtherKey(): Promise<KeyChange | null>;
+  /** A verified tree head, checked against the newest seen: the log must only grow. */
+  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 /** Verifies evidence whose format we know; anything else is kept raw and said to be unverifiable. */
@@ -25,21 +32,24 @@ export async function checkEvidence(
       message: 'The evidence is in a format this app cannot check; it is kept as received.',
     };
   }
-  const logPublicKey = await keys.pinnedLogKey();
-  if (!logPublicKey) {
-    return {
-      verification: 'unverifiable',
-      message: 'The log key needed to check the evidence could not be fetched; it is kept as received.',
-    };
-  }
+  const answer = await keys.pinnedLogKey();
+  if (answer.key === undefined)
+    return { verification: 'unverifiable', message: `${answer.reason} The evidence is kept as received.` };
+  const logPublicKey = answer.key;
   const verdict = verifySandboxEvidence(evidence, {
     assetHash: row.assetHash,
     certificationId: row.serviceId ?? undefined,
     logPublicKey,
     verifyEd25519: nodeEd25519Verify,
   });
-  if (!verdict.verified)
+  if (!verdict.verified) {
+    const change = verdict.code === 'key_id_mismatch' ? await keys.noticeOtherKey() : null;
+    if (change) return { verification: 'unverifiable', message: keyChangeReason(change) };
     return { verification: 'invalid', message: `The evidence did not verify: ${verdict.message}` };
+  }
+  const head = (evidence as { signed_tree_head: TreeHead }).signed_tree_head;
+  const history = await keys.checkTreeHead(logKeyFingerprint(logPublicKey), head);
+  if (!history.ok) return { verification: 'invalid', message: history.message };
   return {
     verification: 'verified',
     message: `Evidence verified: entry ${verdict.leafIndex + 1} of ${verdict.treeSize} in the log, signed ${new Date(verdict.treeHeadTimestamp).toISOString()}.`,

@@ -70,7 +70,8 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     environments.add(receipt.environment.kind);
     if (receipt.demo) demoCount++;
     if (receipt.certification.state !== 'anchored') notAnchored++;
-    target.onProgress?.(++done, source.count);
+    done++;
+    target.onProgress?.(done, source.count);
   }
   writeFileSync(
     join(dir, 'register.pdf'),
@@ -176,4 +177,12 @@ export function describeSelection(
     selection.search ? `matching “${selection.search}”` : '',
   ].filter(Boolean);
   return `Certifications in ${parts.join(', ')}`;
+}
+
+/** A new folder for a kit inside the one chosen: "Evidence kit 2026-11-22 1432", numbered if taken. */
+export function kitFolderIn(parent: string, now = new Date()): string {
+  const stamp = now.toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
+  let candidate = join(parent, `Evidence kit ${stamp}`);
+  for (let n = 2; existsSync(candidate); n++) candidate = join(parent, `Evidence kit ${stamp} (${n})`);
+  return candidate;
 }

@@ -22,8 +22,13 @@ type Implementations = {
   [N in CallName]: (input: ParsedInput<N>) => Promise<CallResults[N]> | CallResults[N];
 };
 
+/** What only the shell can do for a call: ask the person where to save (a native dialog in Electron). */
+export interface ShellServices {
+  chooseExportFolder(): Promise<string | null>;
+}
+
 /** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
-function implementations(core: EvidenceCore): Implementations {
+function implementations(core: EvidenceCore, shell: ShellServices): Implementations {
   // Calls that only act answer `null`, so "it worked" is a value like any other.
   const acting = async (action: () => unknown): Promise<null> => {
     await action();
@@ -41,7 +46,12 @@ function implementations(core: EvidenceCore): Implementations {
     remove: ({ id }) => acting(() => core.remove(id)),
     tryNow: () => acting(() => core.tryNow()),
     status: () => core.status(),
-    verifyFile: ({ path }) => core.verifyFile(path),
+    verifyDocument: ({ path, proofPath }) => core.verifyDocument(path, proofPath),
+    exportEvidence: async (selection) => {
+      const dir = await shell.chooseExportFolder();
+      return dir === null ? null : core.exportEvidence(selection, { dir });
+    },
+    acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
     settings: async () => {
       const active = core.activeProfileId;
       const profile = core.readProfile(active) ?? null;
@@ -71,8 +81,8 @@ export type IpcInvoke = <N extends CallName>(
  * input must parse against its schema (handlers never see `unknown`), and every outcome is a
  * `{ ok, value }` or `{ ok: false, error: { code, message } }` — never a thrown error or a stack.
  */
-export function createIpcInvoke(core: EvidenceCore, log: Logger): IpcInvoke {
-  const table = implementations(core);
+export function createIpcInvoke(core: EvidenceCore, log: Logger, shell: ShellServices): IpcInvoke {
+  const table = implementations(core, shell);
   return async <N extends CallName>(name: N, input: unknown): Promise<CallResult<CallResults[N]>> => {
     if (!Object.hasOwn(CALLS, name)) return failure('unknown_call', 'That action does not exist.');
     const parsed = CALLS[name].safeParse(input);

@@ -109,6 +109,26 @@ export class ServiceClient {
     );
   }
 
+  /** A consistency proof between two sizes of the log (docs/api.md); a service without the endpoint answers 404. */
+  fetchConsistency(first: number, second: number): Promise<CallResult<string[]>> {
+    return this.call(
+      'GET',
+      `/v1/log/consistency?first=${first}&second=${second}`,
+      randomUUID(),
+      undefined,
+      (json) => {
+        const nodes = (json as { consistency?: unknown }).consistency;
+        if (
+          !Array.isArray(nodes) ||
+          !nodes.every((node) => typeof node === 'string' && /^[0-9a-f]{64}$/.test(node))
+        )
+          throw new UnreadableResponse('The service sent a consistency proof this app cannot read.');
+        return nodes as string[];
+      },
+      false,
+    );
+  }
+
   /** Fetches a token and says in plain words whether that worked. */
   async testConnection(): Promise<CallResult<{ expiresInSeconds: number }>> {
     try {
@@ -208,12 +228,15 @@ export class ServiceClient {
 
   private async send(request: OutgoingRequest, isRetry = false): Promise<Response> {
     const { method, url, requestId, body, authenticated, signal } = request;
+    // Public reads (the log's key and proofs) carry no credentials: nothing secret goes where none is needed.
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...signRequest(
-        { method, path: url.pathname + url.search, requestId, body: body ?? '' },
-        this.connection.signing,
-      ),
+      ...(authenticated
+        ? signRequest(
+            { method, path: url.pathname + url.search, requestId, body: body ?? '' },
+            this.connection.signing,
+          )
+        : { 'x-request-id': requestId }),
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let token: string | undefined;

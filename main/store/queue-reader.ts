@@ -82,6 +82,13 @@ export class QueueReader {
     ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
   }
 
+  /** Certifications of a file with this name whose content was different: "changed since" for verify. */
+  findSameNameOtherContent(profileId: string, fileName: string, assetHash: string): CertificationRow[] {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND file_name = ? AND asset_hash <> ? ORDER BY id DESC LIMIT 5`,
+    ).all(profileId, fileName, assetHash.toLowerCase()) as CertificationRow[];
+  }
+
   get(id: number): CertificationRow | undefined {
     return this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id) as
       CertificationRow | undefined;

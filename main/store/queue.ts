@@ -295,6 +295,26 @@ export class CertificationQueue extends QueueReader {
     if (stateMoved || problem.errorMessage !== before.errorMessage) this.feed.noteChanged(id, 'pending');
   }
 
+  /**
+   * Records a fresh check of an anchored row's evidence (after the user accepted a new log key):
+   * no state change, but a timeline entry saying what the check found.
+   */
+  recordVerification(
+    id: number,
+    check: { verification: Verification; verificationMessage: string },
+    now = Date.now(),
+  ): void {
+    this.db
+      .transaction(() => {
+        const changed = this.sql(
+          `UPDATE certifications SET verification = ?, verification_message = ?, updated_at = ? WHERE id = ? AND state = 'anchored'`,
+        ).run(check.verification, check.verificationMessage, now, id).changes;
+        if (changed) this.appendHistory(id, 'anchored', now, `checked again: ${check.verificationMessage}`);
+      })
+      .immediate();
+    this.feed.noteChanged(id, 'anchored');
+  }
+
   /** Removes a certification that was never sent, or that failed for good. */
   remove(id: number): void {
     const row = this.require(id);

@@ -26,6 +26,20 @@ export class SettingsStore {
     ).run(key, value);
   }
 
+  /** The settings whose key starts with `prefix`, as [key, value] pairs. */
+  withPrefix(prefix: string): [string, string][] {
+    return (
+      this.sql('SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?').all(prefix.length, prefix) as {
+        key: string;
+        value: string;
+      }[]
+    ).map((row) => [row.key, row.value]);
+  }
+
+  delete(key: string): void {
+    this.sql('DELETE FROM settings WHERE key = ?').run(key);
+  }
+
   activeProfile(): string {
     return this.get(ACTIVE_PROFILE) ?? EMBEDDED_PROFILE_ID;
   }

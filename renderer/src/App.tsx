@@ -1,7 +1,14 @@
 import { useRef, useState } from 'react';
 import type { BatchMetadata } from '../../protocol/certification-request';
 import { ask, bridge, messageOf } from './bridge';
-import { ConnectionBanner, ConnectionIndicator, DemoBanner, ProgressBars } from './components/Banners';
+import type { LocalState } from '../../protocol/states';
+import {
+  ConnectionBanner,
+  ConnectionIndicator,
+  DemoBanner,
+  LogKeyChangeBanner,
+  ProgressBars,
+} from './components/Banners';
 import { BatchForm } from './components/BatchForm';
 import { CertificationList } from './components/CertificationList';
 import { Details } from './components/Details';
@@ -10,6 +17,7 @@ import { FILTERS, FilterBar } from './components/FilterBar';
 import type { NoticeContent } from './components/Notice';
 import { Notice } from './components/Notice';
 import { Settings } from './components/Settings';
+import { VerifyDialog } from './components/VerifyDialog';
 import { useShellCommands } from './hooks/useShellCommands';
 import { useStatus } from './hooks/useStatus';
 
@@ -20,17 +28,22 @@ export function App() {
   const [openId, setOpenId] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [notice, setNotice] = useState<NoticeContent | null>(null);
+  // The verify dialog, with what was dropped or chosen for it (null: closed).
+  const [verifying, setVerifying] = useState<string[] | null>(null);
   const counts = useStatus().data?.counts;
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
-  const verify = async (path: string) => {
+  const saveEvidence = async (selection: { ids?: number[]; states?: LocalState[]; search?: string }) => {
+    setNotice({ text: 'Saving the evidence…', problems: [] });
     try {
-      const result = await ask(bridge().verifyFile({ path }));
-      const text = result.certifications.length
-        ? result.certifications.map((c) => c.check.message).join(' ')
-        : 'No certification of this exact file is on record here.';
-      setNotice({ text, problems: [] });
+      const saved = await ask(bridge().exportEvidence(selection));
+      setNotice(
+        saved && {
+          text: `Saved the evidence of ${saved.certifications} certification${saved.certifications === 1 ? '' : 's'} in ${saved.dir}: a certificate and a receipt for each, the register, and verify.html for whoever receives it.`,
+          problems: [],
+        },
+      );
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
     }
@@ -39,7 +52,7 @@ export function App() {
   useShellCommands({
     'add-paths': ({ paths }) => setChosen(paths),
     'open-settings': () => setSettingsOpen(true),
-    'verify-path': ({ path }) => void verify(path),
+    'verify-path': ({ path }) => setVerifying([path]),
   });
 
   const certify = async (metadata: BatchMetadata) => {
@@ -57,16 +70,20 @@ export function App() {
   };
 
   return (
-    <DropZone onPaths={setChosen}>
+    <DropZone onPaths={(paths) => (verifying ? setVerifying(paths) : setChosen(paths))}>
       <header className="top">
         <h1>Evidence Desk</h1>
         <ConnectionIndicator />
+        <button type="button" onClick={() => setVerifying([])}>
+          Verify…
+        </button>
         <button type="button" onClick={() => setSettingsOpen(true)}>
           Settings
         </button>
       </header>
       <DemoBanner />
       <ConnectionBanner onOpenSettings={() => setSettingsOpen(true)} />
+      <LogKeyChangeBanner />
       <main>
         <section className="intake" aria-label="Add documents">
           <p>
@@ -103,6 +120,9 @@ export function App() {
           search={search}
           onSearch={setSearch}
           counts={counts}
+          onSaveEvidence={() =>
+            void saveEvidence({ states: [...(FILTERS[filter]?.states ?? [])], search: search || undefined })
+          }
         />
         <CertificationList
           states={FILTERS[filter]?.states ?? []}
@@ -113,7 +133,14 @@ export function App() {
       {chosen.length > 0 && (
         <BatchForm count={chosen.length} onCertify={(m) => void certify(m)} onCancel={() => setChosen([])} />
       )}
-      {openId !== null && <Details id={openId} onClose={() => setOpenId(null)} />}
+      {openId !== null && (
+        <Details
+          id={openId}
+          onClose={() => setOpenId(null)}
+          onSaveEvidence={(ids) => void saveEvidence({ ids })}
+        />
+      )}
+      {verifying && <VerifyDialog dropped={verifying} onClose={() => setVerifying(null)} />}
       {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
     </DropZone>
   );

@@ -43,12 +43,15 @@ const REFRESH_EVERY_MS = 250;
 /**
  * Feeds the screens from the bridge's events. The change stream is the only trigger for
  * re-reading the queue: its counts go straight into the status, and every query about the queue
- * (the list pages on screen, an open details panel) is refreshed at most every 250 ms. A profile
- * switch also refreshes the settings and the profile shown.
+ * (the list pages on screen, an open details panel) is refreshed at most every 250 ms; the status
+ * too once evidence was checked. A profile switch also refreshes the settings and the profile shown.
  */
 export function connectLiveUpdates(queryClient: QueryClient): () => void {
   let refresh: ReturnType<typeof setTimeout> | undefined;
+  // Checking anchored evidence is what discovers a changed log key: the status is read again then.
+  let statusStale = false;
   const onChanges = (changes: QueueChanges) => {
+    statusStale ||= changes.external || changes.changed.some((change) => change.state === 'anchored');
     queryClient.setQueryData<CoreStatus>(
       keys.status,
       (status) => status && { ...status, counts: changes.counts },
@@ -61,8 +64,9 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
       refresh = undefined;
       void queryClient.invalidateQueries({
         queryKey: keys.queue,
-        predicate: (q) => q.queryKey[1] !== 'status',
+        predicate: (q) => q.queryKey[1] !== 'status' || statusStale,
       });
+      statusStale = false;
     }, REFRESH_EVERY_MS);
   };
   const offs = [

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
@@ -103,16 +103,26 @@ describe('when the active profile cannot be used', () => {
 
 describe('what certify prints', () => {
   it('says when evidence did not verify, and never lets a file name pass for another line', async () => {
-    // This queue trusts another log key than the embedded sandbox's: its evidence cannot verify.
+    // This queue has seen the embedded sandbox's log rewrite its history: its evidence cannot verify.
+    const [first, doc] = ws.files({
+      'agenda.pdf': 'the agenda',
+      'minutes\nanchored  ffffffffffff  forged.pdf': 'the minutes',
+    });
+    expect((await cli(['certify', first!, ...certifyArgs, '--wait'])).code).toBe(0);
     const store = openStore(join(ws.dataDir, 'queue.sqlite'));
-    const stranger = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' });
-    store.settings.set('log_key:embedded', stranger.toString('base64'));
+    const key = store.settings.get('log_key:embedded')!;
+    const fingerprint = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex');
+    store.settings.set(
+      `log_rewritten:${fingerprint}`,
+      'The service’s log rewrote its history (as this test says).',
+    );
     store.close();
-    const [doc] = ws.files({ 'minutes\nanchored  ffffffffffff  forged.pdf': 'the minutes' });
 
     const result = await cli(['certify', doc!, ...certifyArgs, '--wait']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/anchored, but its evidence DID NOT VERIFY: The evidence did not verify/);
+    expect(result.stdout).toMatch(
+      /anchored, but its evidence DID NOT VERIFY: The service’s log rewrote its history/,
+    );
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     expect(result.stdout).toContain('minutes\\nanchored');
   }, 60_000);

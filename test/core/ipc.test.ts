@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
+
+// No folder is ever chosen here: exporting is exercised in test/evidence and the e2e tests.
+const NO_SHELL = { chooseExportFolder: async () => null };
 import { silentLogger } from '../../main/logging/logger';
 import type { EvidenceDeskBridge } from '../../preload/bridge';
 import { createBridge } from '../../preload/bridge';
@@ -17,7 +20,7 @@ let stopForwarding: () => void;
 beforeEach(async () => {
   ws = workspace('evidence-ipc-');
   core = await openCore(ws.dataDir);
-  const invoke = createIpcInvoke(core, silentLogger);
+  const invoke = createIpcInvoke(core, silentLogger, NO_SHELL);
   const events = new EventEmitter();
   stopForwarding = forwardCoreEvents(core, (event, payload) => events.emit(event, structuredClone(payload)));
   bridge = createBridge({
@@ -55,7 +58,9 @@ describe('the bridge to the core', () => {
         'testConnection',
         'tryNow',
         'useProfile',
-        'verifyFile',
+        'verifyDocument',
+        'exportEvidence',
+        'acceptLogKey',
       ].sort(),
     );
     expect(Object.isFrozen(bridge)).toBe(true);
@@ -80,7 +85,7 @@ describe('the bridge to the core', () => {
   });
 
   it('refuses malformed input with a clear error value and never throws', async () => {
-    const invoke = createIpcInvoke(core, silentLogger);
+    const invoke = createIpcInvoke(core, silentLogger, NO_SHELL);
     expect(await invoke('certify', { paths: 'not a list', metadata: METADATA })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' },

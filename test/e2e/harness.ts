@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { CoreOptions, EvidenceCore } from '../../main/core';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
+import { kitFolderIn } from '../../main/evidence/kit';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
 import type { CallName } from '../../preload/channels';
 import { silentLogger } from '../../main/logging/logger';
@@ -62,7 +63,10 @@ export async function startHarness(
   const ws = workspace('evidence-e2e-');
   const core = await openCore(ws.dataDir, options.core);
   await options.before?.(core, ws);
-  const invoke = createIpcInvoke(core, silentLogger);
+  // Stand-in for Electron's native folder dialog (it cannot run here): the person "chooses" saved/.
+  const invoke = createIpcInvoke(core, silentLogger, {
+    chooseExportFolder: async () => kitFolderIn(join(ws.dir, 'saved')),
+  });
   const failing = new Set<CallName>();
   const server = createServer((request, response) => {
     const path = normalize(

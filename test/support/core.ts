@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreOptions } from '../../main/core';
+import type { ServiceProfile } from '../../protocol/profiles';
 import { EvidenceCore } from '../../main/core';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 
@@ -50,8 +51,13 @@ export function openCore(dataDir: string, options: Partial<CoreOptions> = {}): P
 /** Points a core at a sandbox through a saved service profile, its secrets in the real keychain. */
 export async function useSandboxProfile(
   core: EvidenceCore,
-  sandbox: { baseUrl: string; tokenUrl: string; createClient(): { clientId: string; clientSecret: string } },
+  sandbox: {
+    baseUrl: string;
+    tokenUrl: string;
+    createClient(): { clientId: string; clientSecret: string; apiKey?: string; apiSecret?: string };
+  },
   id = 'test-sandbox',
+  extra: Partial<ServiceProfile> = {},
 ): Promise<void> {
   const client = sandbox.createClient();
   await core.saveProfile(
@@ -62,8 +68,10 @@ export async function useSandboxProfile(
       tokenUrl: sandbox.tokenUrl,
       clientId: client.clientId,
       signRequests: false,
+      ...extra,
+      ...(extra.apiKey ? { apiKey: client.apiKey } : {}),
     },
-    { client_secret: client.clientSecret },
+    { client_secret: client.clientSecret, ...(extra.apiKey ? { api_secret: client.apiSecret } : {}) },
   );
   await core.useProfile(id);
 }

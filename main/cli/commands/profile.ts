@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { SecretName } from '../../../protocol/profiles';
 import { serviceProfileSchema } from '../../../protocol/profiles';
 import type { EvidenceCore } from '../../core';
@@ -43,7 +44,8 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
     return result.ok ? EXIT.ok : EXIT.environment;
   }
   if (action === 'set') return setProfile(core, values);
-  throw new UsageError('profile takes show, use ID, test [ID] or set.');
+  if (action === 'trust-key') return trustNewKey(core, id);
+  throw new UsageError('profile takes show, use ID, test [ID], set or trust-key FINGERPRINT.');
 }
 
 async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
@@ -55,6 +57,7 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
     clientId: values['client-id'],
     apiKey: values['api-key'],
     signRequests: values.sign ?? false,
+    logKey: logKeyArgument(values['log-key']?.[0]),
   });
   if (!parsed.success)
     throw new UsageError(
@@ -71,5 +74,41 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
   const secrets = Object.fromEntries(asked.map((name, i) => [name, answers[i] as string]));
   await core.saveProfile(parsed.data, secrets);
   out(`saved profile ${parsed.data.id}; its secrets are in the system keychain`);
+  return EXIT.ok;
+}
+
+/** --log-key for a profile: a fingerprint as given, or the text of a PEM file. */
+function logKeyArgument(value: string | undefined): string | undefined {
+  if (value === undefined || /^(sha256:)?[0-9a-fA-F]{64}$/.test(value)) return value;
+  try {
+    return readFileSync(value, 'utf8').trim();
+  } catch {
+    throw new UsageError(
+      `--log-key takes a key's SHA-256 fingerprint or a PEM public key file; ${value} is neither.`,
+    );
+  }
+}
+
+/**
+ * Accepts a changed log key. The user types the new fingerprint (as compared with the one the
+ * service publishes), so a key is never trusted by reflex.
+ */
+async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined): Promise<number> {
+  const change = core.pendingLogKeyChange();
+  if (!change) {
+    out('The log key has not changed: there is nothing to accept.');
+    return EXIT.ok;
+  }
+  const typed =
+    fingerprint
+      ?.trim()
+      .toLowerCase()
+      .replace(/^sha256:/, '') ?? '';
+  if (typed.length < 16 || !change.fingerprint.startsWith(typed))
+    throw new UsageError(
+      `The service's log key changed from ${change.previousFingerprint} to ${change.fingerprint}. Compare the new fingerprint with the one the service publishes; if they match, run: evidence-desk profile trust-key ${change.fingerprint}`,
+    );
+  const rechecked = await core.acceptLogKeyChange();
+  out(`Now trusting the log key ${change.fingerprint}; checked ${rechecked} certification(s) again.`);
   return EXIT.ok;
 }

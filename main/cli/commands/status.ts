@@ -23,6 +23,10 @@ export function status(core: EvidenceCore, values: Values): number {
   out(`profile: ${current.profile.id}${current.profile.demo ? ' (demo — no legal weight)' : ''}`);
   out(describeCounts(current.counts));
   if (current.connectivity.message) out(`connection: ${current.connectivity.message}`);
+  if (current.logKeyChange)
+    out(
+      `WARNING: the service's log key changed (now ${current.logKeyChange.fingerprint}); evidence is not checked until you accept it: evidence-desk profile trust-key FINGERPRINT`,
+    );
   for (const row of rows)
     out(
       `${String(row.id).padStart(6)}  ${row.assetHash.slice(0, 12)}  ${printable(row.fileName)}  ${describeRow(row)}`,

@@ -1,3 +1,4 @@
+import { utcIso } from '../../../protocol/time-format';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
@@ -12,11 +13,16 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
       asset_hash: result.assetHash,
       verified,
       certifications: result.certifications.map((c) => ({ ...publicRow(c.row), check: c.check })),
+      same_name_other_content: result.sameName,
     });
     return verified ? EXIT.ok : EXIT.failed;
   }
   out(`${printable(path)}\nsha256 ${result.assetHash}`);
   if (result.certifications.length === 0) out('No certification of this exact file is in the queue.');
+  for (const other of result.sameName)
+    out(
+      `  A file named ${printable(other.fileName)} was certified on ${utcIso(other.createdAt)}, but its content has changed since: this is not the certified version.`,
+    );
   for (const { row, check } of result.certifications) out(`  ${row.state}: ${check.message}`);
   return verified ? EXIT.ok : EXIT.failed;
 }

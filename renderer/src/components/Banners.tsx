@@ -1,7 +1,8 @@
 import { waitingCount } from '../../../protocol/states';
 import type { Connectivity } from '../../../protocol/views';
 import { isSendingBlocked } from '../../../protocol/views';
-import { bridge } from '../bridge';
+import { useState } from 'react';
+import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
 import { useLive } from '../store';
 
@@ -14,6 +15,35 @@ export function DemoBanner() {
         Demo environment: certifications made here are real cryptographic evidence but carry{' '}
         <strong>no legal weight</strong>. Choose a service in Settings for production use.
       </span>
+    </div>
+  );
+}
+
+/**
+ * The service's log key changed: nothing is checked with the new key until the person has compared
+ * its fingerprint with the one the service publishes, and says so.
+ */
+export function LogKeyChangeBanner() {
+  const change = useStatus().data?.logKeyChange;
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!change) return null;
+  const accept = async () => {
+    try {
+      await ask(bridge().acceptLogKey({}));
+    } catch (error) {
+      setProblem(messageOf(error));
+    }
+  };
+  return (
+    <div className="banner banner-key" role="alert">
+      <span>
+        <strong>The service’s log key changed.</strong> New certifications are not checked until you trust the
+        new key. Compare its fingerprint <code>{change.fingerprint}</code> with the one the service publishes;
+        trust it only if they match.{problem ? ` ${problem}` : ''}
+      </span>
+      <button type="button" onClick={() => void accept()}>
+        They match: trust the new key
+      </button>
     </div>
   );
 }

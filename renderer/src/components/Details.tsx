@@ -3,13 +3,23 @@ import { useState } from 'react';
 import { serviceStateLabel } from '../../../protocol/service-states';
 import { isRemovable } from '../../../protocol/states';
 import { ask, bridge, messageOf } from '../bridge';
+import { useStatus } from '../hooks/useStatus';
 import { keys, useLive } from '../store';
 import { Dialog } from './Dialog';
 import { StateBadge } from './StateBadge';
 
 /** Everything about one certification, and what can still be done with it. Kept current by the change stream. */
-export function Details({ id, onClose }: { id: number; onClose(): void }) {
+export function Details({
+  id,
+  onClose,
+  onSaveEvidence,
+}: {
+  id: number;
+  onClose(): void;
+  onSaveEvidence(ids: number[]): void;
+}) {
   const offline = useLive((s) => s.connectivity?.state === 'offline');
+  const demo = useStatus().data?.profile.demo ?? false;
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -35,6 +45,9 @@ export function Details({ id, onClose }: { id: number; onClose(): void }) {
       {row && (
         <>
           <StateBadge row={row} offline={offline} />
+          {demo && (
+            <p className="demo-mark">DEMO — made on a sandbox: real cryptography, but no legal weight.</p>
+          )}
           <dl className="facts">
             <dt>SHA-256</dt>
             <dd>
@@ -86,6 +99,11 @@ export function Details({ id, onClose }: { id: number; onClose(): void }) {
         {row?.state === 'failed' && (
           <button type="button" onClick={act('retry')}>
             Send again
+          </button>
+        )}
+        {row && (
+          <button type="button" onClick={() => onSaveEvidence([row.id])}>
+            Save evidence…
           </button>
         )}
         {row && isRemovable(row) && (

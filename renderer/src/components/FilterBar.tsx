@@ -18,12 +18,15 @@ export function FilterBar({
   search,
   onSearch,
   counts,
+  onSaveEvidence,
 }: {
   filter: number;
   onFilter(index: number): void;
   search: string;
   onSearch(search: string): void;
   counts: StateCounts | undefined;
+  /** Saves the evidence kit of everything the list shows now. */
+  onSaveEvidence(): void;
 }) {
   return (
     <div className="filters">
@@ -44,6 +47,9 @@ export function FilterBar({
           placeholder="File name or hash"
         />
       </label>
+      <button type="button" onClick={onSaveEvidence}>
+        Save evidence…
+      </button>
     </div>
   );
 }

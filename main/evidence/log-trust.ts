@@ -1,0 +1,306 @@
+import { createHash, createPublicKey } from 'node:crypto';
+import { base64ToBytes, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import { consistencyHolds } from '../../verifier/consistency';
+import type { Logger } from '../logging/logger';
+import type { CallResult } from '../service/service-client';
+import type { SettingsStore } from '../store';
+
+/** Where a profile's certifications are checked against: its service, and the log key it was given, if any. */
+export interface TrustedService {
+  profileId: string;
+  /** The service the key belongs to: its base address ("embedded" for the sandbox built in, whose port changes). */
+  service: string;
+  /** A key the user gave the profile: a PEM public key, or a SHA-256 fingerprint the service's key must have. */
+  configuredKey?: string;
+}
+
+export interface LogTrustDeps {
+  settings: SettingsStore;
+  active(): TrustedService;
+  fetchKey(): Promise<CallResult<string> | undefined>;
+  fetchConsistency(first: number, second: number): Promise<CallResult<string[]> | undefined>;
+  log: Logger;
+  now?(): number;
+}
+
+/** The key to check evidence with, or why there is none. */
+export type KeyAnswer = { key: string } | { key?: undefined; reason: string };
+
+export interface KeyChange {
+  profileId: string;
+  service: string;
+  previousFingerprint: string;
+  fingerprint: string;
+  publicKey: string;
+  seenAt: number;
+}
+
+export interface TreeHead {
+  tree_size: number;
+  root_hash: string;
+}
+
+const BACKOFF_FIRST_MS = 30_000;
+const BACKOFF_MAX_MS = 60 * 60_000;
+const keyOf = (profileId: string) => `log_key:${profileId}`;
+const serviceOf = (profileId: string) => `log_key_service:${profileId}`;
+const changeOf = (profileId: string) => `log_key_change:${profileId}`;
+const knownKeyOf = (fingerprint: string) => `log_key_known:${fingerprint}`;
+const headOf = (fingerprint: string) => `log_head:${fingerprint}`;
+const brokenOf = (fingerprint: string) => `log_rewritten:${fingerprint}`;
+
+/**
+ * Which log key a profile trusts, and whether the log stays append-only. The key is given by the
+ * user or pinned the first time it is fetched (without credentials, backing off while the service
+ * does not publish it); a different key is never trusted silently: it waits for the user to accept
+ * it. Every newer signed tree head is checked against the newest seen before it.
+ */
+export class LogTrust {
+  private nextFetchAt = 0;
+  private failedFetches = 0;
+
+  constructor(private readonly deps: LogTrustDeps) {}
+
+  /** The log key pinned for a profile (base64 SPKI DER), if one has been. */
+  static stored(settings: SettingsStore, profileId: string): string | null {
+    return settings.get(keyOf(profileId)) ?? null;
+  }
+
+  /** The fingerprints of every log key a profile on this computer has trusted: what a receipt is checked against. */
+  static trustedFingerprints(settings: SettingsStore): string[] {
+    return settings.withPrefix(knownKeyOf('')).map(([key]) => key.slice(knownKeyOf('').length));
+  }
+
+  /**
+   * The key that evidence was signed with, for its receipt: the one its key id names if this
+   * computer ever trusted it (a profile re-pointed since keeps the keys of its older evidence),
+   * else the profile's.
+   */
+  static keyForEvidence(settings: SettingsStore, profileId: string, evidence: unknown): string | null {
+    const named = (evidence as { log_key_id?: unknown } | null)?.log_key_id;
+    const known = typeof named === 'string' ? settings.get(knownKeyOf(named)) : undefined;
+    return known ?? LogTrust.stored(settings, profileId);
+  }
+
+  async pinnedLogKey(): Promise<KeyAnswer> {
+    const target = this.deps.active();
+    const { settings } = this.deps;
+    if (target.configuredKey && !isFingerprint(target.configuredKey)) {
+      const key = spkiOfPem(target.configuredKey);
+      if (!key) return { reason: 'The log key given in the settings is not a readable public key.' };
+      this.pin(target, key);
+      return { key };
+    }
+    const pinned = settings.get(keyOf(target.profileId));
+    const pinnedFor = settings.get(serviceOf(target.profileId));
+    const expected = target.configuredKey?.toLowerCase();
+    if (
+      pinned &&
+      (pinnedFor === target.service || pinnedFor === undefined) &&
+      (!expected || logKeyFingerprint(pinned) === expected)
+    )
+      return { key: pinned };
+    const pending = this.keyChange(target.profileId);
+    if (pending) return { reason: keyChangeReason(pending) };
+    return this.fetchAndCompare(target, pinned ?? null, expected);
+  }
+
+  /** Fetches the service's key and pins it, unless it differs from the pinned one: that change waits for the user. */
+  private async fetchAndCompare(
+    target: TrustedService,
+    pinned: string | null,
+    expected?: string,
+  ): Promise<KeyAnswer> {
+    const fetched = await this.fetchKeyBackingOff();
+    if ('reason' in fetched) return fetched;
+    const fingerprint = logKeyFingerprint(fetched.key);
+    if (expected && fingerprint !== expected)
+      return {
+        reason: `The service publishes a log key with fingerprint ${fingerprint}, not the ${expected} given in the settings; its evidence is not trusted.`,
+      };
+    if (!pinned || logKeyFingerprint(pinned) === fingerprint || expected) {
+      this.pin(target, fetched.key);
+      return { key: fetched.key };
+    }
+    const change: KeyChange = {
+      profileId: target.profileId,
+      service: target.service,
+      previousFingerprint: logKeyFingerprint(pinned),
+      fingerprint,
+      publicKey: fetched.key,
+      seenAt: this.now(),
+    };
+    this.deps.settings.set(changeOf(target.profileId), JSON.stringify(change));
+    this.deps.log.log('warn', 'evidence.log_key_changed', {
+      profile: target.profileId,
+      from: change.previousFingerprint,
+      to: fingerprint,
+    });
+    return { reason: keyChangeReason(change) };
+  }
+
+  /**
+   * Evidence named a key other than the pinned one: the service may have changed its key. Looks
+   * (backing off) and, if it did, records the change for the user to accept.
+   */
+  async noticeOtherKey(): Promise<KeyChange | null> {
+    const target = this.deps.active();
+    const pinned = this.deps.settings.get(keyOf(target.profileId));
+    if (!pinned || target.configuredKey) return null;
+    if (!this.keyChange(target.profileId)) await this.fetchAndCompare(target, pinned);
+    return this.keyChange(target.profileId);
+  }
+
+  keyChange(profileId: string): KeyChange | null {
+    const json = this.deps.settings.get(changeOf(profileId));
+    return json ? (JSON.parse(json) as KeyChange) : null;
+  }
+
+  /** The user compared the new fingerprint and accepts it: from now on evidence is checked with it. */
+  acceptKeyChange(profileId: string): KeyChange | null {
+    const change = this.keyChange(profileId);
+    if (!change) return null;
+    this.pin({ profileId, service: change.service }, change.publicKey);
+    this.deps.settings.delete(changeOf(profileId));
+    this.deps.log.log('info', 'evidence.log_key_accepted', {
+      profile: profileId,
+      fingerprint: change.fingerprint,
+    });
+    return change;
+  }
+
+  /**
+   * A verified tree head: checked against the newest one seen for the same key, which it replaces
+   * when it is newer. A log that rewrote its history fails here, loudly and for good.
+   */
+  async checkTreeHead(
+    fingerprint: string,
+    head: TreeHead,
+  ): Promise<{ ok: true } | { ok: false; message: string }> {
+    const { settings } = this.deps;
+    const broken = settings.get(brokenOf(fingerprint));
+    if (broken) return { ok: false, message: broken };
+    const seenJson = settings.get(headOf(fingerprint));
+    const seen = seenJson ? (JSON.parse(seenJson) as TreeHead) : undefined;
+    if (!seen) {
+      settings.set(headOf(fingerprint), JSON.stringify(head));
+      return { ok: true };
+    }
+    if (seen.tree_size === head.tree_size) {
+      if (seen.root_hash === head.root_hash) return { ok: true };
+      return this.rewritten(fingerprint, seen, head);
+    }
+    const [older, newer] = seen.tree_size < head.tree_size ? [seen, head] : [head, seen];
+    const proof = await this.deps.fetchConsistency(older.tree_size, newer.tree_size);
+    if (!proof?.ok) {
+      // A service without consistency proofs (the real one may have none): the newest head is still kept.
+      this.deps.log.log('warn', 'evidence.consistency_unchecked', {
+        reason: proof?.ok === false ? proof.message : 'no service',
+      });
+      if (newer === head) settings.set(headOf(fingerprint), JSON.stringify(head));
+      return { ok: true };
+    }
+    const nodes = proof.value.map((node) => hexToBytes(node));
+    if (
+      !consistencyHolds(
+        older.tree_size,
+        newer.tree_size,
+        hexToBytes(older.root_hash),
+        hexToBytes(newer.root_hash),
+        nodes,
+      )
+    )
+      return this.rewritten(fingerprint, older, newer);
+    if (newer === head) settings.set(headOf(fingerprint), JSON.stringify(head));
+    return { ok: true };
+  }
+
+  private rewritten(fingerprint: string, older: TreeHead, newer: TreeHead): { ok: false; message: string } {
+    const message = `The service's log rewrote its history: its tree head of ${newer.tree_size} entries does not extend the one of ${older.tree_size} entries seen before. No evidence from this log can be trusted; tell the service's operator and keep the receipts you have.`;
+    this.deps.settings.set(brokenOf(fingerprint), message);
+    this.deps.log.log('error', 'evidence.log_rewritten', {
+      fingerprint,
+      older: older.tree_size,
+      newer: newer.tree_size,
+    });
+    return { ok: false, message };
+  }
+
+  private pin(target: Pick<TrustedService, 'profileId' | 'service'>, key: string): void {
+    this.deps.settings.set(keyOf(target.profileId), key);
+    this.deps.settings.set(knownKeyOf(logKeyFingerprint(key)), key);
+    this.deps.settings.set(serviceOf(target.profileId), target.service);
+  }
+
+  /** Asks the service for its key at most once per backoff period while it does not answer. */
+  private async fetchKeyBackingOff(): Promise<KeyAnswer> {
+    if (this.now() < this.nextFetchAt)
+      return {
+        reason:
+          'The log key needed to check the evidence could not be fetched; it will be asked for again later.',
+      };
+    const fetched = await this.deps.fetchKey();
+    if (fetched?.ok) {
+      this.failedFetches = 0;
+      this.nextFetchAt = 0;
+      if (!isCanonicalSpki(fetched.value))
+        return { reason: 'The service published a log key that is not a readable Ed25519 public key.' };
+      return { key: fetched.value };
+    }
+    this.failedFetches++;
+    this.nextFetchAt =
+      this.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failedFetches - 1));
+    this.deps.log.log('warn', 'evidence.log_key_unavailable', {
+      failures: this.failedFetches,
+      message: fetched?.ok === false ? fetched.message : null,
+    });
+    return {
+      reason:
+        'The log key needed to check the evidence could not be fetched; it will be asked for again later.',
+    };
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+}
+
+export function keyChangeReason(change: KeyChange): string {
+  return `The service's log key changed (fingerprint ${change.previousFingerprint.slice(0, 16)}… is now ${change.fingerprint.slice(0, 16)}…). Evidence is not checked with the new key until you accept it, after comparing its fingerprint with the one the service publishes (Settings, or evidence-desk profile trust-key).`;
+}
+
+const isFingerprint = (value: string) => /^(sha256:)?[0-9a-fA-F]{64}$/.test(value.trim());
+
+function isCanonicalSpki(base64: string): boolean {
+  try {
+    return (
+      base64ToBytes(base64).length === 44 &&
+      createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' })
+        .asymmetricKeyType === 'ed25519'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** A PEM public key as base64 SubjectPublicKeyInfo DER, if it is an Ed25519 key. */
+export function spkiOfPem(pem: string): string | null {
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'ed25519') return null;
+    return key.export({ type: 'spki', format: 'der' }).toString('base64');
+  } catch {
+    return null;
+  }
+}
+
+/** A trusted key given as a fingerprint or a PEM file's text, as its fingerprint. */
+export function fingerprintOfKey(value: string): string | null {
+  if (isFingerprint(value))
+    return value
+      .trim()
+      .replace(/^sha256:/, '')
+      .toLowerCase();
+  const spki = spkiOfPem(value);
+  return spki ? createHash('sha256').update(Buffer.from(spki, 'base64')).digest('hex') : null;
+}

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import { attachedReceipt } from '../../verifier/pdf-attachment';
+import { DeskError } from '../errors';
+
+const inflateAsync = promisify(inflate);
+
+/**
+ * A receipt file, or the receipt a certificate PDF carries. A file that is neither is a value the
+ * verifier turns into a `format` failure; a file that is not there is an error.
+ */
+export async function readProof(path: string): Promise<{ json: unknown } | { unreadable: string }> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DeskError('not_found', `${path} does not exist.`);
+    return { unreadable: `${path} could not be read (${code ?? 'unknown error'}).` };
+  }
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
+    const json = await attachedReceipt(bytes, (data) => inflateAsync(data));
+    return json === undefined
+      ? {
+          unreadable: `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`,
+        }
+      : { json };
+  }
+  try {
+    return { json: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch {
+    return { unreadable: `${path} is neither a receipt (JSON) nor a certificate (PDF).` };
+  }
+}

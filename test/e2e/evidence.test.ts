@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/server';
+import { useSandboxProfile } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+import type { Harness } from './harness';
+import { accessibilityViolations, harnessPerTest } from './harness';
+
+// Evidence leaving the app and coming back: Save evidence… and Verify…, in Chromium on the real
+// core. The native folder dialog is a stand-in (harness.ts): it "chooses" <workspace>/saved.
+const harnesses = harnessPerTest();
+const SIZES = { small: { width: 800, height: 600 }, large: { width: 1440, height: 900 } } as const;
+
+async function certified(harness: Harness, files: Record<string, string>): Promise<string[]> {
+  const paths = harness.ws.files(files);
+  await harness.drop(paths);
+  await harness.page.getByRole('button', { name: 'Certify' }).click();
+  await expect
+    .poll(() => harness.page.locator('[role="row"] .badge').allTextContents(), { timeout: 20_000 })
+    .toEqual(Object.keys(files).map(() => 'Anchored ✓ verified'));
+  return paths;
+}
+
+const savedKits = (harness: Harness) => {
+  const saved = join(harness.ws.dir, 'saved');
+  return existsSync(saved) ? readdirSync(saved).map((name) => join(saved, name)) : [];
+};
+
+describe('saving and verifying evidence in the app', () => {
+  it('saves the kit of one certification from its details, and of everything the list shows', async () => {
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
+    const { page } = harness;
+    await certified(harness, { 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' });
+
+    await page.getByRole('button', { name: 'Lease agreement.pdf', exact: true }).click();
+    const details = page.getByRole('dialog', { name: 'Lease agreement.pdf' });
+    await expect.poll(() => details.textContent()).toMatch(/DEMO — made on a sandbox/);
+    await details.getByRole('button', { name: 'Save evidence…' }).click();
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toMatch(/Saved the evidence of 1 certification in/);
+    const [one] = savedKits(harness);
+    expect(readdirSync(join(one!, 'certifications')).sort()).toEqual([
+      'Lease agreement.pdf.certificate.pdf',
+      'Lease agreement.pdf.receipt.json',
+    ]);
+    await details.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: 'Save evidence…' }).click();
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toMatch(/Saved the evidence of 2 certifications in/);
+    expect(savedKits(harness)).toHaveLength(2);
+  }, 60_000);
+
+  it('verifies a dropped document against this computer, a changed one, and one with its certificate or a tampered receipt', async () => {
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
+    const { page } = harness;
+    const [contract] = await certified(harness, { 'Purchase contract.pdf': 'the contract as signed' });
+    await page.getByRole('button', { name: 'Save evidence…' }).click();
+    await expect.poll(() => savedKits(harness).length).toBe(1);
+    const kit = join(savedKits(harness)[0]!, 'certifications');
+
+    await page.getByRole('button', { name: 'Verify…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify a document' });
+    const verdict = dialog.getByRole('status');
+    await harness.drop([contract!]);
+    await expect
+      .poll(() => verdict.textContent())
+      .toMatch(/^Verified: this document is certified hereCertified as “Purchase contract.pdf”/);
+
+    // The same name, other content: a later edit of the certified file.
+    const [edited] = harness.ws.files({
+      'edited/Purchase contract.pdf': 'the contract, edited after signing',
+    });
+    await harness.drop([edited!]);
+    await expect
+      .poll(() => verdict.textContent())
+      .toMatch(
+        /^Not the certified versionA file named “Purchase contract.pdf” was certified on .*, but its content has changed since/,
+      );
+
+    // With its certificate: the check any other computer would make.
+    await harness.drop([contract!, join(kit, 'Purchase contract.pdf.certificate.pdf')]);
+    await expect
+      .poll(() => verdict.textContent())
+      .toMatch(
+        /^Verified: this is the certified documentThis is exactly the file certified as .*DEMO: this certification was made on a sandbox/,
+      );
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await harness.screenshot(`screen-verify-verified-${scheme}-${size}`);
+      }
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const receipt = JSON.parse(readFileSync(join(kit, 'Purchase contract.pdf.receipt.json'), 'utf8'));
+    receipt.evidence.root_hash = `${receipt.evidence.root_hash[0] === 'a' ? 'b' : 'a'}${receipt.evidence.root_hash.slice(1)}`;
+    const tampered = join(harness.ws.dir, 'tampered.receipt.json');
+    writeFileSync(tampered, JSON.stringify(receipt));
+    await harness.drop([tampered]);
+    await expect
+      .poll(() => verdict.textContent())
+      .toMatch(/^The proof does not hold togetherThe receipt was altered or damaged/);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await harness.screenshot('screen-verify-tampered-light-large');
+  }, 60_000);
+
+  it("warns when the service's log key changed, and checks again once the person trusts the new key", async () => {
+    const services: Sandbox[] = [];
+    const harness = await harnesses.start({
+      core: { embeddedSandbox: { batchIntervalMs: 200 } },
+      before: async (core, ws) => {
+        for (let i = 0; i < 2; i++) services.push(await startTestSandbox({ batchIntervalMs: 100 }));
+        await useSandboxProfile(core, services[0]!, 'firm');
+        const { queued } = await core.certify(ws.files({ 'before.pdf': 'before' }), {
+          asset_type: 'document',
+          source_system: 'tests',
+          event_type: 'DOCUMENT_SIGNED',
+        });
+        await core.waitUntilSettled(queued.map((row) => row.id));
+        await useSandboxProfile(core, services[1]!, 'firm');
+      },
+    });
+    try {
+      const { page } = harness;
+      await harness.drop(harness.ws.files({ 'after.pdf': 'after the move' }));
+      await page.getByRole('button', { name: 'Certify' }).click();
+      const banner = page.getByRole('alert').filter({ hasText: 'log key changed' });
+      await banner.waitFor({ timeout: 20_000 });
+      expect(await banner.textContent()).toContain(services[1]!.logKey.keyId);
+      await harness.screenshot('screen-log-key-changed-light-large');
+      await banner.getByRole('button', { name: 'They match: trust the new key' }).click();
+      await banner.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.locator('[role="row"] .badge').allTextContents(), { timeout: 10_000 })
+        .toEqual(['Anchored ✓ verified', 'Anchored ✓ verified']);
+    } finally {
+      for (const service of services) await service.stop();
+    }
+  }, 60_000);
+});
