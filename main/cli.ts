@@ -8,6 +8,7 @@ import { FILE_PROBLEM_CODES } from '../protocol/errors';
 import type { CommandName, Values } from './cli/arguments';
 import { EXIT, OPTIONS, USAGE, UsageError, checkArguments } from './cli/arguments';
 import { certify } from './cli/commands/certify';
+import { config } from './cli/commands/config';
 import { exportKit } from './cli/commands/export';
 import { profile } from './cli/commands/profile';
 import { status } from './cli/commands/status';
@@ -26,6 +27,7 @@ const RUN: Record<
   verify: (core, rest, values) => verify(core, rest[0] as string, values),
   profile: (core, rest, values) => profile(core, rest, values),
   export: (core, _rest, values) => exportKit(core, values),
+  config: (core, rest, values) => config(core, rest, values),
 };
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -29,6 +29,7 @@ import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
 import { buildReceipt } from './evidence/receipt';
 import { checkAgainstProof } from './evidence/verify-document';
+import { writeReceiptBesideFile } from './evidence/receipt-beside-file';
 import type { KitTarget } from './evidence/kit';
 import { describeSelection, writeKit } from './evidence/kit';
 import { hashOneFile } from './hashing/hash-one-file';
@@ -73,6 +74,7 @@ export interface CoreEvents {
 }
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
+const RECEIPTS_BESIDE_FILES = 'receipts_beside_files';
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'secret_missing',
   'keychain_unavailable',
@@ -94,6 +96,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private client: ServiceClient | undefined;
   // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
   private setupProblem: ConnectivityStatus | undefined;
+  private stopReceiptsBeside: (() => void) | undefined;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -117,6 +120,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
     const core = new EvidenceCore(options, openStore(join(options.dataDir, 'queue.sqlite')));
+    core.stopReceiptsBeside = core.onChanges((changes) => core.writeReceiptsBeside(changes));
     try {
       await core.connect();
       core.log.log('info', 'core.opened', { profile: core.activeProfileId, sync: options.sync !== false });
@@ -476,7 +480,37 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.profiles.testConnection(id);
   }
 
+  /** Whether a receipt is written beside each certified file once it is anchored (off unless chosen). */
+  get receiptsBesideFiles(): boolean {
+    return this.store.settings.get(RECEIPTS_BESIDE_FILES) === 'on';
+  }
+
+  setReceiptsBesideFiles(on: boolean): void {
+    this.store.settings.set(RECEIPTS_BESIDE_FILES, on ? 'on' : 'off');
+  }
+
+  /** Anchored here (not by another process): its receipt goes beside the file, when that is chosen. */
+  private writeReceiptsBeside(changes: QueueChanges): void {
+    if (!this.receiptsBesideFiles) return;
+    const anchored = changes.changed
+      .filter((change) => change.state === 'anchored')
+      .map((change) => change.id);
+    for (const row of this.rows(anchored)) {
+      try {
+        const path = writeReceiptBesideFile(row.filePath, this.receiptFor(row));
+        this.log.log('info', 'evidence.receipt_beside_file', { id: row.id, path });
+      } catch (error) {
+        // A read-only or vanished folder loses nothing: the receipt can be saved from the app at any time.
+        this.log.log('warn', 'evidence.receipt_beside_file_failed', {
+          id: row.id,
+          error: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+        });
+      }
+    }
+  }
+
   async close(): Promise<void> {
+    this.stopReceiptsBeside?.();
     await this.disconnect();
     await this.pool.close();
     this.store.close();

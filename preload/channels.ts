@@ -13,6 +13,7 @@ export const CALL_NAMES = [
   'verifyDocument',
   'exportEvidence',
   'acceptLogKey',
+  'setReceiptsBesideFiles',
   'settings',
   'saveProfile',
   'useProfile',

@@ -47,6 +47,7 @@ export const CALLS = {
     search: z.string().max(256).optional(),
   }),
   acceptLogKey: z.object({}),
+  setReceiptsBesideFiles: z.object({ on: z.boolean() }),
   settings: z.object({}),
   saveProfile: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }),
   useProfile: z.object({ id: profileIdSchema }),
@@ -66,6 +67,7 @@ export interface CallResults {
   /** null when the person closed the folder dialog without choosing. */
   exportEvidence: ExportResult | null;
   acceptLogKey: { rechecked: number };
+  setReceiptsBesideFiles: null;
   settings: SettingsView;
   saveProfile: null;
   useProfile: null;

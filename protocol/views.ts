@@ -160,6 +160,8 @@ export interface SettingsView {
   profile: ServiceProfile | null;
   /** Whether each secret is set — never the secret. */
   secretsSet: SecretsSet | null;
+  /** A receipt is written beside each certified file once it is anchored. */
+  receiptsBesideFiles: boolean;
 }
 
 export interface ConnectionTest {

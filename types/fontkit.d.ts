@@ -2,6 +2,7 @@
 declare module 'fontkit' {
   export interface Font {
     hasGlyphForCodePoint(codePoint: number): boolean;
+    layout(text: string): unknown;
   }
   export function create(buffer: Buffer): Font;
 }

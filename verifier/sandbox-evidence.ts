@@ -125,7 +125,7 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
 }
 
 // RFC 6962 §3.5 TreeHeadSignature: version v1 (0), signature_type tree_hash (1), timestamp, tree_size, root.
-export function treeHeadSignedBytes(timestamp: number, treeSize: number, root: Uint8Array): Uint8Array {
+function treeHeadSignedBytes(timestamp: number, treeSize: number, root: Uint8Array): Uint8Array {
   return concatBytes(Uint8Array.of(0, 1), uint64(timestamp), uint64(treeSize), root);
 }
 

@@ -12,9 +12,12 @@ Commands:
                         hash FILE and check it, offline: against its receipt or certificate (no
                         queue needed; trusted log key: --log-key, or the one pinned here), or else
                         against the certifications of it in this queue
-  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--ids 1,2,3]
+  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--ids 1,2,3] [--receipts-only]
                         write the evidence kit for the chosen certifications: a receipt and a
                         certificate each, the register, verify.html, the log key and a README
+  config [receipts-beside-files on|off]
+                        show or change a preference: a receipt written beside each certified file
+                        once it is anchored (off unless chosen)
   profile show | use ID | test [ID] | trust-key FINGERPRINT
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
               [--log-key FINGERPRINT|KEY.pem]
@@ -32,7 +35,7 @@ Exit codes: 0 done; 1 something failed (a file, a certification, a verification)
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, environment: 3, timeout: 4 } as const;
 
-export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile', 'export'] as const;
+export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile', 'export', 'config'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Bad arguments: exit 2 with usage help. */
@@ -60,6 +63,7 @@ export const OPTIONS = {
   receipt: { type: 'string' },
   certificate: { type: 'string' },
   zip: { type: 'string' },
+  'receipts-only': { type: 'boolean' },
   'log-key': { type: 'string', multiple: true },
   out: { type: 'string' },
   ids: { type: 'string' },

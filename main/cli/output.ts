@@ -1,3 +1,4 @@
+import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
 import { serviceStateLabel } from '../../protocol/service-states';
 import { LOCAL_STATES } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
@@ -74,4 +75,20 @@ export function reportBlocked(core: EvidenceCore, values: Values): boolean {
   if (!sendingState(core).blocked) return false;
   if (!values.json) err(core.blockedError().message);
   return true;
+}
+
+const DEMO_WORDS = 'DEMO — made on a sandbox: real cryptography, but no legal weight.';
+
+/** Where the certifications went, for every output: a sandbox's are said to carry no legal weight. */
+export function environmentOf(core: EvidenceCore) {
+  const { id, kind, demo } = core.status().profile;
+  return { profile: id, kind, label: ENVIRONMENT_LABELS[kind], demo, notice: demo ? DEMO_WORDS : null };
+}
+
+/**
+ * Says, for people (not with --json), that what was just shown was made on a sandbox: on stdout
+ * where it is part of the result (verify), on stderr beside progress (certify, export).
+ */
+export function sayIfDemo(core: EvidenceCore, values: Values, write: (text: string) => void = err): void {
+  if (!values.json && core.status().profile.demo) write(DEMO_WORDS);
 }

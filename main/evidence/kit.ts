@@ -31,6 +31,8 @@ export interface KitTarget {
   /** The folder to write the kit into; a temporary one when only a zip is wanted. */
   dir?: string;
   zip?: string;
+  /** Only the receipts (certifications/NAME.receipt.json), for machines that read them. */
+  receiptsOnly?: boolean;
   timeZone?: string;
   now?: Date;
   onProgress?(done: number, total: number): void;
@@ -49,60 +51,77 @@ export interface KitWritten {
  * time goes through memory, so 10,000 cost what one does.
  */
 export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
-  const verifier = verifierPage();
+  const verifier = target.receiptsOnly ? '' : verifierPage();
   const generatedAt = target.now ?? new Date();
   const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
   const folder = join(dir, 'certifications');
   mkdirSync(folder, { recursive: true });
   const names = new UniqueNames();
-  const keys = new Map<string, string>();
-  const environments = new Set<ProfileKind>();
-  let done = 0;
-  let demoCount = 0;
-  let notAnchored = 0;
+  const seen: SeenInKit = {
+    count: 0,
+    demoCount: 0,
+    notAnchored: 0,
+    keys: new Map(),
+    environments: new Set(),
+  };
   for (const receipt of source.receipts()) {
     const base = names.take(safeFileName(receipt.file.name));
     const receiptName = `${base}.receipt.json`;
     writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
-    const pdf = await certificatePdf(receipt, { receiptName, generatedAt, timeZone: target.timeZone });
-    writeFileSync(join(folder, `${base}.certificate.pdf`), pdf);
-    if (receipt.log_key) keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
-    environments.add(receipt.environment.kind);
-    if (receipt.demo) demoCount++;
-    if (receipt.certification.state !== 'anchored') notAnchored++;
-    done++;
-    target.onProgress?.(done, source.count);
+    if (!target.receiptsOnly) {
+      const pdf = await certificatePdf(receipt, { receiptName, generatedAt, timeZone: target.timeZone });
+      writeFileSync(join(folder, `${base}.certificate.pdf`), pdf);
+    }
+    if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
+    seen.environments.add(receipt.environment.kind);
+    if (receipt.demo) seen.demoCount++;
+    if (receipt.certification.state !== 'anchored') seen.notAnchored++;
+    seen.count++;
+    target.onProgress?.(seen.count, source.count);
   }
-  writeFileSync(
-    join(dir, 'register.pdf'),
-    await registerPdf(source.receipts(), {
-      selection: source.selection,
-      environments: [...environments],
-      generatedAt,
-      timeZone: target.timeZone,
-    }),
-  );
-  const keyFiles = [...keys].map(([fingerprint, der], i) => {
-    const file = keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
-    writeFileSync(join(dir, file), pem(der));
-    return { file, fingerprint };
-  });
-  writeFileSync(join(dir, 'verify.html'), withTrustedKeys(verifier, [...keys.keys()]));
-  writeFileSync(
-    join(dir, 'README.txt'),
-    kitReadme({
-      count: done,
-      demoCount,
-      notAnchored,
-      keys: keyFiles,
-      selection: source.selection,
-      generatedAt,
-    }),
-  );
+  if (!target.receiptsOnly) await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt });
   const files = listFiles(dir);
   if (target.zip) await zipFolder(dir, files, target.zip);
   if (!target.dir) rmSync(dir, { recursive: true, force: true });
-  return { dir: target.dir ?? null, zip: target.zip ?? null, certifications: done, files };
+  return { dir: target.dir ?? null, zip: target.zip ?? null, certifications: seen.count, files };
+}
+
+interface SeenInKit {
+  count: number;
+  demoCount: number;
+  notAnchored: number;
+  /** Fingerprint → base64 SPKI DER of every log key the receipts carry. */
+  keys: Map<string, string>;
+  environments: Set<ProfileKind>;
+}
+
+/** What the other side reads besides the receipts: the register, the verifier, the keys, the README. */
+async function writePapers(
+  dir: string,
+  source: KitSource,
+  seen: SeenInKit,
+  verifier: string,
+  target: KitTarget & { now: Date },
+): Promise<void> {
+  writeFileSync(
+    join(dir, 'register.pdf'),
+    await registerPdf(() => source.receipts(), {
+      selection: source.selection,
+      environments: [...seen.environments],
+      generatedAt: target.now,
+      timeZone: target.timeZone,
+    }),
+  );
+  const keyFiles = [...seen.keys].map(([fingerprint, der], i) => {
+    const file = seen.keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
+    writeFileSync(join(dir, file), pem(der));
+    return { file, fingerprint };
+  });
+  writeFileSync(join(dir, 'verify.html'), withTrustedKeys(verifier, [...seen.keys.keys()]));
+  writeFileSync(
+    join(dir, 'README.txt'),
+    kitReadme({ ...seen, keys: keyFiles, selection: source.selection, generatedAt: target.now }),
+  );
 }
 
 /** verify.html as built (scripts/build-verifier.mjs): beside the bundled main, or in dist/ from source. */

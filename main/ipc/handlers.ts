@@ -52,10 +52,16 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       return dir === null ? null : core.exportEvidence(selection, { dir });
     },
     acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
+    setReceiptsBesideFiles: ({ on }) => acting(() => core.setReceiptsBesideFiles(on)),
     settings: async () => {
       const active = core.activeProfileId;
       const profile = core.readProfile(active) ?? null;
-      return { active, profile, secretsSet: profile ? await core.secretsSet(active) : null };
+      return {
+        active,
+        profile,
+        secretsSet: profile ? await core.secretsSet(active) : null,
+        receiptsBesideFiles: core.receiptsBesideFiles,
+      };
     },
     saveProfile: ({ profile, secrets }) => acting(() => core.saveProfile(profile, secrets)),
     useProfile: ({ id }) => acting(() => core.useProfile(id)),

@@ -61,6 +61,7 @@ describe('the bridge to the core', () => {
         'verifyDocument',
         'exportEvidence',
         'acceptLogKey',
+        'setReceiptsBesideFiles',
       ].sort(),
     );
     expect(Object.isFrozen(bridge)).toBe(true);

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
-import { useSandboxProfile } from '../support/core';
+import { METADATA, openCore, useSandboxProfile } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
 import type { Harness } from './harness';
 import { accessibilityViolations, harnessPerTest } from './harness';
@@ -106,6 +107,54 @@ describe('saving and verifying evidence in the app', () => {
       .toMatch(/^The proof does not hold togetherThe receipt was altered or damaged/);
     await page.emulateMedia({ colorScheme: 'light' });
     await harness.screenshot('screen-verify-tampered-light-large');
+  }, 60_000);
+
+  it('explains a different document, a receipt from a log this computer never trusted, and one not yet anchored', async () => {
+    // Receipts made elsewhere: another data folder with its own embedded sandbox (its own log key).
+    const elsewhere = join(tmpdir(), `evidence-elsewhere-${process.pid}-${Date.now()}`);
+    const other = await openCore(elsewhere, { embeddedSandbox: { batchIntervalMs: 200 } });
+    const foreignDoc = join(elsewhere, 'Memo.pdf');
+    const draftDoc = join(elsewhere, 'Draft.pdf');
+    const foreign = join(elsewhere, 'Memo.pdf.receipt.json');
+    const pending = join(elsewhere, 'Draft.pdf.receipt.json');
+    try {
+      writeFileSync(foreignDoc, 'a memo certified on another computer');
+      writeFileSync(draftDoc, 'a draft');
+      const { queued } = await other.certify([foreignDoc], METADATA);
+      const [row] = await other.waitUntilSettled(queued.map((r) => r.id));
+      writeFileSync(foreign, JSON.stringify(other.receipt(row!.id)));
+    } finally {
+      await other.close();
+    }
+    const offline = await openCore(join(elsewhere, 'offline'), { sync: false });
+    try {
+      const [row] = (await offline.certify([draftDoc], METADATA)).queued;
+      writeFileSync(pending, JSON.stringify(offline.receipt(row!.id)));
+    } finally {
+      await offline.close();
+    }
+    try {
+      const harness = await harnesses.start({ core: { sync: false } });
+      const { page } = harness;
+      await page.getByRole('button', { name: 'Verify…' }).click();
+      const verdict = page.getByRole('dialog', { name: 'Verify a document' }).getByRole('status');
+      await harness.drop([foreignDoc, foreign]);
+      await expect
+        .poll(() => verdict.textContent())
+        .toMatch(/^Consistent, but signed by a log key you have not trustedThe receipt is consistent/);
+      const [unrelated] = harness.ws.files({ 'Unrelated.pdf': 'something else entirely' });
+      await harness.drop([unrelated!, foreign]);
+      await expect
+        .poll(() => verdict.textContent())
+        .toMatch(/^Not the certified documentThis is not the certified file/);
+      await harness.drop([draftDoc, pending]);
+      await expect
+        .poll(() => verdict.textContent())
+        .toMatch(/^Not verifiable yet: the certification was not anchored/);
+      await harness.screenshot('screen-verify-not-anchored-light-large');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("warns when the service's log key changed, and checks again once the person trusts the new key", async () => {

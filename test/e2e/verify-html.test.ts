@@ -29,6 +29,15 @@ beforeAll(async () => {
   } finally {
     await core.close();
   }
+  // And a certification that is only queued: its receipt cannot be verified yet.
+  const queuedOnly = await openCore(join(ws.dir, 'offline data'), { sync: false });
+  try {
+    const [draft] = ws.files({ 'Draft.pdf': 'a draft never sent' });
+    const [row] = (await queuedOnly.certify([draft!], METADATA)).queued;
+    writeFileSync(join(ws.dir, 'Draft.pdf.receipt.json'), JSON.stringify(queuedOnly.receipt(row!.id)));
+  } finally {
+    await queuedOnly.close();
+  }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'] });
 }, 60_000);
 afterAll(async () => {
@@ -145,6 +154,15 @@ describe('verify.html, opened from the kit', () => {
       .getByLabel('Also trust the log key with this SHA-256 fingerprint')
       .fill(receipt.log_key!.fingerprint);
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Verified/);
+    expect(requests).toEqual([]);
+  });
+
+  it('says a receipt made before anchoring cannot be verified yet', async () => {
+    const { page, requests } = await open();
+    const [draft] = ws.files({ 'Draft.pdf': 'a draft never sent' });
+    expect(await check(page, draft!, join(ws.dir, 'Draft.pdf.receipt.json'))).toMatch(
+      /^Not verifiable yet: the certification was not anchored/,
+    );
     expect(requests).toEqual([]);
   });
 

@@ -35,12 +35,20 @@ const DOCUMENTS = {
 
 async function certifiedKit() {
   const docs = ws.files(DOCUMENTS);
-  expect((await runCli(ws.dataDir, ['certify', ...docs, ...certifyArgs])).code).toBe(0);
+  const certified = await runCli(ws.dataDir, ['certify', ...docs, ...certifyArgs]);
+  expect(certified.code).toBe(0);
+  // Every output says when certifications were made on a sandbox.
+  expect(certified.stderr).toMatch(/DEMO — made on a sandbox: real cryptography, but no legal weight/);
   const kit = join(ws.dir, 'kit');
   const zip = join(ws.dir, 'kit.zip');
   const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--zip', zip, '--json']);
   expect(exported.code, exported.stderr).toBe(0);
-  expect(JSON.parse(exported.stdout)).toMatchObject({ certifications: 2, folder: kit, zip });
+  expect(JSON.parse(exported.stdout)).toMatchObject({
+    certifications: 2,
+    folder: kit,
+    zip,
+    environment: { kind: 'embedded', demo: true, notice: expect.stringMatching(/no legal weight/) },
+  });
   return { docs, kit, zip };
 }
 

@@ -82,6 +82,14 @@ describe('receipts', () => {
       verdict: 'content_differs',
       certified: { file: 'share purchase agreement.pdf', certifiedAt: receipt.certification.certified_at },
     });
+
+    // Without a receipt, this computer's register knows a file of that name with other content.
+    const [sameName] = ws.files({ 'later/share purchase agreement.pdf': 'the signed agreement, changed' });
+    const local = await runCli(ws.dataDir, ['verify', sameName!]);
+    expect(local.code).toBe(1);
+    expect(local.stdout).toMatch(
+      /A file named share purchase agreement.pdf was certified on \S+Z, but its content has changed since/,
+    );
   }, 60_000);
 
   it('name the check that fails when a receipt was altered', async () => {
@@ -186,5 +194,30 @@ describe('receipts', () => {
     } finally {
       await core.close();
     }
+  }, 60_000);
+
+  it('are written beside each certified file once it is anchored, only when chosen', async () => {
+    const [unchosen] = ws.files({ 'before.pdf': 'before the setting' });
+    expect((await runCli(ws.dataDir, ['certify', unchosen!, ...certifyArgs, '--wait'])).code).toBe(0);
+    expect(existsSync(`${unchosen}.receipt.json`)).toBe(false);
+
+    expect(await runCli(ws.dataDir, ['config', 'receipts-beside-files', 'on'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /receipts-beside-files on: a receipt is written beside each certified file/,
+      ),
+    });
+    // A receipt of another certification already there is kept; this one is numbered.
+    const [board, taken] = ws.files({ 'board minutes.pdf': 'the minutes', 'taken.pdf': 'taken' });
+    writeFileSync(`${taken}.receipt.json`, JSON.stringify({ certification: { request_id: 'someone else' } }));
+    expect((await runCli(ws.dataDir, ['certify', board!, taken!, ...certifyArgs, '--wait'])).code).toBe(0);
+    const beside = `${board}.receipt.json`;
+    expect(JSON.parse(readFileSync(beside, 'utf8'))).toMatchObject({
+      file: { name: 'board minutes.pdf' },
+      certification: { state: 'anchored' },
+      verifiable: true,
+    });
+    expect(existsSync(join(ws.dir, 'docs', 'taken.pdf (2).receipt.json'))).toBe(true);
+    expect((await runCli(ws.dataDir, ['verify', board!, '--receipt', beside])).code).toBe(0);
   }, 60_000);
 });

@@ -2,7 +2,18 @@ import type { EvidenceCore } from '../../core';
 import { isDeskError } from '../../errors';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { describeRow, err, out, outJson, printable, publicRow, reportBlocked, sendingState } from '../output';
+import {
+  describeRow,
+  environmentOf,
+  err,
+  out,
+  outJson,
+  printable,
+  publicRow,
+  reportBlocked,
+  sayIfDemo,
+  sendingState,
+} from '../output';
 import { progressPrinter } from '../progress';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
@@ -25,10 +36,16 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
   const rows = values.wait ? await core.waitUntilSettled(ids) : await core.waitUntilSent(ids);
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
-    outJson({ certifications: rows.map(publicRow), problems: report.problems, sending: sendingState(core) });
+    outJson({
+      environment: environmentOf(core),
+      certifications: rows.map(publicRow),
+      problems: report.problems,
+      sending: sendingState(core),
+    });
   } else {
     for (const row of rows)
       out(`${row.assetHash.slice(0, 12)}  ${printable(row.filePath)}  ${describeRow(row)}`);
+    sayIfDemo(core, values);
   }
   if (reportBlocked(core, values)) return EXIT.environment;
   return failed.length > 0 || report.problems.length > 0 ? EXIT.failed : EXIT.ok;

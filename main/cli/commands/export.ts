@@ -4,7 +4,7 @@ import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { err, out, outJson, printable } from '../output';
+import { environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
 
 /** `export`: the evidence kit for the chosen certifications, into a folder and/or a zip. */
 export async function exportKit(core: EvidenceCore, values: Values): Promise<number> {
@@ -18,6 +18,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
   const result = await core.exportEvidence(ids ? { ids } : { states, search: values.search }, {
     dir: values.out ? resolve(values.out) : undefined,
     zip: values.zip ? resolve(values.zip) : undefined,
+    receiptsOnly: values['receipts-only'] ?? false,
     onProgress: (done, total) => {
       if (showProgress && (done === total || done % 50 === 0)) err(`wrote ${done} of ${total} certificates`);
     },
@@ -26,7 +27,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
     certifications: result.certifications,
     ...(result.dir ? { folder: result.dir } : {}),
     ...(result.zip ? { zip: result.zip } : {}),
-    profile: core.activeProfileId,
+    environment: environmentOf(core),
   };
   if (values.json) outJson(summary);
   else {
@@ -35,6 +36,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
       `Saved the evidence of ${result.certifications} certification${result.certifications === 1 ? '' : 's'} to ${where.join(' and ')}.`,
     );
     if (result.certifications === 0) out('Nothing matched: the kit holds only verify.html and its README.');
+    sayIfDemo(core, values);
   }
   return EXIT.ok;
 }

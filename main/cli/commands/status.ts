@@ -3,7 +3,7 @@ import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { describeCounts, describeRow, out, outJson, printable, publicRow } from '../output';
+import { describeCounts, describeRow, environmentOf, out, outJson, printable, publicRow } from '../output';
 
 export function status(core: EvidenceCore, values: Values): number {
   const current = core.status();
@@ -17,10 +17,13 @@ export function status(core: EvidenceCore, values: Values): number {
   const rows =
     values.list || states.length || values.search ? core.list({ states, search: values.search, limit }) : [];
   if (values.json) {
-    outJson({ ...current, certifications: rows.map(publicRow) });
+    outJson({ ...current, environment: environmentOf(core), certifications: rows.map(publicRow) });
     return EXIT.ok;
   }
-  out(`profile: ${current.profile.id}${current.profile.demo ? ' (demo — no legal weight)' : ''}`);
+  const environment = environmentOf(core);
+  out(
+    `profile: ${current.profile.id} — ${environment.label}${environment.demo ? ' (DEMO — no legal weight)' : ''}`,
+  );
   out(describeCounts(current.counts));
   if (current.connectivity.message) out(`connection: ${current.connectivity.message}`);
   if (current.logKeyChange)

@@ -2,13 +2,14 @@ import { utcIso } from '../../../protocol/time-format';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
-import { out, outJson, printable, publicRow } from '../output';
+import { environmentOf, out, outJson, printable, publicRow, sayIfDemo } from '../output';
 
 export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
   const result = await core.verifyFile(path);
   const verified = result.certifications.some((c) => c.check.verification === 'verified');
   if (values.json) {
     outJson({
+      environment: environmentOf(core),
       path,
       asset_hash: result.assetHash,
       verified,
@@ -24,5 +25,6 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
       `  A file named ${printable(other.fileName)} was certified on ${utcIso(other.createdAt)}, but its content has changed since: this is not the certified version.`,
     );
   for (const { row, check } of result.certifications) out(`  ${row.state}: ${check.message}`);
+  if (result.certifications.length) sayIfDemo(core, values, out);
   return verified ? EXIT.ok : EXIT.failed;
 }

@@ -15,18 +15,20 @@ export interface PdfInfo {
   subject: string;
   keywords?: string;
   layout?: 'portrait' | 'landscape';
+  /** Keep every page in memory to write on it later (a one-page certificate); a long register streams. */
+  bufferPages?: boolean;
 }
 
 /**
  * An A4 document with our fonts embedded. The content also fits US Letter's height, so a firm
- * printing on either paper loses nothing. Pages are buffered so the footer can say "page 2 of 9".
+ * printing on either paper loses nothing.
  */
 export function createPdf(info: PdfInfo, now: Date): Pdf {
   const doc = new PDFDocument({
     size: 'A4',
     layout: info.layout ?? 'portrait',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
-    bufferPages: true,
+    bufferPages: info.bufferPages ?? true,
     autoFirstPage: true,
     info: {
       Title: info.title,
@@ -39,7 +41,9 @@ export function createPdf(info: PdfInfo, now: Date): Pdf {
     lang: 'en',
     displayTitle: true,
   });
-  for (const [name, font] of Object.entries(fonts())) doc.registerFont(name, font.bytes);
+  // pdfkit takes a parsed fontkit font as well as bytes (its types say bytes only); each document
+  // still embeds its own subset.
+  for (const [name, { font }] of Object.entries(fonts())) doc.registerFont(name, font as unknown as Buffer);
   doc.font('regular').fillColor(INK);
   return doc;
 }
@@ -63,25 +67,33 @@ export function demoWatermark(doc: Pdf): void {
   doc.fillOpacity(1).fillColor(INK);
 }
 
-/** Writes the footer on every page once the content is laid out: who made it, and "page n of N". */
+/** Writes the footer on every buffered page once the content is laid out: who made it, and "page n of N". */
 export function footers(doc: Pdf, text: string): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
-    const { width, height } = doc.page;
-    const y = height - MARGIN + 18;
-    // The bottom margin would push text written there onto a new page.
-    const bottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    useFont(doc, 'regular', 7.5, MUTED);
-    doc.text(text, MARGIN, y, { width: width - 2 * MARGIN - 80, lineBreak: false, ellipsis: true });
-    doc.text(`Page ${i - range.start + 1} of ${range.count}`, width - MARGIN - 80, y, {
-      width: 80,
-      align: 'right',
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = bottom;
+    footer(doc, text, i - range.start + 1, range.count);
   }
+}
+
+/** The footer of the current page; where the text was stays where it was. */
+export function footer(doc: Pdf, text: string, page: number, pages: number): void {
+  const { width, height } = doc.page;
+  const [x, y] = [doc.x, doc.y];
+  const at = height - MARGIN + 18;
+  // The bottom margin would push text written there onto a new page.
+  const bottom = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  useFont(doc, 'regular', 7.5, MUTED);
+  doc.text(text, MARGIN, at, { width: width - 2 * MARGIN - 80, lineBreak: false, ellipsis: true });
+  doc.text(`Page ${page} of ${pages}`, width - MARGIN - 80, at, {
+    width: 80,
+    align: 'right',
+    lineBreak: false,
+  });
+  doc.page.margins.bottom = bottom;
+  doc.fillColor(INK);
+  [doc.x, doc.y] = [x, y];
 }
 
 /** The finished document's bytes. */

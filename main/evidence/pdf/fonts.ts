@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Font } from 'fontkit';
 import { create as openFont } from 'fontkit';
 
 const require = createRequire(import.meta.url);
@@ -18,19 +19,20 @@ const FONT_FILES = {
 export type FontName = keyof typeof FONT_FILES;
 
 interface LoadedFont {
-  bytes: Buffer;
+  /** Parsed once per process and handed to every document: parsing a font costs more than a page. */
+  font: Font;
   covers(codePoint: number): boolean;
 }
 
 let loaded: Record<FontName, LoadedFont> | undefined;
 
-/** The font files, read once per process (a register of 10,000 certificates reads them once). */
+/** The fonts, read and parsed once per process (10,000 certificates parse them once). */
 export function fonts(): Record<FontName, LoadedFont> {
   loaded ??= Object.fromEntries(
     Object.entries(FONT_FILES).map(([name, file]) => {
       const bytes = readFileSync(require.resolve(file));
       const font = openFont(bytes);
-      return [name, { bytes, covers: (codePoint: number) => font.hasGlyphForCodePoint(codePoint) }];
+      return [name, { font, covers: (codePoint: number) => font.hasGlyphForCodePoint(codePoint) }];
     }),
   ) as Record<FontName, LoadedFont>;
   return loaded;

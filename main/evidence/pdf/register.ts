@@ -14,7 +14,7 @@ import {
   createPdf,
   demoWatermark,
   finish,
-  footers,
+  footer,
   useFont,
 } from './document';
 import { drawable } from './fonts';
@@ -69,39 +69,68 @@ const PADDING = 3;
  * A register of many certifications on landscape pages, one line each: what a paralegal hands
  * over with a production set. The receipts, not this table, are what a verifier checks.
  */
-export async function registerPdf(receipts: Iterable<Receipt>, options: RegisterOptions): Promise<Buffer> {
-  const doc = createPdf(
-    { title: 'Register of certified evidence', subject: options.selection, layout: 'landscape' },
-    options.generatedAt,
-  );
+export async function registerPdf(
+  receipts: () => Iterable<Receipt>,
+  options: RegisterOptions,
+): Promise<Buffer> {
+  const info = {
+    title: 'Register of certified evidence',
+    subject: options.selection,
+    layout: 'landscape',
+  } as const;
+  // First pass, on a page that is never written out: every row's height, so the pages can be
+  // numbered "n of N" while each is written and let go (10,000 rows never sit in memory at once).
+  const measure = createPdf({ ...info, bufferPages: false }, options.generatedAt);
+  const heights: number[] = [];
   let demo = false;
-  let count = 0;
-  const bottom = doc.page.height - MARGIN;
-  titleBlock(doc, options);
-  header(doc);
-  for (const receipt of receipts) {
-    if (receipt.demo && !demo) demo = true;
-    const height = rowHeight(doc, receipt, count);
-    if (doc.y + height > bottom) {
-      doc.addPage();
-      header(doc);
-    }
-    row(doc, receipt, count, height);
-    count++;
+  for (const receipt of receipts()) {
+    demo ||= receipt.demo;
+    heights.push(rowHeight(measure, receipt, heights.length));
+  }
+  titleBlock(measure, options);
+  const pageBreaks = paginate(heights, measure.y, measure.page.height - MARGIN, headerHeight(measure));
+  const pages = pageBreaks.length;
+
+  const doc = createPdf({ ...info, bufferPages: false }, options.generatedAt);
+  const count = heights.length;
+  const footerText = `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}${demo ? ' · includes DEMO certifications: no legal weight' : ''}`;
+  const startPage = (page: number) => {
+    if (page > 1) doc.addPage();
+    if (demo) demoWatermark(doc);
+    footer(doc, footerText, page, pages);
+    if (page === 1) titleBlock(doc, options);
+    else doc.y = MARGIN;
+    header(doc);
+  };
+  startPage(1);
+  let index = 0;
+  let page = 1;
+  for (const receipt of receipts()) {
+    if (index === pageBreaks[page]) startPage(++page);
+    row(doc, receipt, index, heights[index] ?? rowHeight(doc, receipt, index));
+    index++;
   }
   if (count === 0) useFont(doc, 'regular', 9, MUTED).text('No certification matches this selection.', MARGIN);
-  if (demo) {
-    const range = doc.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      demoWatermark(doc);
-    }
-  }
-  footers(
-    doc,
-    `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}${demo ? ' · includes DEMO certifications: no legal weight' : ''}`,
-  );
   return finish(doc);
+}
+
+/** The index of the first row on each page (the first page starts at 0, below the title). */
+function paginate(
+  heights: readonly number[],
+  firstTop: number,
+  bottom: number,
+  headerSize: number,
+): number[] {
+  const breaks = [0];
+  let y = firstTop + headerSize;
+  heights.forEach((height, index) => {
+    if (y + height > bottom && index > 0) {
+      breaks.push(index);
+      y = MARGIN + headerSize;
+    }
+    y += height;
+  });
+  return breaks;
 }
 
 function titleBlock(doc: Pdf, options: RegisterOptions): void {
@@ -116,6 +145,11 @@ function titleBlock(doc: Pdf, options: RegisterOptions): void {
   doc.moveDown(0.6);
 }
 
+function headerHeight(doc: Pdf): number {
+  useFont(doc, 'bold', FONT_SIZE, INK);
+  return 2 * PADDING + doc.currentLineHeight() * 2;
+}
+
 function header(doc: Pdf): void {
   const top = doc.y;
   let x = MARGIN;
@@ -124,7 +158,8 @@ function header(doc: Pdf): void {
     doc.text(column.title, x + PADDING, top + PADDING, { width: column.width - 2 * PADDING });
     x += column.width;
   }
-  const y = top + 2 * PADDING + doc.currentLineHeight() * 2;
+  const y = top + headerHeight(doc);
+  useFont(doc, 'bold', FONT_SIZE, INK);
   doc.save().lineWidth(0.8).strokeColor(INK).moveTo(MARGIN, y).lineTo(x, y).stroke().restore();
   doc.y = y;
 }

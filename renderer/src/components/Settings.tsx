@@ -93,6 +93,14 @@ export function Settings({ onClose }: { onClose(): void }) {
       setMessage({ text: messageOf(error), ok: false });
     }
   };
+  const keepReceiptsBeside = async (on: boolean) => {
+    try {
+      await ask(bridge().setReceiptsBesideFiles({ on }));
+      void queryClient.invalidateQueries({ queryKey: keys.settings });
+    } catch (error) {
+      setMessage({ text: messageOf(error), ok: false });
+    }
+  };
   const test = async () => {
     try {
       const result = await ask(
@@ -143,8 +151,24 @@ export function Settings({ onClose }: { onClose(): void }) {
               />{' '}
               Sign requests
             </label>
+            <label htmlFor={`${id}-logKey`}>Log key (optional: PEM public key or SHA-256 fingerprint)</label>
+            <textarea
+              id={`${id}-logKey`}
+              rows={2}
+              spellCheck={false}
+              value={profile.logKey ?? ''}
+              onChange={(event) => setProfile({ ...profile, logKey: event.target.value || undefined })}
+            />
           </div>
         )}
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={loaded?.receiptsBesideFiles ?? false}
+            onChange={(event) => void keepReceiptsBeside(event.target.checked)}
+          />{' '}
+          Save a receipt beside each certified file once it is anchored (<code>FILE.receipt.json</code>)
+        </label>
         {message && (
           <p className={message.ok ? 'hint' : 'error'} role="status">
             {message.text}

@@ -1,0 +1,23 @@
+// Runs one export in its own process, so its peak memory is its own: prints {"ms", "maxRssMb"}.
+import { EvidenceCore } from '../../main/core';
+import { benchSecrets } from './core';
+
+const [dataDir, out, mode] = process.argv.slice(2) as [string, string, 'kit' | 'receipts'];
+const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false });
+try {
+  const started = performance.now();
+  const result = await core.exportEvidence(
+    {},
+    mode === 'kit' ? { dir: out, zip: `${out}.zip` } : { dir: out, receiptsOnly: true },
+  );
+  const ms = performance.now() - started;
+  process.stdout.write(
+    JSON.stringify({
+      ms,
+      certifications: result.certifications,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
+} finally {
+  await core.close();
+}
