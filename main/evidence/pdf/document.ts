@@ -17,6 +17,11 @@ export interface PdfInfo {
   layout?: 'portrait' | 'landscape';
   /** Keep every page in memory to write on it later (a one-page certificate); a long register streams. */
   bufferPages?: boolean;
+  /**
+   * Remember the layout of every word set (pdfkit's default). A register of 10,000 rows sets
+   * tens of thousands of unique words (hashes, ids): remembered, they take hundreds of MiB.
+   */
+  layoutCache?: boolean;
 }
 
 /**
@@ -29,6 +34,7 @@ export function createPdf(info: PdfInfo, now: Date): Pdf {
     layout: info.layout ?? 'portrait',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: info.bufferPages ?? true,
+    fontLayoutCache: info.layoutCache ?? true,
     autoFirstPage: true,
     info: {
       Title: info.title,

@@ -77,6 +77,7 @@ export async function registerPdf(
     title: 'Register of certified evidence',
     subject: options.selection,
     layout: 'landscape',
+    layoutCache: false,
   } as const;
   // First pass, on a page that is never written out: every row's height, so the pages can be
   // numbered "n of N" while each is written and let go (10,000 rows never sit in memory at once).
