@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../sandbox/server';
 import type { BenchFigure } from './figure';
-import { coreOnSandbox } from './support/core';
+import { anchoringSandbox, coreOnSandbox } from './support/core';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 import { timeIt } from './support/timing';
 
@@ -17,13 +16,7 @@ const LARGE = 2_000;
  */
 export async function certifyWaitScaling(): Promise<BenchFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-wait-'));
-  // Anchoring on (every 250 ms), no rate limit: what is measured is the client's waiting.
-  const sandbox = await startSandbox({
-    dbPath: join(dir, 'sandbox.sqlite'),
-    port: 0,
-    batchIntervalMs: 250,
-    rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
-  });
+  const sandbox = await anchoringSandbox(dir);
   const info = { baseUrl: sandbox.baseUrl, tokenUrl: sandbox.tokenUrl, client: sandbox.demoClient };
   const run = async (files: number) => {
     const docs = join(dir, `docs-${files}`);

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../sandbox/server';
 import type { BenchFigure } from './figure';
-import { coreOnSandbox } from './support/core';
+import { anchoringSandbox, coreOnSandbox } from './support/core';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 
 const CERTIFICATIONS = Number(process.env.BENCH_EXPORT_COUNT ?? 10_000);
@@ -18,12 +17,7 @@ const HEAP_MIB = 256;
  */
 export async function exportKit(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-export-'));
-  const sandbox = await startSandbox({
-    dbPath: join(dir, 'sandbox.sqlite'),
-    port: 0,
-    batchIntervalMs: 250,
-    rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
-  });
+  const sandbox = await anchoringSandbox(dir);
   const dataDir = join(dir, 'data');
   try {
     const docs = join(dir, 'docs');

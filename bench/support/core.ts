@@ -1,6 +1,9 @@
 import type { CoreOptions } from '../../main/core';
 import { EvidenceCore } from '../../main/core';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
+import { join } from 'node:path';
+import type { Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import type { SandboxInfo } from './sandbox';
 
 /** A core whose active profile is the given sandbox, opened with sync off unless told otherwise. */
@@ -26,3 +29,13 @@ export async function coreOnSandbox(
 }
 
 export const benchSecrets = () => new KeychainSecretStore('Evidence Desk bench');
+
+/** A sandbox in this process that anchors every 250 ms and never rate-limits: what is measured is the client. */
+export function anchoringSandbox(dir: string): Promise<Sandbox> {
+  return startSandbox({
+    dbPath: join(dir, 'sandbox.sqlite'),
+    port: 0,
+    batchIntervalMs: 250,
+    rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
+  });
+}

@@ -58,6 +58,7 @@ const brokenOf = (fingerprint: string) => `log_rewritten:${fingerprint}`;
 export class LogTrust {
   private nextFetchAt = 0;
   private failedFetches = 0;
+  private treeHeadChecks: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: LogTrustDeps) {}
 
@@ -173,7 +174,14 @@ export class LogTrust {
    * A verified tree head: checked against the newest one seen for the same key, which it replaces
    * when it is newer. A log that rewrote its history fails here, loudly and for good.
    */
-  async checkTreeHead(
+  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: string }> {
+    // One at a time: the rows of a batch share a tree head, and only the first needs to ask for a proof.
+    const run = this.treeHeadChecks.then(() => this.checkTreeHeadNow(fingerprint, head));
+    this.treeHeadChecks = run.catch(() => undefined);
+    return run;
+  }
+
+  private async checkTreeHeadNow(
     fingerprint: string,
     head: TreeHead,
   ): Promise<{ ok: true } | { ok: false; message: string }> {
