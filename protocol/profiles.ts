@@ -37,6 +37,10 @@ export const isAllowedPlainHttp = (value: string): boolean => {
   return url.protocol === 'https:' || LOOPBACK.test(url.hostname);
 };
 
+/** A log key given by its SHA-256 fingerprint: 64 hexadecimal characters, "sha256:" allowed before. */
+export const isLogKeyFingerprint = (value: string): boolean =>
+  /^(sha256:)?[0-9a-fA-F]{64}$/.test(value.trim());
+
 export const profileIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lower-case letters, digits and dashes');
@@ -60,7 +64,7 @@ export const serviceProfileSchema = z
       .max(4096)
       .refine(
         (value) =>
-          /^(sha256:)?[0-9a-fA-F]{64}$/.test(value) ||
+          isLogKeyFingerprint(value) ||
           /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(value),
         'must be a PEM public key or a SHA-256 fingerprint (64 hexadecimal characters)',
       )

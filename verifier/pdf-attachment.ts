@@ -43,12 +43,36 @@ export async function attachedReceipt(pdf: Uint8Array, inflate: Inflate): Promis
 }
 
 function parseReceipt(bytes: Uint8Array): unknown | undefined {
+  const json = parseJson(bytes);
+  return isOurReceipt(json) ? json : undefined;
+}
+
+function parseJson(bytes: Uint8Array): unknown | undefined {
   try {
-    const json = JSON.parse(utf8.decode(bytes)) as { format?: unknown };
-    // Any version of our receipt is taken: the verifier then says whether it can read that version.
-    const ours = typeof json?.format === 'string' && json.format.startsWith(RECEIPT_FAMILY);
-    return ours ? json : undefined;
+    return JSON.parse(utf8.decode(bytes)) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** Any version of our receipt: the verifier then says whether it can read that version. */
+export function isOurReceipt(json: unknown): boolean {
+  const format = (json as { format?: unknown } | null | undefined)?.format;
+  return typeof format === 'string' && format.startsWith(RECEIPT_FAMILY);
+}
+
+/**
+ * What a proof file holds, whichever it is: a certificate (the receipt attached to it) or a
+ * receipt (its JSON, for the verifier to judge); or why there is nothing to check.
+ */
+export async function readProofBytes(
+  bytes: Uint8Array,
+  inflate: Inflate,
+): Promise<{ json: unknown } | { missing: 'pdf_without_receipt' | 'not_json' }> {
+  if (latin1.decode(bytes.subarray(0, 5)) === '%PDF-') {
+    const json = await attachedReceipt(bytes, inflate);
+    return json === undefined ? { missing: 'pdf_without_receipt' } : { json };
+  }
+  const json = parseJson(bytes);
+  return json === undefined ? { missing: 'not_json' } : { json };
 }

@@ -1,3 +1,5 @@
+import type { LocalState } from '../../protocol/states';
+import { LOCAL_STATES } from '../../protocol/states';
 import type { ParseArgsConfig, parseArgs } from 'node:util';
 
 export const USAGE = `Usage: evidence-desk <command> [options]
@@ -87,4 +89,13 @@ export function checkArguments(command: string, rest: string[], values: Values):
   if (values.receipt && values.certificate)
     throw new UsageError('verify takes --receipt or --certificate, not both.');
   return command as CommandName;
+}
+
+/** --state, checked: each one of the local states. */
+export function statesOf(values: Values): LocalState[] {
+  return (values.state ?? []).map((state) => {
+    if (!LOCAL_STATES.includes(state as LocalState))
+      throw new UsageError(`--state takes one of ${LOCAL_STATES.join(', ')}.`);
+    return state as LocalState;
+  });
 }

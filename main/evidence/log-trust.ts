@@ -1,6 +1,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { base64ToBytes, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
 import { consistencyHolds } from '../../verifier/consistency';
+import { isLogKeyFingerprint } from '../../protocol/profiles';
 import type { Logger } from '../logging/logger';
 import type { CallResult } from '../service/service-client';
 import type { SettingsStore } from '../store';
@@ -86,7 +87,7 @@ export class LogTrust {
   async pinnedLogKey(): Promise<KeyAnswer> {
     const target = this.deps.active();
     const { settings } = this.deps;
-    if (target.configuredKey && !isFingerprint(target.configuredKey)) {
+    if (target.configuredKey && !isLogKeyFingerprint(target.configuredKey)) {
       const key = spkiOfPem(target.configuredKey);
       if (!key) return { reason: 'The log key given in the settings is not a readable public key.' };
       this.pin(target, key);
@@ -277,8 +278,6 @@ export function keyChangeReason(change: KeyChange): string {
   return `The service's log key changed (fingerprint ${change.previousFingerprint.slice(0, 16)}… is now ${change.fingerprint.slice(0, 16)}…). Evidence is not checked with the new key until you accept it, after comparing its fingerprint with the one the service publishes (Settings, or evidence-desk profile trust-key).`;
 }
 
-const isFingerprint = (value: string) => /^(sha256:)?[0-9a-fA-F]{64}$/.test(value.trim());
-
 function isCanonicalSpki(base64: string): boolean {
   try {
     return (
@@ -304,7 +303,7 @@ export function spkiOfPem(pem: string): string | null {
 
 /** A trusted key given as a fingerprint or a PEM file's text, as its fingerprint. */
 export function fingerprintOfKey(value: string): string | null {
-  if (isFingerprint(value))
+  if (isLogKeyFingerprint(value))
     return value
       .trim()
       .replace(/^sha256:/, '')

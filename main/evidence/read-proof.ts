@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { attachedReceipt } from '../../verifier/pdf-attachment';
+import { readProofBytes } from '../../verifier/pdf-attachment';
 import { DeskError } from '../errors';
 
 const inflateAsync = promisify(inflate);
@@ -19,17 +19,12 @@ export async function readProof(path: string): Promise<{ json: unknown } | { unr
     if (code === 'ENOENT') throw new DeskError('not_found', `${path} does not exist.`);
     return { unreadable: `${path} could not be read (${code ?? 'unknown error'}).` };
   }
-  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
-    const json = await attachedReceipt(bytes, (data) => inflateAsync(data));
-    return json === undefined
-      ? {
-          unreadable: `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`,
-        }
-      : { json };
-  }
-  try {
-    return { json: JSON.parse(bytes.toString('utf8')) as unknown };
-  } catch {
-    return { unreadable: `${path} is neither a receipt (JSON) nor a certificate (PDF).` };
-  }
+  const read = await readProofBytes(bytes, (data) => inflateAsync(data));
+  if ('json' in read) return read;
+  return {
+    unreadable:
+      read.missing === 'pdf_without_receipt'
+        ? `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`
+        : `${path} is neither a receipt (JSON) nor a certificate (PDF).`,
+  };
 }

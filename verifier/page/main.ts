@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
-import { attachedReceipt } from '../pdf-attachment';
+import { isOurReceipt, readProofBytes } from '../pdf-attachment';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
 
 /**
@@ -45,17 +45,11 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** A receipt from a .receipt.json, or the one a certificate carries; undefined if the file is neither. */
 async function readProof(file: File): Promise<unknown | undefined> {
-  const bytes = new Uint8Array(await file.slice(0, 64 * 1024 * 1024).arrayBuffer());
-  if (new TextDecoder('latin1').decode(bytes.subarray(0, 5)) === '%PDF-')
-    return attachedReceipt(bytes, inflate);
-  try {
-    const json = JSON.parse(new TextDecoder().decode(bytes)) as { format?: unknown };
-    return typeof json?.format === 'string' && json.format.startsWith('evidence-desk-receipt/')
-      ? json
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = await readProofBytes(
+    new Uint8Array(await file.slice(0, 64 * 1024 * 1024).arrayBuffer()),
+    inflate,
+  );
+  return 'json' in read && isOurReceipt(read.json) ? read.json : undefined;
 }
 
 /** SHA-256 of a file of any size, read in chunks, with progress. */

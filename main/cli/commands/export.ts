@@ -1,18 +1,12 @@
 import { resolve } from 'node:path';
-import type { LocalState } from '../../../protocol/states';
-import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
-import { EXIT, UsageError } from '../arguments';
+import { EXIT, UsageError, statesOf } from '../arguments';
 import { environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
 
 /** `export`: the evidence kit for the chosen certifications, into a folder and/or a zip. */
 export async function exportKit(core: EvidenceCore, values: Values): Promise<number> {
-  const states = (values.state ?? []).map((state) => {
-    if (!LOCAL_STATES.includes(state as LocalState))
-      throw new UsageError(`--state takes one of ${LOCAL_STATES.join(', ')}.`);
-    return state as LocalState;
-  });
+  const states = statesOf(values);
   const ids = values.ids ? idsOf(values.ids) : undefined;
   const showProgress = process.stderr.isTTY && !values.json;
   const result = await core.exportEvidence(ids ? { ids } : { states, search: values.search }, {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SecretName } from '../../../protocol/profiles';
-import { serviceProfileSchema } from '../../../protocol/profiles';
+import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/profiles';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
@@ -79,7 +79,7 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
 
 /** --log-key for a profile: a fingerprint as given, or the text of a PEM file. */
 function logKeyArgument(value: string | undefined): string | undefined {
-  if (value === undefined || /^(sha256:)?[0-9a-fA-F]{64}$/.test(value)) return value;
+  if (value === undefined || isLogKeyFingerprint(value)) return value;
   try {
     return readFileSync(value, 'utf8').trim();
   } catch {

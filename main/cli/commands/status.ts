@@ -1,17 +1,11 @@
-import type { LocalState } from '../../../protocol/states';
-import { LOCAL_STATES } from '../../../protocol/states';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
-import { EXIT, UsageError } from '../arguments';
+import { EXIT, UsageError, statesOf } from '../arguments';
 import { describeCounts, describeRow, environmentOf, out, outJson, printable, publicRow } from '../output';
 
 export function status(core: EvidenceCore, values: Values): number {
   const current = core.status();
-  const states = (values.state ?? []).map((state) => {
-    if (!LOCAL_STATES.includes(state as LocalState))
-      throw new UsageError(`--state takes one of ${LOCAL_STATES.join(', ')}.`);
-    return state as LocalState;
-  });
+  const states = statesOf(values);
   const limit = values.limit ? Number(values.limit) : 50;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number above 0.');
   const rows =

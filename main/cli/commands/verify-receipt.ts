@@ -1,7 +1,8 @@
-import { createHash, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { EvidenceCore } from '../../core';
 import { isDeskError } from '../../errors';
+import { isLogKeyFingerprint } from '../../../protocol/profiles';
+import { fingerprintOfKey } from '../../evidence/log-trust';
 import { checkAgainstProof } from '../../evidence/verify-document';
 import { hashOneFile } from '../../hashing/hash-one-file';
 import { HashPool } from '../../hashing/hash-pool';
@@ -39,13 +40,14 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
 
 /** A trusted log key given as its fingerprint (64 hex characters) or as a PEM public key file. */
 function fingerprintOf(value: string): string {
-  if (/^(sha256:)?[0-9a-fA-F]{64}$/.test(value)) return value.replace(/^sha256:/, '').toLowerCase();
+  let fingerprint: string | null = null;
   try {
-    const der = createPublicKey(readFileSync(value, 'utf8')).export({ type: 'spki', format: 'der' });
-    return createHash('sha256').update(der).digest('hex');
+    fingerprint = fingerprintOfKey(isLogKeyFingerprint(value) ? value : readFileSync(value, 'utf8'));
   } catch {
-    throw new UsageError(
-      `--log-key takes a key's SHA-256 fingerprint or a PEM public key file; ${value} is neither.`,
-    );
+    // A file that cannot be read is refused below, like one that holds no key.
   }
+  if (fingerprint) return fingerprint;
+  throw new UsageError(
+    `--log-key takes a key's SHA-256 fingerprint or a PEM public key file; ${value} is neither.`,
+  );
 }
