@@ -31,6 +31,9 @@ afterEach(() => ws.cleanup());
 const DOCUMENTS = {
   'Share purchase agreement.pdf': 'the signed agreement',
   'Договор поставки №5 — Ελληνικά.pdf': 'a contract in Cyrillic and Greek',
+  // Printed in the computer's own CJK font (here Debian's Noto Sans CJK, installed by .ci/run).
+  '売買契約書（署名済み）.pdf': 'a contract in Japanese',
+  '계약서 최종본.pdf': 'a contract in Korean',
 };
 
 async function certifiedKit() {
@@ -44,7 +47,7 @@ async function certifiedKit() {
   const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--zip', zip, '--json']);
   expect(exported.code, exported.stderr).toBe(0);
   expect(JSON.parse(exported.stdout)).toMatchObject({
-    certifications: 2,
+    certifications: 4,
     folder: kit,
     zip,
     environment: { kind: 'embedded', demo: true, notice: expect.stringMatching(/no legal weight/) },
@@ -75,7 +78,7 @@ describe('the evidence kit', () => {
       .trim()
       .split('\n')
       .sort();
-    expect(listed).toHaveLength(8);
+    expect(listed).toHaveLength(12);
     expect(listed).toContain('evidence-kit/verify.html');
 
     const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
@@ -83,7 +86,7 @@ describe('the evidence kit', () => {
       readFileSync(join(kit, 'certifications', `${names[0]}.receipt.json`), 'utf8'),
     ) as Receipt;
     expect(readme).toContain(receipt.log_key!.fingerprint);
-    expect(readme).toMatch(/WARNING — DEMO: 2 of these certifications were made on a sandbox/);
+    expect(readme).toMatch(/WARNING — DEMO: 4 of these certifications were made on a sandbox/);
     // verify.html trusts exactly the kit's key, and allows no network request.
     const page = readFileSync(join(kit, 'verify.html'), 'utf8');
     expect(page).toContain(
@@ -118,6 +121,20 @@ describe('the evidence kit', () => {
         join(PDF_PICTURES, `certificate-${i + 1}`),
       ]);
     }
+    // A script no font on this computer draws prints as code points, never as empty boxes.
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', `${Object.keys(DOCUMENTS)[0]}.receipt.json`), 'utf8'),
+    ) as Receipt;
+    const linearB = join(ws.dir, 'linear-b.certificate.pdf');
+    writeFileSync(
+      linearB,
+      await certificatePdf(
+        { ...receipt, file: { ...receipt.file, name: 'Tablet \u{10000}\u{10001}.pdf' } },
+        { receiptName: 'tablet.receipt.json', generatedAt: new Date() },
+      ),
+    );
+    expect(pdfText(linearB)).toContain('Tablet [U+10000][U+10001].pdf');
+
     const register = pdfText(join(kit, 'register.pdf'));
     expect(register).toMatch(/Register of Certified Evidence/);
     for (const [name, content] of Object.entries(DOCUMENTS)) {

@@ -16,8 +16,8 @@ import {
   finish,
   footers,
   useFont,
+  useFontFor,
 } from './document';
-import { drawable } from './fonts';
 import { humanSize, verificationWords } from './wording';
 
 export interface CertificateOptions extends LocalTimeOptions {
@@ -28,6 +28,7 @@ export interface CertificateOptions extends LocalTimeOptions {
 
 const LABEL_WIDTH = 132;
 const QR_SIZE = 96;
+const STEP_INDENT = 14;
 
 /**
  * A one-page certificate a lawyer can file: what was certified, the event, when (local and UTC),
@@ -106,16 +107,18 @@ export async function certificatePdf(receipt: Receipt, options: CertificateOptio
   field(doc, 'Checked by Evidence Desk', verificationWords(receipt));
 
   section(doc, 'How anyone can verify it');
-  useFont(doc, 'regular', 9, INK);
   const steps = [
     `With the evidence kit: open verify.html in any web browser (it works offline and sends nothing anywhere), then drop in the document and this certificate. It says whether the document is exactly the one certified, and when.`,
     `Without the kit: this PDF carries the machine-readable receipt as an attachment (${options.receiptName}; open your PDF reader’s attachments panel, or run pdfdetach -saveall on it). The receipt lists each check, and the kit’s README shows how to make them by hand with OpenSSL.`,
     `Trust the log, not this paper: compare the log key fingerprint above with the one the service publishes. Changing a single byte of the document changes its SHA-256, and the check fails.`,
   ];
-  doc.list(
-    steps.map((step) => drawable(step)),
-    { listType: 'numbered', bulletRadius: 2, textIndent: 14, paragraphGap: 3 },
-  );
+  // Numbered by hand, not with pdfkit's list: each step is set in the font its own text needs.
+  const width = doc.page.width - 2 * MARGIN - STEP_INDENT;
+  steps.forEach((step, index) => {
+    const top = doc.y;
+    useFont(doc, 'regular', 9).text(`${index + 1}.`, MARGIN, top, { width: STEP_INDENT });
+    doc.text(useFontFor(doc, 'regular', 9, step), MARGIN + STEP_INDENT, top, { width, paragraphGap: 3 });
+  });
 
   footers(
     doc,
@@ -133,11 +136,11 @@ export async function certificatePdf(receipt: Receipt, options: CertificateOptio
 
 function notice(doc: Pdf, text: string, color: string): void {
   const width = doc.page.width - 2 * MARGIN;
-  useFont(doc, 'bold', 9.5, color);
-  const height = doc.heightOfString(text, { width: width - 20 }) + 14;
+  const printed = useFontFor(doc, 'bold', 9.5, text, color);
+  const height = doc.heightOfString(printed, { width: width - 20 }) + 14;
   const top = doc.y;
   doc.save().lineWidth(1.2).strokeColor(color).rect(MARGIN, top, width, height).stroke().restore();
-  doc.text(drawable(text), MARGIN + 10, top + 7, { width: width - 20 });
+  doc.text(printed, MARGIN + 10, top + 7, { width: width - 20 });
   doc.x = MARGIN;
   doc.y = top + height + 6;
 }
@@ -160,7 +163,7 @@ function field(
   const valueWidth = doc.page.width - 2 * MARGIN - LABEL_WIDTH - rightReserve;
   useFont(doc, 'regular', 8.5, MUTED).text(label, MARGIN, top, { width: LABEL_WIDTH - 8 });
   const labelBottom = doc.y;
-  useFont(doc, font, font === 'mono' ? 8.5 : 9.5).text(drawable(value, font), MARGIN + LABEL_WIDTH, top, {
+  doc.text(useFontFor(doc, font, font === 'mono' ? 8.5 : 9.5, value), MARGIN + LABEL_WIDTH, top, {
     width: valueWidth,
   });
   doc.y = Math.max(doc.y, labelBottom) + 2.5;

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { FontName } from './fonts';
-import { fonts } from './fonts';
+import { fontFor, fonts } from './fonts';
 
 export type Pdf = PDFKit.PDFDocument;
 
@@ -57,6 +57,24 @@ export function createPdf(info: PdfInfo, now: Date): Pdf {
 export const useFont = (doc: Pdf, font: FontName, size: number, color = INK): Pdf =>
   doc.font(font).fontSize(size).fillColor(color);
 
+const fallbacksRegistered = new WeakMap<Pdf, Set<string>>();
+
+/**
+ * Sets the font that can draw this text (ours, or one of the computer's for Chinese, Japanese or
+ * Korean) and returns the text as it will print. For anything a user or a file system wrote.
+ */
+export function useFontFor(doc: Pdf, font: FontName, size: number, text: string, color = INK): string {
+  const choice = fontFor(text, font);
+  if (choice.name !== font) {
+    const registered = fallbacksRegistered.get(doc) ?? new Set<string>();
+    fallbacksRegistered.set(doc, registered);
+    if (!registered.has(choice.name)) doc.registerFont(choice.name, choice.font as unknown as Buffer);
+    registered.add(choice.name);
+  }
+  doc.font(choice.name).fontSize(size).fillColor(color);
+  return choice.text;
+}
+
 /** A sandbox's paper must never pass for evidence: a large diagonal mark behind the text of every page. */
 export function demoWatermark(doc: Pdf): void {
   const { width, height } = doc.page;
@@ -90,8 +108,14 @@ export function footer(doc: Pdf, text: string, page: number, pages: number): voi
   // The bottom margin would push text written there onto a new page.
   const bottom = doc.page.margins.bottom;
   doc.page.margins.bottom = 0;
+  const printed = useFontFor(doc, 'regular', 7.5, text, MUTED);
+  // At most two lines (pdfkit wraps whenever a width is given, and cuts with "…" only at a height).
+  doc.text(printed, MARGIN, at, {
+    width: width - 2 * MARGIN - 80,
+    height: 2 * doc.currentLineHeight(true),
+    ellipsis: true,
+  });
   useFont(doc, 'regular', 7.5, MUTED);
-  doc.text(text, MARGIN, at, { width: width - 2 * MARGIN - 80, lineBreak: false, ellipsis: true });
   doc.text(`Page ${page} of ${pages}`, width - MARGIN - 80, at, {
     width: 80,
     align: 'right',

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Font } from 'fontkit';
 import { create as openFont } from 'fontkit';
 
@@ -24,34 +25,113 @@ interface LoadedFont {
   covers(codePoint: number): boolean;
 }
 
+const loadedFont = (font: Font): LoadedFont => ({
+  font,
+  covers: (codePoint) => font.hasGlyphForCodePoint(codePoint),
+});
+
 let loaded: Record<FontName, LoadedFont> | undefined;
 
 /** The fonts, read and parsed once per process (10,000 certificates parse them once). */
 export function fonts(): Record<FontName, LoadedFont> {
   loaded ??= Object.fromEntries(
-    Object.entries(FONT_FILES).map(([name, file]) => {
-      const bytes = readFileSync(require.resolve(file));
-      const font = openFont(bytes);
-      return [name, { font, covers: (codePoint: number) => font.hasGlyphForCodePoint(codePoint) }];
-    }),
+    Object.entries(FONT_FILES).map(([name, file]) => [
+      name,
+      loadedFont(openFont(readFileSync(require.resolve(file)))),
+    ]),
   ) as Record<FontName, LoadedFont>;
   return loaded;
 }
 
 /**
- * Text a font cannot draw would print as empty boxes, and a file name that cannot be read is
- * worse than one written as code points: those characters become "U+5951", and the exact name
- * stays in the attached receipt.
+ * Chinese, Japanese and Korean need fonts of 15–20 MB each, too large to ship: the computer's
+ * own are used, in this order, when a text needs them (Windows, macOS, then common Linux paths).
  */
-export function drawable(text: string, font: FontName = 'regular'): string {
-  const { covers } = fonts()[font];
-  let result = '';
-  for (const char of text) {
-    const codePoint = char.codePointAt(0) ?? 0;
-    result +=
-      covers(codePoint) || codePoint < 0x20
-        ? char
-        : `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`;
+export function fallbackFontFiles(platform = process.platform, env = process.env): string[] {
+  if (platform === 'win32') {
+    const dir = join(env.WINDIR ?? 'C:\\Windows', 'Fonts');
+    return ['YuGothM.ttc', 'msyh.ttc', 'malgun.ttf', 'msjh.ttc', 'msgothic.ttc', 'simsun.ttc'].map((file) =>
+      join(dir, file),
+    );
   }
-  return result;
+  if (platform === 'darwin')
+    return [
+      '/System/Library/Fonts/ヒラギノ角ゴシック W3.ttc',
+      '/System/Library/Fonts/Hiragino Sans GB.ttc',
+      '/System/Library/Fonts/AppleSDGothicNeo.ttc',
+      '/System/Library/Fonts/Supplemental/Arial Unicode.ttf',
+      '/Library/Fonts/Arial Unicode.ttf',
+    ];
+  return [
+    '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
+    '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  ];
+}
+
+/** OS/2 fsType bit 1: the font's licence forbids embedding it in a document. */
+const RESTRICTED_EMBEDDING = 0x0002;
+
+/**
+ * A font file as one face (a collection's first, which covers all its scripts), or nothing when it
+ * is missing, unreadable, or its licence forbids embedding.
+ */
+function openFallback(file: string): LoadedFont | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const opened = openFont(readFileSync(file)) as Font | { fonts: Font[] };
+    const font = 'fonts' in opened ? opened.fonts[0] : opened;
+    if (!font) return undefined;
+    const os2 = (font as unknown as { 'OS/2'?: { fsType?: number } })['OS/2'];
+    if ((os2?.fsType ?? 0) & RESTRICTED_EMBEDDING) return undefined;
+    return loadedFont(font);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fallback fonts are read only when a text needs them, each at most once per process. */
+const fallbacks = new Map<string, LoadedFont | undefined>();
+
+function* fallbackFonts(): Generator<{ name: string; loaded: LoadedFont }> {
+  for (const file of fallbackFontFiles()) {
+    if (!fallbacks.has(file)) fallbacks.set(file, openFallback(file));
+    const loaded = fallbacks.get(file);
+    if (loaded) yield { name: `fallback:${file}`, loaded };
+  }
+}
+
+export interface FontChoice {
+  /** The font to register and set the text in: one of ours, or a fallback. */
+  name: string;
+  font: Font;
+  /** The text as it will print. */
+  text: string;
+}
+
+const drawn = (codePoint: number, { covers }: LoadedFont) => codePoint < 0x20 || covers(codePoint);
+
+/**
+ * The font that sets this text whole: ours when it covers every character, otherwise the first of
+ * the computer's fonts that does (a Japanese file name prints in a Japanese font). One font per
+ * text keeps measuring exact. Characters no font can draw would print as empty boxes, and a file
+ * name that cannot be read is worse than one written as code points: those become "[U+5951]", and
+ * the exact name stays in the attached receipt.
+ */
+export function fontFor(text: string, font: FontName = 'regular'): FontChoice {
+  const ours = fonts()[font];
+  const codePoints = Array.from(text, (char) => char.codePointAt(0) ?? 0);
+  if (codePoints.every((codePoint) => drawn(codePoint, ours))) return { name: font, font: ours.font, text };
+  for (const { name, loaded } of fallbackFonts())
+    if (codePoints.every((codePoint) => drawn(codePoint, loaded))) return { name, font: loaded.font, text };
+  const printable = codePoints
+    .map((codePoint) =>
+      drawn(codePoint, ours)
+        ? String.fromCodePoint(codePoint)
+        : `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`,
+    )
+    .join('');
+  return { name: font, font: ours.font, text: printable };
 }

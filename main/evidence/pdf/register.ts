@@ -16,8 +16,8 @@ import {
   finish,
   footer,
   useFont,
+  useFontFor,
 } from './document';
-import { drawable } from './fonts';
 
 export interface RegisterOptions extends LocalTimeOptions {
   /** What was chosen, in words ("Matter 2024-118, anchored"), printed under the title. */
@@ -137,9 +137,13 @@ function paginate(
 function titleBlock(doc: Pdf, options: RegisterOptions): void {
   useFont(doc, 'bold', 8.5, MUTED).text('EVIDENCE DESK', MARGIN, MARGIN, { characterSpacing: 1.5 });
   useFont(doc, 'bold', 18).text('Register of Certified Evidence');
-  useFont(doc, 'regular', 9, MUTED).text(
-    drawable(
+  doc.text(
+    useFontFor(
+      doc,
+      'regular',
+      9,
       `${options.selection}. Environment: ${environments(options)}. Made ${localWithZone(options.generatedAt.getTime(), options)} (${utcIso(options.generatedAt.getTime())} UTC). Each certification’s receipt and certificate, saved with this register, is what anyone can verify.`,
+      MUTED,
     ),
     { width: doc.page.width - 2 * MARGIN },
   );
@@ -166,14 +170,14 @@ function header(doc: Pdf): void {
 }
 
 function cells(receipt: Receipt, index: number): { column: Column; text: string }[] {
-  return COLUMNS.map((column) => ({ column, text: drawable(column.value(receipt, index), column.font) }));
+  return COLUMNS.map((column) => ({ column, text: column.value(receipt, index) }));
 }
 
 function rowHeight(doc: Pdf, receipt: Receipt, index: number): number {
   let tallest = 0;
   for (const { column, text } of cells(receipt, index)) {
-    useFont(doc, column.font ?? 'regular', FONT_SIZE);
-    tallest = Math.max(tallest, doc.heightOfString(text, { width: column.width - 2 * PADDING }));
+    const printed = useFontFor(doc, column.font ?? 'regular', FONT_SIZE, text);
+    tallest = Math.max(tallest, doc.heightOfString(printed, { width: column.width - 2 * PADDING }));
   }
   return tallest + 2 * PADDING;
 }
@@ -183,7 +187,7 @@ function row(doc: Pdf, receipt: Receipt, index: number, height: number): void {
   let x = MARGIN;
   for (const { column, text } of cells(receipt, index)) {
     const color = column === COLUMNS[5] && receipt.certification.state !== 'anchored' ? DEMO_RED : INK;
-    useFont(doc, column.font ?? 'regular', FONT_SIZE, color).text(text, x + PADDING, top + PADDING, {
+    doc.text(useFontFor(doc, column.font ?? 'regular', FONT_SIZE, text, color), x + PADDING, top + PADDING, {
       width: column.width - 2 * PADDING,
     });
     x += column.width;
