@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvidenceCore } from '../main/core';
-import { createIpcInvoke, forwardCoreEvents } from '../main/ipc/handlers';
+import { WINDOWLESS_SHELL, createIpcInvoke, forwardCoreEvents } from '../main/ipc/handlers';
 import { silentLogger } from '../main/logging/logger';
 import { waitingCount } from '../protocol/states';
 import type { BenchFigure } from './figure';
@@ -33,7 +33,7 @@ export async function intakeWithListeners(): Promise<BenchFigure> {
         const stopForwarding = forwardCoreEvents(core, (_event, payload) => structuredClone(payload));
         let badge = 0;
         const stopBadge = core.onChanges((changes) => (badge = waitingCount(changes.counts)));
-        const invoke = createIpcInvoke(core, silentLogger, { chooseExportFolder: async () => null });
+        const invoke = createIpcInvoke(core, silentLogger, WINDOWLESS_SHELL);
         try {
           return await timeIt(async () => {
             const answer = await invoke('certify', { paths: [docs], metadata: BENCH_METADATA });

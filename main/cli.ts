@@ -15,7 +15,7 @@ import { status } from './cli/commands/status';
 import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
-import { err } from './cli/output';
+import { err, outJson } from './cli/output';
 
 const RUN: Record<
   CommandName,
@@ -78,15 +78,22 @@ function exitCodeOf(error: unknown): number {
   return error instanceof DeskError ? EXIT.environment : EXIT.failed;
 }
 
+function errorCodeOf(error: unknown, exitCode: number): string {
+  if (isDeskError(error)) return error.code;
+  return exitCode === EXIT.usage ? 'usage' : 'internal_error';
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
     const code = exitCodeOf(error);
-    err(
-      `evidence-desk: ${(error as Error).message}${code === EXIT.usage ? '\nRun evidence-desk --help for usage.' : ''}`,
-    );
+    const message = (error as Error).message;
+    // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
+    if (process.argv.includes('--json'))
+      outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
+    err(`evidence-desk: ${message}${code === EXIT.usage ? '\nRun evidence-desk --help for usage.' : ''}`);
     process.exitCode = code;
   },
 );

@@ -18,15 +18,18 @@ import type {
   FileVerification,
   IntakeProgress,
   LogKeyChangeView,
+  MatterCount,
   QueueChanges,
 } from '../protocol/views';
 import { isSendingBlocked } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { ErrorCode } from './errors';
-import { DeskError, isDeskError } from './errors';
+import { DeskError, exportFailed, isDeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
+import { writeCustodyRegister } from './evidence/custody-register';
+import type { ReceiptContext } from './evidence/receipt';
 import { buildReceipt } from './evidence/receipt';
 import { checkAgainstProof } from './evidence/verify-document';
 import { writeReceiptBesideFile } from './evidence/receipt-beside-file';
@@ -188,13 +191,24 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.store.queue.getMany(ids);
   }
 
+  /** Sends a failed certification again; the audit trail says who asked. */
   retry(id: number): void {
-    this.store.queue.retry(id);
+    this.store.queue.retry(id, currentIdentity());
     this.engine?.wake();
   }
 
+  /** Removes a certification never sent (or failed for good); the audit trail keeps what it was. */
   remove(id: number): void {
-    this.store.queue.remove(id);
+    this.store.queue.remove(id, currentIdentity());
+  }
+
+  /** The matters used most recently in this profile, for the batch form. */
+  recentMatters(): string[] {
+    return this.store.queue.recentMatters(this.activeProfileId);
+  }
+
+  matterCounts(): MatterCount[] {
+    return this.store.queue.matterCounts(this.activeProfileId);
   }
 
   /** Starts sending, for a core opened with `sync: false`. */
@@ -290,10 +304,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.receiptFor(this.details(id).row);
   }
 
+  private environmentOf(profileId: string): ReceiptContext['environment'] {
+    return { ...this.profiles.summary(profileId), baseUrl: this.readProfile(profileId)?.baseUrl ?? null };
+  }
+
   private receiptFor(row: CertificationRow): Receipt {
-    const summary = this.profiles.summary(row.profileId);
     return buildReceipt(row, {
-      environment: { ...summary, baseUrl: this.readProfile(row.profileId)?.baseUrl ?? null },
+      environment: this.environmentOf(row.profileId),
       logPublicKey: LogTrust.keyForEvidence(
         this.store.settings,
         row.profileId,
@@ -315,12 +332,50 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         receipts: () => this.receiptsOf(ids),
       },
       target,
-    );
+    ).catch((error: unknown) => {
+      throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
+    });
     this.log.log('info', 'evidence.exported', {
       certifications: written.certifications,
       zip: written.zip !== null,
     });
-    return { certifications: written.certifications, dir: written.dir, zip: written.zip };
+    return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
+  }
+
+  /**
+   * Writes the chain-of-custody register (CSV for Excel) of the chosen certifications: each with
+   * its matter, who, when, state, verification and whole timeline; then the removals, when the
+   * selection is a matter or everything (chosen rows or a state have no removed rows).
+   */
+  async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
+    const ids = this.selectedIds(selection);
+    const byFilterOnly = !selection.ids && !selection.states?.length;
+    const search = selection.search?.toLowerCase();
+    const removals = byFilterOnly
+      ? this.store.queue
+          .auditTrail(this.activeProfileId, selection.matter)
+          .filter((entry) => entry.action === 'removed')
+          .filter(
+            (entry) =>
+              !search || entry.fileName.toLowerCase().includes(search) || entry.assetHash.startsWith(search),
+          )
+      : [];
+    const environment = this.environmentOf(this.activeProfileId);
+    const queue = this.store.queue;
+    const rows = (chunk: readonly number[]) => this.rows(chunk);
+    const certifications = await writeCustodyRegister(
+      {
+        *entries() {
+          for (let i = 0; i < ids.length; i += 200)
+            for (const row of rows(ids.slice(i, i + 200)))
+              yield { row, history: queue.history(row.id), environment };
+        },
+        removals,
+      },
+      path,
+    );
+    this.log.log('info', 'register.exported', { certifications, removals: removals.length });
+    return { certifications, dir: null, zip: null, file: path };
   }
 
   /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
@@ -329,21 +384,32 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       for (const row of this.rows(ids.slice(i, i + 200))) yield this.receiptFor(row);
   }
 
-  /** The ids a selection names, oldest first: chosen ids of the active profile, or all a filter matches. */
+  /**
+   * The ids a selection names, in register order (oldest batch first, each in path order): chosen
+   * ids of the active profile, or all a filter matches.
+   */
   private selectedIds(selection: EvidenceSelection): number[] {
     if (selection.ids)
       return this.rows(selection.ids)
         .filter((row) => row.profileId === this.activeProfileId)
-        .map((row) => row.id)
-        .sort((a, b) => a - b);
+        .sort(
+          (a, b) =>
+            (a.batchId ?? 0) - (b.batchId ?? 0) || a.filePath.localeCompare(b.filePath) || a.id - b.id,
+        )
+        .map((row) => row.id);
     const ids: number[] = [];
-    const query = { states: selection.states, search: selection.search };
+    const query = {
+      states: selection.states,
+      search: selection.search,
+      matter: selection.matter,
+      sort: { column: 'added', direction: 'asc' } as const,
+    };
     for (let offset = 0; ; offset += 1000) {
       const page = this.list({ ...query, limit: 1000, offset });
       ids.push(...page.map((row) => row.id));
       if (page.length < 1000) break;
     }
-    return ids.sort((a, b) => a - b);
+    return ids;
   }
 
   /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { batchMetadataSchema } from '../protocol/certification-request';
 import { profileIdSchema, profileSecretsSchema, serviceProfileSchema } from '../protocol/profiles';
 import { LOCAL_STATES } from '../protocol/states';
+import { SORT_COLUMNS } from '../protocol/views';
 import type {
   CertificationDetails,
   CertifyResult,
@@ -12,6 +13,7 @@ import type {
   ExportResult,
   IntakeProgress,
   ListPage,
+  MattersView,
   QueueChanges,
   SettingsView,
   ShellCommand,
@@ -26,12 +28,19 @@ import type { CallName, EventName } from './channels';
  */
 const id = z.number().int().positive();
 const path = z.string().min(1).max(4096);
+const states = z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional();
+const search = z.string().max(256).optional();
+const matter = z.string().max(64).optional();
+/** Chosen rows, or everything a filter shows. */
+const selection = z.object({ ids: z.array(id).min(1).max(1_000_000).optional(), states, search, matter });
 
 export const CALLS = {
   certify: z.object({ paths: z.array(path).min(1).max(100_000), metadata: batchMetadataSchema }),
   list: z.object({
-    states: z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional(),
-    search: z.string().max(256).optional(),
+    states,
+    search,
+    matter,
+    sort: z.object({ column: z.enum(SORT_COLUMNS), direction: z.enum(['asc', 'desc']) }).optional(),
     limit: z.number().int().min(1).max(1000),
     offset: z.number().int().min(0).optional(),
   }),
@@ -41,11 +50,10 @@ export const CALLS = {
   tryNow: z.object({}),
   status: z.object({}),
   verifyDocument: z.object({ path, proofPath: path.optional() }),
-  exportEvidence: z.object({
-    ids: z.array(id).min(1).max(1_000_000).optional(),
-    states: z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional(),
-    search: z.string().max(256).optional(),
-  }),
+  exportEvidence: selection,
+  exportRegister: selection,
+  matters: z.object({}),
+  showInFolder: z.object({ id }),
   acceptLogKey: z.object({}),
   setReceiptsBesideFiles: z.object({ on: z.boolean() }),
   settings: z.object({}),
@@ -66,6 +74,10 @@ export interface CallResults {
   verifyDocument: DocumentVerification;
   /** null when the person closed the folder dialog without choosing. */
   exportEvidence: ExportResult | null;
+  /** null when the person closed the save dialog without choosing. */
+  exportRegister: ExportResult | null;
+  matters: MattersView;
+  showInFolder: null;
   acceptLogKey: { rechecked: number };
   setReceiptsBesideFiles: null;
   settings: SettingsView;

@@ -44,13 +44,24 @@ export const certificationRequestSchema = z.object({
 
 export type CertificationRequest = z.infer<typeof certificationRequestSchema>;
 
-/** What a person chooses once for a batch of files: everything but the hash. */
-export const batchMetadataSchema = certificationRequestSchema.pick({
-  asset_type: true,
-  source_system: true,
-  event_type: true,
-});
-export type BatchMetadata = z.infer<typeof batchMetadataSchema>;
+/**
+ * What a person chooses once for a batch of files: everything but the hash, and the matter. The
+ * matter (a case or client-matter number) stays on this computer: the service asks for minimal
+ * metadata, and a client's name in a matter number is not for it to know.
+ */
+export const batchMetadataSchema = certificationRequestSchema
+  .pick({ asset_type: true, source_system: true, event_type: true })
+  .extend({
+    matter: z
+      .string({ error: 'matter must be a string' })
+      .trim()
+      .max(64, 'matter must be at most 64 characters')
+      .regex(/^[^\p{Cc}]*$/u, 'matter must not contain control characters')
+      .optional()
+      .transform((matter) => (matter ? matter : undefined)),
+  });
+/** As a form or command line gives it (matter optional); the schema trims it and drops an empty matter. */
+export type BatchMetadata = z.input<typeof batchMetadataSchema>;
 
 export interface FieldError {
   field: string;

@@ -37,6 +37,46 @@ export interface CertificationRow {
   /** The operating-system user who certified it, and the computer's name (null for rows made before these were recorded). */
   certifiedBy: string | null;
   certifiedOn: string | null;
+  /** The case or client-matter number the batch was certified for; kept on this computer, never sent. */
+  matter: string | null;
+  /** One certify action (drop, command) = one batch: the list shows a batch's files in path order. */
+  batchId: number | null;
+}
+
+/** What a person did to a certification besides certifying it, for the custody register. */
+export interface AuditEntry {
+  at: number;
+  action: 'removed' | 'retried';
+  certificationId: number;
+  matter: string | null;
+  fileName: string;
+  filePath: string;
+  fileSize: number;
+  assetHash: string;
+  eventType: string;
+  stateBefore: LocalState;
+  byUser: string | null;
+  onComputer: string | null;
+}
+
+/** The list's sortable columns; `added` is batch by batch, newest first, each in path order. */
+export const SORT_COLUMNS = ['added', 'file', 'matter', 'event', 'state'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+export interface ListSort {
+  column: SortColumn;
+  direction: 'asc' | 'desc';
+}
+
+/** A matter and how many certifications of each state it holds (rows without one: matter null). */
+export interface MatterCount {
+  matter: string | null;
+  counts: StateCounts;
+}
+
+/** The matters of the active profile: the most recently used (for the batch form) and each one's counts. */
+export interface MattersView {
+  recent: string[];
+  counts: MatterCount[];
 }
 
 /** A row as the list shows it: the heavy raw answer and evidence stay behind until details are asked for. */
@@ -178,10 +218,13 @@ export interface EvidenceSelection {
   ids?: number[];
   states?: LocalState[];
   search?: string;
+  matter?: string;
 }
 
 export interface ExportResult {
   certifications: number;
   dir: string | null;
   zip: string | null;
+  /** The register's CSV file, for a register export. */
+  file: string | null;
 }

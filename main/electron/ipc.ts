@@ -1,4 +1,5 @@
-import { dialog, ipcMain } from 'electron';
+import { join } from 'node:path';
+import { app, dialog, ipcMain, shell } from 'electron';
 import { kitFolderIn } from '../evidence/kit';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import type { EvidenceCore } from '../core';
@@ -24,6 +25,16 @@ export function wireIpc(
       // A kit in its own new folder, so it never mixes with what the chosen folder holds.
       return answer.canceled || !answer.filePaths[0] ? null : kitFolderIn(answer.filePaths[0]);
     },
+    chooseRegisterFile: async (suggestedName) => {
+      const answer = await dialog.showSaveDialog(window, {
+        title: 'Export the register',
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        buttonLabel: 'Export',
+        filters: [{ name: 'Register for Excel (CSV)', extensions: ['csv'] }],
+      });
+      return answer.canceled || !answer.filePath ? null : answer.filePath;
+    },
+    showInFolder: (path) => shell.showItemInFolder(path),
   });
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
     event.sender.id === window.webContents.id && event.senderFrame?.url.startsWith(expectedOrigin(window));

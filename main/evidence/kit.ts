@@ -187,11 +187,12 @@ async function zipFolder(dir: string, files: string[], zipPath: string): Promise
 
 /** A selection in words, for the register's subtitle and the README. */
 export function describeSelection(
-  selection: { ids?: number[]; states?: string[]; search?: string },
+  selection: { ids?: number[]; states?: string[]; search?: string; matter?: string },
   count: number,
 ): string {
   if (selection.ids) return `${count} chosen certification${count === 1 ? '' : 's'}`;
   const parts = [
+    selection.matter ? `matter ${selection.matter}` : '',
     selection.states?.length ? `state ${selection.states.join(' or ')}` : 'all states',
     selection.search ? `matching “${selection.search}”` : '',
   ].filter(Boolean);

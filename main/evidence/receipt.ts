@@ -28,7 +28,7 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
       asset_type: row.assetType,
       source_system: row.sourceSystem,
       event_type: row.eventType,
-      matter: null,
+      matter: row.matter,
       certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
       certified_at: utcIso(row.createdAt),
       request_id: row.requestId,

@@ -43,6 +43,7 @@ export async function certifyPaths(
     throw new DeskError('invalid_metadata', parsed.error.issues.map((issue) => issue.message).join('; '));
   }
   const batch = parsed.data;
+  const batchId = Date.now();
   const files: FoundFile[] = [];
   const report: IntakeReport = { queued: [], problems: [] };
   // Totals grow while a folder is still being listed; the last batch event has the final ones.
@@ -83,6 +84,8 @@ export async function certifyPaths(
         eventType: batch.event_type,
         certifiedBy: deps.identity.user,
         certifiedOn: deps.identity.computer,
+        matter: batch.matter ?? null,
+        batchId,
       });
     } else {
       report.problems.push({ path: file.path, code: outcome.code, message: outcome.message });

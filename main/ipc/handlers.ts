@@ -25,7 +25,18 @@ type Implementations = {
 /** What only the shell can do for a call: ask the person where to save (a native dialog in Electron). */
 export interface ShellServices {
   chooseExportFolder(): Promise<string | null>;
+  /** Where to save the register (a CSV file), or null when the person cancelled. */
+  chooseRegisterFile(suggestedName: string): Promise<string | null>;
+  /** Shows the file in the system's file manager (Explorer, Finder). */
+  showInFolder(path: string): void;
 }
+
+/** For tools without a window (tests, benchmarks): every dialog is cancelled, nothing is shown. */
+export const WINDOWLESS_SHELL: ShellServices = {
+  chooseExportFolder: async () => null,
+  chooseRegisterFile: async () => null,
+  showInFolder: () => undefined,
+};
 
 /** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
 function implementations(core: EvidenceCore, shell: ShellServices): Implementations {
@@ -51,6 +62,12 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const dir = await shell.chooseExportFolder();
       return dir === null ? null : core.exportEvidence(selection, { dir });
     },
+    exportRegister: async (selection) => {
+      const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
+      return file === null ? null : core.exportRegister(selection, file);
+    },
+    matters: () => ({ recent: core.recentMatters(), counts: core.matterCounts() }),
+    showInFolder: ({ id }) => acting(() => shell.showInFolder(core.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
     setReceiptsBesideFiles: ({ on }) => acting(() => core.setReceiptsBesideFiles(on)),
     settings: async () => {
@@ -75,6 +92,13 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         : { ok: false, message: result.message };
     },
   };
+}
+
+/** "Register M-2024-118 2026-11-22.csv": the matter made safe as a file name, and the day. */
+export function registerFileName(matter: string | undefined, now = new Date()): string {
+  const day = now.toISOString().slice(0, 10);
+  const name = matter ? ` ${matter.replace(/[<>:"/\\|?*\p{Cc}]/gu, '-')}` : '';
+  return `Register${name} ${day}.csv`;
 }
 
 export type IpcInvoke = <N extends CallName>(

@@ -326,7 +326,7 @@ export class ServiceClient {
         code: timedOut ? 'timeout' : 'unreachable',
         message: timedOut
           ? 'The service did not answer in time.'
-          : `The service cannot be reached (${networkReason(error)}).`,
+          : `The service cannot be reached: ${networkReason(error)}.`,
       });
     }
   }
@@ -395,7 +395,22 @@ function failureOf(error: unknown): Failure {
   };
 }
 
+/** What the operating system said, in words a paralegal can act on (the code stays in the log). */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'nothing answers at that address (the service may be down, or the address wrong)',
+  ENOTFOUND: 'that server name is unknown (check the address, or the network connection)',
+  EAI_AGAIN: 'the server name could not be looked up (the network may be down)',
+  ECONNRESET: 'the connection was cut off',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the server cannot be reached from this network',
+  ENETUNREACH: 'this computer is not connected to a network',
+  ECONNABORTED: 'the connection was cut off',
+  UND_ERR_SOCKET: 'the connection was cut off',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+};
+
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  const code = cause?.code ?? '';
+  return NETWORK_REASONS[code] ?? cause?.message ?? (error as Error).message;
 }

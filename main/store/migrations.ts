@@ -62,4 +62,30 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE certifications ADD COLUMN certified_by TEXT;
   ALTER TABLE certifications ADD COLUMN certified_on TEXT;
   `,
+  // 6: matters; batches, so a batch reads in path order; and the audit trail of what people did to
+  // rows (a removed row's own timeline goes with it, so its entry keeps what it was).
+  `
+  ALTER TABLE certifications ADD COLUMN matter TEXT;
+  ALTER TABLE certifications ADD COLUMN batch_id INTEGER;
+  UPDATE certifications SET batch_id = created_at;
+  CREATE INDEX certifications_by_batch ON certifications(profile_id, batch_id DESC, file_path);
+  CREATE INDEX certifications_by_matter ON certifications(profile_id, matter);
+  CREATE TABLE audit_trail (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('removed', 'retried')),
+    profile_id TEXT NOT NULL,
+    certification_id INTEGER NOT NULL,
+    matter TEXT,
+    file_name TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    asset_hash TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    state_before TEXT NOT NULL,
+    by_user TEXT,
+    on_computer TEXT
+  );
+  CREATE INDEX audit_trail_by_profile ON audit_trail(profile_id, at);
+  `,
 ];

@@ -1,6 +1,6 @@
 import { WAITING_STATES, emptyCounts } from '../../protocol/states';
 import type { LocalState, StateCounts } from '../../protocol/states';
-import type { CertificationRow, HistoryEntry } from '../../protocol/views';
+import type { AuditEntry, CertificationRow, HistoryEntry, ListSort, MatterCount } from '../../protocol/views';
 import { DeskError } from '../errors';
 import type { QueueDb } from './database';
 import { inChunks, statementCache } from './statements';
@@ -10,6 +10,9 @@ export interface ListQuery {
   states?: readonly LocalState[];
   /** Matches file names (case-insensitive, anywhere) and hashes (from the start). */
   search?: string;
+  /** Exactly this matter. */
+  matter?: string;
+  sort?: ListSort;
   limit: number;
   offset?: number;
 }
@@ -19,7 +22,8 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
   service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
   evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
-  updated_at AS updatedAt, anchored_at AS anchoredAt, certified_by AS certifiedBy, certified_on AS certifiedOn`;
+  updated_at AS updatedAt, anchored_at AS anchoredAt, certified_by AS certifiedBy, certified_on AS certifiedOn,
+  matter, batch_id AS batchId`;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
 export const notFound = (id: number) =>
@@ -64,12 +68,12 @@ export class QueueReader {
   list(query: ListQuery): CertificationRow[] {
     const { where, params } = whereOf(query);
     return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY ${orderOf(query.sort)} LIMIT ? OFFSET ?`,
     ).all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
   }
 
   /** How many rows `list` would page through for the same filter and search. */
-  count(query: Omit<ListQuery, 'limit' | 'offset'>): number {
+  count(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): number {
     const { where, params } = whereOf(query);
     return this.sql(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
       .pluck()
@@ -125,6 +129,41 @@ export class QueueReader {
     return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
   }
 
+  /** The matters of a profile, most recently used first: the batch form offers them. */
+  recentMatters(profileId: string, limit = 10): string[] {
+    return this.sql(
+      `SELECT matter FROM certifications WHERE profile_id = ? AND matter IS NOT NULL
+       GROUP BY matter ORDER BY MAX(id) DESC LIMIT ?`,
+    )
+      .pluck()
+      .all(profileId, limit) as string[];
+  }
+
+  /** Every matter of a profile with its counts by state, in name order (no matter last). */
+  matterCounts(profileId: string): MatterCount[] {
+    const rows = this.sql(
+      `SELECT matter, state, COUNT(*) AS n FROM certifications WHERE profile_id = ?
+       GROUP BY matter, state ORDER BY matter IS NULL, matter COLLATE NOCASE`,
+    ).all(profileId) as { matter: string | null; state: LocalState; n: number }[];
+    const byMatter = new Map<string | null, MatterCount>();
+    for (const row of rows) {
+      const entry = byMatter.get(row.matter) ?? { matter: row.matter, counts: emptyCounts() };
+      entry.counts[row.state] = row.n;
+      byMatter.set(row.matter, entry);
+    }
+    return [...byMatter.values()];
+  }
+
+  /** What people did to a profile's certifications (removals, retries), oldest first. */
+  auditTrail(profileId: string, matter?: string): AuditEntry[] {
+    return this.sql(
+      `SELECT at, action, certification_id AS certificationId, matter, file_name AS fileName,
+       file_path AS filePath, file_size AS fileSize, asset_hash AS assetHash, event_type AS eventType,
+       state_before AS stateBefore, by_user AS byUser, on_computer AS onComputer
+       FROM audit_trail WHERE profile_id = ? AND (? IS NULL OR matter = ?) ORDER BY at, id`,
+    ).all(profileId, matter ?? null, matter ?? null) as AuditEntry[];
+  }
+
   protected require(id: number): CertificationRow {
     const row = this.get(id);
     if (!row) throw notFound(id);
@@ -132,7 +171,7 @@ export class QueueReader {
   }
 }
 
-function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; params: unknown[] } {
+function whereOf(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): { where: string; params: unknown[] } {
   const where = ['profile_id = ?'];
   const params: unknown[] = [query.profileId];
   if (query.states?.length) {
@@ -144,5 +183,25 @@ function whereOf(query: Omit<ListQuery, 'limit' | 'offset'>): { where: string; p
     const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
     params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
   }
+  if (query.matter !== undefined) {
+    where.push('matter = ?');
+    params.push(query.matter);
+  }
   return { where: where.join(' AND '), params };
+}
+
+/** The list's order: the chosen column, then batch by batch (newest first) in path order. */
+const SORT_SQL: Record<ListSort['column'], string> = {
+  added: 'batch_id',
+  file: 'file_name COLLATE NOCASE',
+  matter: 'matter COLLATE NOCASE',
+  event: 'event_type',
+  state: 'state',
+};
+
+function orderOf(sort: ListSort | undefined): string {
+  const batchOrder = 'batch_id DESC, file_path, id';
+  if (!sort || (sort.column === 'added' && sort.direction === 'desc')) return batchOrder;
+  if (sort.column === 'added') return 'batch_id ASC, file_path, id';
+  return `${SORT_SQL[sort.column]} ${sort.direction === 'asc' ? 'ASC' : 'DESC'}, ${batchOrder}`;
 }

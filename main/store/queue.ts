@@ -23,7 +23,13 @@ export type NewCertification = Pick<
   | 'sourceSystem'
   | 'eventType'
 > &
-  Partial<Pick<CertificationRow, 'certifiedBy' | 'certifiedOn'>>;
+  Partial<Pick<CertificationRow, 'certifiedBy' | 'certifiedOn' | 'matter' | 'batchId'>>;
+
+/** Who did something to a row, for the audit trail. */
+export interface Actor {
+  user: string | null;
+  computer: string | null;
+}
 
 /** The columns a state change may set besides the state itself. */
 interface TransitionColumns {
@@ -72,8 +78,9 @@ export class CertificationQueue extends QueueReader {
   enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
     const insert = this.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
-       source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+       source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
+       matter, batch_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
     );
     const rows = this.db.transaction(() =>
       items.map((item): CertificationRow => {
@@ -93,12 +100,16 @@ export class CertificationQueue extends QueueReader {
           now,
           item.certifiedBy ?? null,
           item.certifiedOn ?? null,
+          item.matter ?? null,
+          item.batchId ?? now,
         );
         // Every column of a new row is known here: no need to read it back.
         return {
           ...item,
           certifiedBy: item.certifiedBy ?? null,
           certifiedOn: item.certifiedOn ?? null,
+          matter: item.matter ?? null,
+          batchId: item.batchId ?? now,
           id: Number(lastInsertRowid),
           requestId,
           state: 'queued',
@@ -229,19 +240,25 @@ export class CertificationQueue extends QueueReader {
    * Sends a failed certification again. If the service had accepted it, the retry is a new
    * certification there and gets a new X-Request-Id; otherwise the old one is kept.
    */
-  retry(id: number, now = Date.now()): void {
-    const accepted = this.require(id).serviceId !== null;
-    this.transition(id, 'queued', {
-      now,
-      note: 'sent again on request',
-      set: {
-        next_attempt_at: now,
-        attempts: 0,
-        error_code: null,
-        error_message: null,
-        ...(accepted ? { request_id: randomUUID(), service_id: null, service_state: null } : {}),
-      },
-    });
+  retry(id: number, by: Actor, now = Date.now()): void {
+    this.db
+      .transaction(() => {
+        const row = this.require(id);
+        const accepted = row.serviceId !== null;
+        this.transition(id, 'queued', {
+          now,
+          note: `sent again on request${by.user ? ` of ${by.user}` : ''}`,
+          set: {
+            next_attempt_at: now,
+            attempts: 0,
+            error_code: null,
+            error_message: null,
+            ...(accepted ? { request_id: randomUUID(), service_id: null, service_state: null } : {}),
+          },
+        });
+        this.audit('retried', row, by, now);
+      })
+      .immediate();
   }
 
   /** After a crash, requests that were on the wire are sent again, with the same request id. */
@@ -316,16 +333,43 @@ export class CertificationQueue extends QueueReader {
   }
 
   /** Removes a certification that was never sent, or that failed for good. */
-  remove(id: number): void {
-    const row = this.require(id);
-    if (!isRemovable(row)) {
-      throw new DeskError(
-        'not_removable',
-        `${row.fileName} has already been sent to the service and cannot be removed.`,
-      );
-    }
-    this.sql('DELETE FROM certifications WHERE id = ?').run(id);
+  remove(id: number, by: Actor, now = Date.now()): void {
+    this.db
+      .transaction(() => {
+        const row = this.require(id);
+        if (!isRemovable(row)) {
+          throw new DeskError(
+            'not_removable',
+            `${row.fileName} has already been sent to the service and cannot be removed.`,
+          );
+        }
+        this.audit('removed', row, by, now);
+        this.sql('DELETE FROM certifications WHERE id = ?').run(id);
+      })
+      .immediate();
     this.feed.noteRemoved(id);
+  }
+
+  /** An entry in the audit trail, keeping what the row was (a removed row's timeline goes with it). */
+  private audit(action: 'removed' | 'retried', row: CertificationRow, by: Actor, now: number): void {
+    this.sql(
+      `INSERT INTO audit_trail (at, action, profile_id, certification_id, matter, file_name, file_path, file_size,
+       asset_hash, event_type, state_before, by_user, on_computer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      now,
+      action,
+      row.profileId,
+      row.id,
+      row.matter,
+      row.fileName,
+      row.filePath,
+      row.fileSize,
+      row.assetHash,
+      row.eventType,
+      row.state,
+      by.user,
+      by.computer,
+    );
   }
 
   /** While the service is unreachable, nothing of a profile is due before the next probe. */

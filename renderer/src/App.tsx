@@ -1,11 +1,15 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { waitingCount } from '../../protocol/states';
+import type { StateCounts } from '../../protocol/states';
 import type { BatchMetadata } from '../../protocol/certification-request';
 import { ask, bridge, messageOf } from './bridge';
-import type { LocalState } from '../../protocol/states';
+import type { EvidenceSelection, ExportResult, ListSort, RowView } from '../../protocol/views';
+import { SelectionBar } from './components/SelectionBar';
 import {
   ConnectionBanner,
   ConnectionIndicator,
   DemoBanner,
+  EnvironmentName,
   LogKeyChangeBanner,
   ProgressBars,
 } from './components/Banners';
@@ -25,25 +29,71 @@ export function App() {
   const [chosen, setChosen] = useState<string[]>([]);
   const [filter, setFilter] = useState(0);
   const [search, setSearch] = useState('');
+  const [matter, setMatter] = useState<string | undefined>(undefined);
+  const [sort, setSort] = useState<ListSort>({ column: 'added', direction: 'desc' });
+  const [selected, setSelected] = useState<ReadonlyMap<number, RowView>>(new Map());
+  const toggle = (row: RowView) =>
+    setSelected((before) => {
+      const after = new Map(before);
+      if (after.has(row.id)) after.delete(row.id);
+      else after.set(row.id, row);
+      return after;
+    });
   const [openId, setOpenId] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [notice, setNotice] = useState<NoticeContent | null>(null);
   // The verify dialog, with what was dropped or chosen for it (null: closed).
   const [verifying, setVerifying] = useState<string[] | null>(null);
   const counts = useStatus().data?.counts;
+  useNoticeGoesWhenSettled(notice, counts, () => setNotice(null));
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
-  const saveEvidence = async (selection: { ids?: number[]; states?: LocalState[]; search?: string }) => {
-    setNotice({ text: 'Saving the evidence…', problems: [] });
+  const shown = (): EvidenceSelection => ({
+    states: [...(FILTERS[filter]?.states ?? [])],
+    search: search || undefined,
+    matter,
+  });
+
+  /** Runs a save (kit or register) with a notice while it works, and says where it went or why not. */
+  const saving = async (
+    working: string,
+    save: () => Promise<ExportResult | null>,
+    done: (saved: ExportResult, certifications: string) => string,
+  ) => {
+    setNotice({ text: working, problems: [] });
     try {
-      const saved = await ask(bridge().exportEvidence(selection));
-      setNotice(
-        saved && {
-          text: `Saved the evidence of ${saved.certifications} certification${saved.certifications === 1 ? '' : 's'} in ${saved.dir}: a certificate and a receipt for each, the register, and verify.html for whoever receives it.`,
-          problems: [],
-        },
-      );
+      const saved = await save();
+      const certifications = `${saved?.certifications} certification${saved?.certifications === 1 ? '' : 's'}`;
+      // null: the person closed the save dialog, and nothing needs saying.
+      setNotice(saved && { text: done(saved, certifications), problems: [] });
+    } catch (error) {
+      setNotice({ text: messageOf(error), problems: [] });
+    }
+  };
+  const exportRegister = (selection: EvidenceSelection) =>
+    saving(
+      'Writing the register…',
+      () => ask(bridge().exportRegister(selection)),
+      (written, certifications) =>
+        `Wrote the register of ${certifications} to ${written.file}. It opens in Excel: who certified what and when, every state change, and every removal.`,
+    );
+  const saveEvidence = (selection: EvidenceSelection) =>
+    saving(
+      'Saving the evidence…',
+      () => ask(bridge().exportEvidence(selection)),
+      (saved, certifications) =>
+        `Saved the evidence of ${certifications} in ${saved.dir}: a certificate and a receipt for each, the register, and verify.html for whoever receives it.`,
+    );
+
+  const sendAgain = async (rows: RowView[]) => {
+    try {
+      for (const row of rows) await ask(bridge().retry({ id: row.id }));
+      setSelected(new Map());
+      setNotice({
+        text: `Sending ${rows.length} certification${rows.length === 1 ? '' : 's'} again.`,
+        problems: [],
+      });
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
     }
@@ -63,6 +113,8 @@ export function App() {
       setNotice({
         text: `${queued} file${queued === 1 ? '' : 's'} queued for certification.${problems.length ? ` ${problems.length} could not be certified:` : ''}`,
         problems,
+        // Said while the batch is on its way; files that could not be taken stay listed until dismissed.
+        untilSettled: problems.length === 0,
       });
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
@@ -73,6 +125,7 @@ export function App() {
     <DropZone onPaths={(paths) => (verifying ? setVerifying(paths) : setChosen(paths))}>
       <header className="top">
         <h1>Evidence Desk</h1>
+        <EnvironmentName />
         <ConnectionIndicator />
         <button type="button" onClick={() => setVerifying([])}>
           Verify…
@@ -120,13 +173,28 @@ export function App() {
           search={search}
           onSearch={setSearch}
           counts={counts}
-          onSaveEvidence={() =>
-            void saveEvidence({ states: [...(FILTERS[filter]?.states ?? [])], search: search || undefined })
-          }
+          matter={matter}
+          onMatter={setMatter}
+          onSaveEvidence={() => void saveEvidence(shown())}
+          onExportRegister={() => void exportRegister(shown())}
         />
+        {selected.size > 0 && (
+          <SelectionBar
+            selected={selected}
+            onSaveEvidence={() => void saveEvidence({ ids: [...selected.keys()] })}
+            onExportRegister={() => void exportRegister({ ids: [...selected.keys()] })}
+            onSendAgain={() => void sendAgain([...selected.values()].filter((row) => row.state === 'failed'))}
+            onClear={() => setSelected(new Map())}
+          />
+        )}
         <CertificationList
+          selected={selected}
+          onToggle={toggle}
           states={FILTERS[filter]?.states ?? []}
           search={search}
+          matter={matter}
+          sort={sort}
+          onSort={setSort}
           onOpen={(row) => setOpenId(row.id)}
         />
       </main>
@@ -144,4 +212,22 @@ export function App() {
       {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
     </DropZone>
   );
+}
+
+/** A notice about a batch on its way goes once nothing waits any more (after something did). */
+function useNoticeGoesWhenSettled(
+  notice: NoticeContent | null,
+  counts: StateCounts | undefined,
+  dismiss: () => void,
+): void {
+  const sawWaiting = useRef(false);
+  const waiting = counts ? waitingCount(counts) : 0;
+  useEffect(() => {
+    if (!notice?.untilSettled) {
+      sawWaiting.current = false;
+      return;
+    }
+    if (waiting > 0) sawWaiting.current = true;
+    else if (sawWaiting.current) dismiss();
+  }, [notice, waiting, dismiss]);
 }

@@ -7,8 +7,8 @@ import { bridge } from './bridge';
 export const keys = {
   queue: ['queue'] as const,
   status: ['queue', 'status'] as const,
-  list: (states: readonly string[], search: string, page: number) =>
-    ['queue', 'list', states, search, page] as const,
+  list: (filter: string, page: number) => ['queue', 'list', filter, page] as const,
+  matters: ['queue', 'matters'] as const,
   details: (id: number) => ['queue', 'details', id] as const,
   settings: ['settings'] as const,
 };

@@ -66,7 +66,7 @@ describe('when the active profile cannot be used', () => {
 
     const queued = await cli(['certify', doc!, ...certifyArgs]);
     expect(queued.code).toBe(3);
-    expect(queued.stderr).toMatch(/queued 1 file\(s\)/);
+    expect(queued.stderr).toMatch(/queued 1 file\b/);
     expect(queued.stderr).toMatch(/Sending is blocked: The client secret for "acme" is not in the keychain/);
     const waited = await cli(['certify', doc!, ...certifyArgs, '--wait']);
     expect(waited).toMatchObject({ code: 3, stderr: expect.stringMatching(/Sending is blocked/) });
@@ -94,7 +94,7 @@ describe('when the active profile cannot be used', () => {
 
     const plain = await cli(['certify', doc!, ...certifyArgs]);
     expect(plain.code).toBe(3);
-    expect(plain.stderr).toMatch(/queued 1 file\(s\)/);
+    expect(plain.stderr).toMatch(/queued 1 file\b/);
     expect(plain.stderr).toMatch(/Sending is blocked: The service refused the client credentials/);
     expect((await cli(['sync'])).code).toBe(3);
     expect((await cli(['sync', '--wait'])).code).toBe(3);
@@ -151,7 +151,7 @@ describe('settings saved by an older, laxer version', () => {
       /The saved settings of "acme" are no longer accepted \(baseUrl must not contain a user name or password/,
     );
     expect(status.stdout + status.stderr).not.toContain('pa55word');
-    const shown = await cli(['profile', 'show']);
+    const shown = await cli(['profile', 'show', '--json']);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ active: 'acme', settings: null });
     expect((await cli(['profile', 'use', 'embedded'])).code).toBe(0);

@@ -33,7 +33,11 @@ describe('evidence-desk CLI', () => {
       [a, 'anchored', 'verified'],
       [b, 'anchored', 'verified'],
     ]);
-    expect(result.stderr).toMatch(/hashed 2 of 2 files/);
+    expect(result.stderr.match(/hashed 2 of 2 files \(100%\)/g)).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/hashed 0 of 0/);
+    // --wait says how the wait goes, a line per change when not on a terminal.
+    expect(result.stderr).toMatch(/^waiting for anchoring: (queued|submitting|pending) 2$/m);
+    expect(result.stderr).toMatch(/^waiting for anchoring: anchored 2$/m);
 
     const verified = await cli(['verify', a!, '--json']);
     expect(verified.code).toBe(0);
@@ -49,6 +53,30 @@ describe('evidence-desk CLI', () => {
       profile: { id: 'embedded', demo: true },
       counts: { anchored: 2 },
     });
+  });
+
+  it('with --json, says what went wrong as JSON on stdout too, and counts in words', async () => {
+    const usage = await cli(['status', '--bogus', '--json']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'usage' }, exit_code: 2 });
+    const missing = await cli(['verify', join(ws.dir, 'missing.pdf'), '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      error: { code: 'not_found', message: expect.stringMatching(/missing\.pdf does not exist/) },
+      exit_code: 1,
+    });
+    const [one] = ws.files({ 'one.pdf': 'one' });
+    const certified = await cli(['certify', one!, ...certifyArgs]);
+    expect(certified.stderr).toMatch(/^queued 1 file$/m);
+    expect(certified.stderr).not.toContain('(s)');
+  });
+
+  it('gives up waiting after --timeout with exit 4, leaving the work queued', async () => {
+    const [doc] = ws.files({ 'slow.pdf': 'slow' });
+    const impatient = await cli(['certify', doc!, ...certifyArgs, '--wait', '--timeout', '0.01']);
+    expect(impatient.code).toBe(4);
+    expect(impatient.stderr).toMatch(/did not settle in time; they stay queued/);
+    expect((await cli(['certify', doc!, ...certifyArgs, '--wait', '--timeout', 'soon'])).code).toBe(2);
   });
 
   it('certifies the good files of a batch and exits 1 naming the bad ones', async () => {
@@ -215,21 +243,29 @@ describe('evidence-desk CLI', () => {
           '--client-id',
           client.clientId,
           '--sign',
+          '--use',
         ],
         `${client.clientSecret}\n${client.hmacKey}\n`,
       );
-      expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/saved profile acme/) });
+      expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/Saved profile acme/) });
+      // --use made it the active profile, and the output says which one is active.
+      expect(set.stdout).toContain('The active profile is acme.');
       expect(await cli(['profile', 'test', 'acme'])).toMatchObject({
         code: 0,
         stdout: expect.stringMatching(/Connected/),
       });
-      expect((await cli(['profile', 'use', 'acme'])).code).toBe(0);
-      const shown = await cli(['profile', 'show']);
+      const shown = await cli(['profile', 'show', '--json']);
       expect(JSON.parse(shown.stdout)).toMatchObject({
         active: 'acme',
         secretsSet: { client_secret: true, hmac_key: true, api_secret: false },
       });
-      for (const output of [set, shown])
+      // For people, text: which profile, which service, and whether each secret is set (never the secret).
+      const told = await cli(['profile', 'show']);
+      expect(told.stdout).toMatch(/^Active profile: acme — Custom service\n/);
+      expect(told.stdout).toContain(`service:        ${sandbox.baseUrl}`);
+      expect(told.stdout).toMatch(/client secret: {2}set \(in the system keychain\)/);
+      expect(told.stdout).toMatch(/signs requests: yes; signing key set/);
+      for (const output of [set, shown, told])
         expect(output.stdout + output.stderr).not.toContain(client.clientSecret);
 
       const [doc] = ws.files({ 'signed.pdf': 'signed' });

@@ -1,10 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
-import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
+import { WINDOWLESS_SHELL, createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
 
 // No folder is ever chosen here: exporting is exercised in test/evidence and the e2e tests.
-const NO_SHELL = { chooseExportFolder: async () => null };
 import { silentLogger } from '../../main/logging/logger';
 import type { EvidenceDeskBridge } from '../../preload/bridge';
 import { createBridge } from '../../preload/bridge';
@@ -20,7 +19,7 @@ let stopForwarding: () => void;
 beforeEach(async () => {
   ws = workspace('evidence-ipc-');
   core = await openCore(ws.dataDir);
-  const invoke = createIpcInvoke(core, silentLogger, NO_SHELL);
+  const invoke = createIpcInvoke(core, silentLogger, WINDOWLESS_SHELL);
   const events = new EventEmitter();
   stopForwarding = forwardCoreEvents(core, (event, payload) => events.emit(event, structuredClone(payload)));
   bridge = createBridge({
@@ -44,7 +43,9 @@ describe('the bridge to the core', () => {
       [
         'certify',
         'details',
+        'exportRegister',
         'list',
+        'matters',
         'onCommand',
         'onConnectivity',
         'onProgress',
@@ -54,6 +55,7 @@ describe('the bridge to the core', () => {
         'retry',
         'saveProfile',
         'settings',
+        'showInFolder',
         'status',
         'testConnection',
         'tryNow',
@@ -86,7 +88,7 @@ describe('the bridge to the core', () => {
   });
 
   it('refuses malformed input with a clear error value and never throws', async () => {
-    const invoke = createIpcInvoke(core, silentLogger, NO_SHELL);
+    const invoke = createIpcInvoke(core, silentLogger, WINDOWLESS_SHELL);
     expect(await invoke('certify', { paths: 'not a list', metadata: METADATA })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' },

@@ -30,6 +30,7 @@ const item = (n: number) => ({
   sourceSystem: 'tests',
   eventType: 'DOCUMENT_SIGNED',
 });
+const PARALEGAL = { user: 'jdoe', computer: 'desk-7' };
 
 function schemaOf(db: Database.Database): string[] {
   return (
@@ -195,11 +196,22 @@ describe('certification queue', () => {
       nextPollAt: 0,
     });
     store.markFailed(late!.id, { code: 'service_failed', message: 'anchoring failed' }, '{}');
-    store.retry(early!.id);
-    store.retry(late!.id);
+    store.retry(early!.id, PARALEGAL);
+    store.retry(late!.id, PARALEGAL);
     expect(store.get(early!.id)).toMatchObject({ state: 'queued', requestId: early!.requestId });
     expect(store.get(late!.id)).toMatchObject({ state: 'queued', serviceId: null });
     expect(store.get(late!.id)!.requestId).not.toBe(late!.requestId);
+    // Retries are in the audit trail and the row's timeline, with who asked.
+    expect(
+      store.auditTrail('embedded').map((entry) => [entry.action, entry.certificationId, entry.byUser]),
+    ).toEqual([
+      ['retried', early!.id, 'jdoe'],
+      ['retried', late!.id, 'jdoe'],
+    ]);
+    expect(store.history(early!.id).at(-1)).toMatchObject({
+      state: 'queued',
+      note: 'sent again on request of jdoe',
+    });
   });
 
   it('removes only what was never sent or failed for good', () => {
@@ -212,9 +224,23 @@ describe('certification queue', () => {
       rawResponse: '{}',
       nextPollAt: 0,
     });
-    store.remove(queued!.id);
+    store.remove(queued!.id, PARALEGAL);
     expect(store.get(queued!.id)).toBeUndefined();
-    expect(() => store.remove(sent!.id)).toThrow(expect.objectContaining({ code: 'not_removable' }));
+    expect(() => store.remove(sent!.id, PARALEGAL)).toThrow(
+      expect.objectContaining({ code: 'not_removable' }),
+    );
+    // The removed row's entry keeps what it was; the refused removal left none.
+    expect(store.auditTrail('embedded')).toEqual([
+      expect.objectContaining({
+        action: 'removed',
+        certificationId: queued!.id,
+        fileName: queued!.fileName,
+        assetHash: queued!.assetHash,
+        stateBefore: 'queued',
+        byUser: 'jdoe',
+        onComputer: 'desk-7',
+      }),
+    ]);
   });
 
   it('filters by state and searches by file name or hash prefix', () => {
@@ -232,6 +258,53 @@ describe('certification queue', () => {
     expect(store.count({ profileId: 'embedded', search: 'file-' })).toBe(2);
     expect(store.count({ profileId: 'embedded', states: ['queued'] })).toBe(3);
     expect(store.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
+  });
+
+  it('lists a batch in path order whatever order its hashes finished in, newest batch first', () => {
+    const file = (name: string, batchId: number, matter: string | null) => ({
+      ...item(name.length),
+      filePath: `/matter/${name}`,
+      fileName: name,
+      batchId,
+      matter,
+    });
+    // Hashes finish in any order: the rows are written in that order.
+    store.enqueue([file('c.pdf', 1, 'M-1'), file('a.pdf', 1, 'M-1')]);
+    store.enqueue([file('b.pdf', 1, 'M-1')]);
+    store.enqueue([file('z.pdf', 2, 'M-2'), file('y.pdf', 2, null)]);
+    const names = (sort?: Parameters<typeof store.list>[0]['sort']) =>
+      store.list({ profileId: 'embedded', limit: 10, sort }).map((row) => row.fileName);
+    expect(names()).toEqual(['y.pdf', 'z.pdf', 'a.pdf', 'b.pdf', 'c.pdf']);
+    expect(names({ column: 'added', direction: 'asc' })).toEqual([
+      'a.pdf',
+      'b.pdf',
+      'c.pdf',
+      'y.pdf',
+      'z.pdf',
+    ]);
+    expect(names({ column: 'file', direction: 'desc' })).toEqual([
+      'z.pdf',
+      'y.pdf',
+      'c.pdf',
+      'b.pdf',
+      'a.pdf',
+    ]);
+    expect(names({ column: 'matter', direction: 'asc' })).toEqual([
+      'y.pdf',
+      'a.pdf',
+      'b.pdf',
+      'c.pdf',
+      'z.pdf',
+    ]);
+
+    expect(store.list({ profileId: 'embedded', limit: 10, matter: 'M-1' })).toHaveLength(3);
+    expect(store.count({ profileId: 'embedded', matter: 'M-2' })).toBe(1);
+    expect(store.recentMatters('embedded')).toEqual(['M-2', 'M-1']);
+    expect(store.matterCounts('embedded')).toEqual([
+      { matter: 'M-1', counts: expect.objectContaining({ queued: 3, anchored: 0 }) },
+      { matter: 'M-2', counts: expect.objectContaining({ queued: 1 }) },
+      { matter: null, counts: expect.objectContaining({ queued: 1 }) },
+    ]);
   });
 });
 
@@ -277,7 +350,7 @@ describe('the change stream', () => {
       const [row] = store.queue.enqueue([item(1)]);
       await nextBatch(store);
       const removal = nextBatch(store);
-      store.queue.remove(row!.id);
+      store.queue.remove(row!.id, PARALEGAL);
       expect(await removal).toMatchObject({ removed: [row!.id], changed: [], counts: { queued: 0 } });
       const switched = nextBatch(store);
       store.settings.setActiveProfile('acme');

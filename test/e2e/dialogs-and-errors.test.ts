@@ -18,7 +18,8 @@ describe('dialogs, removal and failures the user can see', () => {
 
     await page.getByRole('button', { name: 'draft.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'draft.pdf' });
-    await details.getByRole('button', { name: 'Remove' }).click();
+    await details.getByRole('button', { name: 'Remove…' }).click();
+    await details.getByRole('button', { name: 'Remove', exact: true }).click();
     await details.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'All (1)' }).waitFor();

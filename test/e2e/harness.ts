@@ -34,6 +34,8 @@ export interface Harness {
   /** Drops files (by registered name) onto the window, as a person would with the mouse. */
   drop(paths: string[]): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** The paths "Show in folder" asked the system's file manager to show (a stand-in records them). */
+  shownInFolder: string[];
   /** Makes these calls answer with an error, as a failing main process would (fault injection). */
   failCalls(names: CallName[]): void;
   close(): Promise<void>;
@@ -64,8 +66,14 @@ export async function startHarness(
   const core = await openCore(ws.dataDir, options.core);
   await options.before?.(core, ws);
   // Stand-in for Electron's native folder dialog (it cannot run here): the person "chooses" saved/.
+  const shownInFolder: string[] = [];
   const invoke = createIpcInvoke(core, silentLogger, {
     chooseExportFolder: async () => kitFolderIn(join(ws.dir, 'saved')),
+    chooseRegisterFile: async (suggestedName) => {
+      mkdirSync(join(ws.dir, 'saved'), { recursive: true });
+      return join(ws.dir, 'saved', suggestedName);
+    },
+    showInFolder: (path) => void shownInFolder.push(path),
   });
   const failing = new Set<CallName>();
   const server = createServer((request, response) => {
@@ -135,6 +143,7 @@ export async function startHarness(
       await page.dispatchEvent('[data-testid="drop-zone"]', 'dragover', { dataTransfer: transfer });
       await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
     },
+    shownInFolder,
     failCalls: (names) => {
       failing.clear();
       names.forEach((name) => failing.add(name));

@@ -23,6 +23,8 @@ describe('a queue of 100,000 certifications', () => {
             assetType: 'document',
             sourceSystem: 'e2e',
             eventType: 'DOCUMENT_FILED',
+            // Ten batches, as ten drops of 10,000 files would be.
+            batchId: start + 1,
           }));
         // Written through a second connection, as the command line would while the app runs.
         const seed = openStore(join(ws.dataDir, 'queue.sqlite'));
@@ -36,30 +38,37 @@ describe('a queue of 100,000 certifications', () => {
     await page.locator('.list-row .file button').first().waitFor();
     const firstRowsMs = Date.now() - started;
 
-    await page.getByRole('button', { name: `document-${ROWS - 1}.pdf`, exact: true }).waitFor();
+    // Newest batch first, each in path order.
+    await page.getByRole('button', { name: `document-${ROWS - 10_000}.pdf`, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: `All (${ROWS})` }).count()).toBe(1);
     // Only what is on screen is in the page, however long the list.
     expect(await page.locator('[role="row"][aria-rowindex]').count()).toBeLessThan(80);
     await harness.screenshot('07-hundred-thousand');
 
     await page.getByTestId('list-body').evaluate((element) => element.scrollTo(0, element.scrollHeight));
-    await page.getByRole('button', { name: 'document-0.pdf', exact: true }).waitFor({ timeout: 10_000 });
+    // The oldest batch's last path: "document-9999" sorts after "document-10000"… within batch 0.
+    await page.getByRole('button', { name: 'document-9999.pdf', exact: true }).waitFor({ timeout: 10_000 });
     await page.getByTestId('list-body').evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
-    await page
-      .getByRole('button', { name: `document-${ROWS / 2}.pdf`, exact: true })
-      .or(page.getByRole('button', { name: `document-${ROWS / 2 - 1}.pdf`, exact: true }))
-      .first()
-      .waitFor({ timeout: 10_000 });
+    await expect
+      .poll(
+        async () =>
+          Number(await page.locator('[role="row"][aria-rowindex]').first().getAttribute('aria-rowindex')),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBeGreaterThan(ROWS / 2 - 100);
+    await page.locator('.list-row .file button').first().waitFor({ timeout: 10_000 });
 
     await page.getByLabel('Search').fill('document-4242.pdf');
     await page.getByRole('button', { name: 'document-4242.pdf', exact: true }).waitFor();
-    // A search with many matches pages through all of them: "document-9" matches 11,111 rows,
-    // the oldest of which is document-9 itself, at the very end.
+    // A search with many matches pages through all of them: "document-9" matches 11,111 rows; the
+    // newest batch's first path comes first, and the oldest batch's last path at the very end.
     await page.getByLabel('Search').fill('document-9');
-    await page.getByRole('button', { name: `document-${ROWS - 1}.pdf`, exact: true }).waitFor();
+    await page.getByRole('button', { name: `document-${ROWS - 10_000}.pdf`, exact: true }).waitFor();
     await expect.poll(() => page.getByRole('table').getAttribute('aria-rowcount')).toBe('11111');
     await page.getByTestId('list-body').evaluate((element) => element.scrollTo(0, element.scrollHeight));
-    await page.getByRole('button', { name: 'document-9.pdf', exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'document-9999.pdf', exact: true }).waitFor({ timeout: 10_000 });
     await page.getByLabel('Search').fill('no such document');
     await page.getByText('No certification matches.').waitFor();
     // Measured through the harness, whose stand-in for IPC (Playwright's exposeFunction over the

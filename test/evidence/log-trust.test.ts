@@ -114,7 +114,7 @@ describe('the log key', () => {
     const accepted = await runCli(ws.dataDir, ['profile', 'trust-key', second.logKey.keyId]);
     expect(accepted).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/checked 1 certification\(s\) again/),
+      stdout: expect.stringMatching(/checked 1 certification again/),
     });
     const reopened = await core();
     expect(reopened.details(after.id).row.verification).toBe('verified');

@@ -3,6 +3,7 @@ import { isDeskError } from '../../errors';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import {
+  count,
   describeRow,
   environmentOf,
   err,
@@ -14,7 +15,7 @@ import {
   sayIfDemo,
   sendingState,
 } from '../output';
-import { progressPrinter } from '../progress';
+import { progressPrinter, waitWithProgress } from '../progress';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   core.on('progress', progressPrinter());
@@ -23,6 +24,7 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       event_type: values['event-type'],
       asset_type: values['asset-type'],
       source_system: values['source-system'] ?? 'evidence-desk',
+      matter: values.matter,
     })
     .catch((error: unknown) => {
       if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(error.message);
@@ -31,9 +33,11 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
   for (const problem of report.problems)
     err(`skipped ${printable(problem.path)}: ${printable(problem.message)} [${problem.code}]`);
   if (!values.json)
-    err(`queued ${report.queued.length} file(s); ${report.problems.length} could not be certified`);
+    err(
+      `queued ${count(report.queued.length, 'file')}${report.problems.length ? `; ${count(report.problems.length, 'file')} could not be certified` : ''}`,
+    );
   const ids = report.queued.map((row) => row.id);
-  const rows = values.wait ? await core.waitUntilSettled(ids) : await core.waitUntilSent(ids);
+  const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.waitUntilSent(ids);
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
     outJson({

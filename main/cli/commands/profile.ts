@@ -4,7 +4,7 @@ import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/pro
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { out, outJson } from '../output';
+import { environmentOf, out, outJson } from '../output';
 import { promptSecrets } from '../prompt';
 
 export async function profile(core: EvidenceCore, args: string[], values: Values): Promise<number> {
@@ -12,17 +12,39 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
   if (action === 'show') {
     const active = core.activeProfileId;
     const settings = core.readProfile(active);
-    outJson({
-      active,
-      settings: settings ?? null,
-      secretsSet: settings ? await core.secretsSet(active) : null,
-    });
+    const secretsSet = settings ? await core.secretsSet(active) : null;
+    if (values.json) {
+      outJson({ active, settings: settings ?? null, secretsSet });
+      return EXIT.ok;
+    }
+    const environment = environmentOf(core);
+    out(
+      `Active profile: ${active} — ${environment.label}${environment.demo ? ' (DEMO — no legal weight)' : ''}`,
+    );
+    if (!settings) {
+      out(
+        'It runs inside Evidence Desk: nothing to set up. Choose a service with: evidence-desk profile set …',
+      );
+      return EXIT.ok;
+    }
+    const said = (set: boolean | undefined) => (set ? 'set (in the system keychain)' : 'NOT SET');
+    out(`  service:        ${settings.baseUrl}`);
+    out(`  token address:  ${settings.tokenUrl}`);
+    out(`  client id:      ${settings.clientId}`);
+    out(`  client secret:  ${said(secretsSet?.client_secret)}`);
+    if (settings.apiKey)
+      out(`  API key:        ${settings.apiKey}; its secret ${said(secretsSet?.api_secret)}`);
+    out(
+      `  signs requests: ${settings.signRequests ? `yes; signing key ${said(secretsSet?.hmac_key)}` : 'no'}`,
+    );
+    if (settings.logKey)
+      out(`  log key:        ${settings.logKey.startsWith('-----') ? 'a PEM key' : settings.logKey}`);
     return EXIT.ok;
   }
   if (action === 'use') {
     if (!id) throw new UsageError('profile use needs a profile id (or "embedded").');
     await core.useProfile(id);
-    out(`now using ${id}`);
+    out(`Now using the profile ${id} — ${environmentOf(core).label}.`);
     return EXIT.ok;
   }
   if (action === 'test') {
@@ -73,7 +95,11 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
   const answers = await promptSecrets(asked.map((name) => `${name.replace('_', ' ')}: `));
   const secrets = Object.fromEntries(asked.map((name, i) => [name, answers[i] as string]));
   await core.saveProfile(parsed.data, secrets);
-  out(`saved profile ${parsed.data.id}; its secrets are in the system keychain`);
+  out(`Saved profile ${parsed.data.id}; its secrets are in the system keychain.`);
+  if (values.use) await core.useProfile(parsed.data.id);
+  out(
+    `The active profile is ${core.activeProfileId}${values.use || core.activeProfileId === parsed.data.id ? '' : ` (to use ${parsed.data.id}: evidence-desk profile use ${parsed.data.id}, or profile set … --use)`}.`,
+  );
   return EXIT.ok;
 }
 
@@ -109,6 +135,8 @@ async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined):
       `The service's log key changed from ${change.previousFingerprint} to ${change.fingerprint}. Compare the new fingerprint with the one the service publishes; if they match, run: evidence-desk profile trust-key ${change.fingerprint}`,
     );
   const rechecked = await core.acceptLogKeyChange();
-  out(`Now trusting the log key ${change.fingerprint}; checked ${rechecked} certification(s) again.`);
+  out(
+    `Now trusting the log key ${change.fingerprint}; checked ${rechecked} certification${rechecked === 1 ? '' : 's'} again.`,
+  );
   return EXIT.ok;
 }

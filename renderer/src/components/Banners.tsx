@@ -1,4 +1,5 @@
 import { waitingCount } from '../../../protocol/states';
+import type { ProfileKind } from '../../../protocol/profiles';
 import type { Connectivity } from '../../../protocol/views';
 import { isSendingBlocked } from '../../../protocol/views';
 import { useState } from 'react';
@@ -91,11 +92,33 @@ const INDICATOR: Record<Connectivity, string> = {
   unknown: 'Connecting…',
 };
 
+/** The connection, in one word or two; before the first contact, "Ready" while nothing waits to be sent. */
 export function ConnectionIndicator() {
-  const state = useStatus().connectivity?.state ?? 'unknown';
+  const { data, connectivity } = useStatus();
+  const state = connectivity?.state ?? 'unknown';
+  const idle = state === 'unknown' && data !== undefined && waitingCount(data.counts) === 0;
   return (
-    <span className={`indicator indicator-${state}`} role="status" aria-live="polite">
-      <span aria-hidden="true">●</span> {INDICATOR[state]}
+    <span className={`indicator indicator-${idle ? 'idle' : state}`} role="status" aria-live="polite">
+      <span aria-hidden="true">●</span> {idle ? 'Ready' : INDICATOR[state]}
+    </span>
+  );
+}
+
+const HEADER_ENVIRONMENT: Record<ProfileKind, string> = {
+  embedded: 'Demo sandbox',
+  'service-sandbox': 'Service sandbox',
+  production: 'Production',
+  custom: 'Custom service',
+};
+
+/** Which service certifications go to, always in view: "Demo sandbox", "Production: acme". */
+export function EnvironmentName() {
+  const profile = useStatus().data?.profile;
+  if (!profile) return null;
+  const name = HEADER_ENVIRONMENT[profile.kind];
+  return (
+    <span className={`environment environment-${profile.kind}`} data-testid="environment">
+      {profile.kind === 'embedded' ? name : `${name}: ${profile.id}`}
     </span>
   );
 }

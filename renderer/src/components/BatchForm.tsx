@@ -1,6 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { BatchMetadata } from '../../../protocol/certification-request';
 import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
+import { ask, bridge } from '../bridge';
+import { keys } from '../store';
 import { Dialog } from './Dialog';
 
 const ASSET_TYPES = ['document', 'contract', 'invoice', 'email', 'image', 'recording'];
@@ -40,7 +43,9 @@ export function BatchForm({
   onCancel(): void;
 }) {
   const [metadata, setMetadata] = useState(rememberedMetadata);
-  const ids = { asset: useId(), source: useId(), event: useId(), eventHelp: useId() };
+  const recentMatters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data
+    ?.recent;
+  const ids = { matter: useId(), asset: useId(), source: useId(), event: useId(), eventHelp: useId() };
   const eventValid = EVENT_TYPE_PATTERN.test(metadata.event_type);
   const complete = eventValid && metadata.asset_type.trim() !== '' && metadata.source_system.trim() !== '';
   const change = (field: keyof BatchMetadata) => (event: React.ChangeEvent<HTMLInputElement>) =>
@@ -65,6 +70,20 @@ export function BatchForm({
         <p className="hint">
           Only a fingerprint (SHA-256 hash) of each file is sent. The files never leave this computer.
         </p>
+        <label htmlFor={ids.matter}>Matter (case or client-matter number, optional)</label>
+        <input
+          id={ids.matter}
+          list={`${ids.matter}-recent`}
+          value={metadata.matter ?? ''}
+          onChange={change('matter')}
+          maxLength={64}
+          autoComplete="off"
+        />
+        <datalist id={`${ids.matter}-recent`}>
+          {(recentMatters ?? []).map((matter) => (
+            <option key={matter} value={matter} />
+          ))}
+        </datalist>
         <label htmlFor={ids.asset}>Kind of document</label>
         <input
           id={ids.asset}

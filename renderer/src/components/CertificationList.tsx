@@ -2,7 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { LocalState } from '../../../protocol/states';
-import type { RowView } from '../../../protocol/views';
+import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { keys, useLive } from '../store';
 import { StateBadge } from './StateBadge';
@@ -13,20 +13,44 @@ const ROW_HEIGHT = 44;
 interface Props {
   states: readonly LocalState[];
   search: string;
+  /** Only this matter's certifications; undefined for all. */
+  matter: string | undefined;
+  sort: ListSort;
+  onSort(sort: ListSort): void;
   onOpen(row: RowView): void;
+  /** The rows chosen with their checkboxes, to save, export or send again together. */
+  selected: ReadonlyMap<number, RowView>;
+  onToggle(row: RowView): void;
 }
+
+const COLUMNS: { column: SortColumn; label: string; first: ListSort['direction'] }[] = [
+  { column: 'file', label: 'File', first: 'asc' },
+  { column: 'matter', label: 'Matter', first: 'asc' },
+  { column: 'event', label: 'Event', first: 'asc' },
+  { column: 'state', label: 'State', first: 'asc' },
+  { column: 'added', label: 'Added', first: 'desc' },
+];
 
 /**
  * Every certification, newest first, fetched page by page as it scrolls into view. Each page is
  * a query: the change stream refreshes those on screen, and a page that fails to load says so
  * and offers to try again rather than spinning forever.
  */
-export function CertificationList({ states, search, onOpen }: Props) {
+export function CertificationList({
+  states,
+  search,
+  matter,
+  sort,
+  onSort,
+  onOpen,
+  selected,
+  onToggle,
+}: Props) {
   const offline = useLive((s) => s.connectivity?.state === 'offline');
   const scroller = useRef<HTMLDivElement>(null);
   // Known from the last page that answered for this filter; unknown (null) until one has.
   const [total, setTotal] = useState<{ for: string; count: number } | null>(null);
-  const filterKey = JSON.stringify([states, search]);
+  const filterKey = JSON.stringify([states, search, matter, sort]);
   const count = total?.for === filterKey ? total.count : null;
 
   const virtualizer = useVirtualizer({
@@ -42,12 +66,14 @@ export function CertificationList({ states, search, onOpen }: Props) {
 
   const pages = useQueries({
     queries: pageNumbers.map((page) => ({
-      queryKey: keys.list(states, search, page),
+      queryKey: keys.list(filterKey, page),
       queryFn: () =>
         ask(
           bridge().list({
             states: states.length ? [...states] : undefined,
             search: search || undefined,
+            matter,
+            sort,
             limit: PAGE,
             offset: page * PAGE,
           }),
@@ -63,16 +89,30 @@ export function CertificationList({ states, search, onOpen }: Props) {
 
   const rowAt = (index: number): RowView | undefined =>
     pages[Math.floor(index / PAGE) - firstPage]?.data?.rows[index % PAGE];
-  const filtered = states.length > 0 || search !== '';
+  const filtered = states.length > 0 || search !== '' || matter !== undefined;
 
   return (
     <div className="list" role="table" aria-label="Certifications" aria-rowcount={count ?? -1}>
       <div className="list-head" role="row">
-        <span role="columnheader">File</span>
-        <span role="columnheader">Hash</span>
-        <span role="columnheader">Event</span>
-        <span role="columnheader">State</span>
-        <span role="columnheader">Added</span>
+        <span role="columnheader" className="select">
+          <span className="visually-hidden">Chosen</span>
+        </span>
+        {COLUMNS.map(({ column, label, first }) => {
+          const current = sort.column === column;
+          const next = current ? (sort.direction === 'asc' ? 'desc' : 'asc') : first;
+          return (
+            <span
+              key={column}
+              role="columnheader"
+              aria-sort={current ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              <button type="button" className="sort" onClick={() => onSort({ column, direction: next })}>
+                {label}
+                <span aria-hidden="true">{current ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+              </button>
+            </span>
+          );
+        })}
       </div>
       {failed && (
         <div className="list-error" role="alert">
@@ -109,7 +149,13 @@ export function CertificationList({ states, search, onOpen }: Props) {
                   }}
                 >
                   {row ? (
-                    <Row row={row} offline={offline} onOpen={onOpen} />
+                    <Row
+                      row={row}
+                      offline={offline}
+                      onOpen={onOpen}
+                      chosen={selected.has(row.id)}
+                      onToggle={onToggle}
+                    />
                   ) : (
                     <RowPlaceholder failed={!!failed} />
                   )}
@@ -123,24 +169,36 @@ export function CertificationList({ states, search, onOpen }: Props) {
   );
 }
 
-function Row({ row, offline, onOpen }: { row: RowView; offline: boolean; onOpen(row: RowView): void }) {
+function Row({
+  row,
+  offline,
+  onOpen,
+  chosen,
+  onToggle,
+}: {
+  row: RowView;
+  offline: boolean;
+  onOpen(row: RowView): void;
+  chosen: boolean;
+  onToggle(row: RowView): void;
+}) {
   return (
     <>
+      <span role="cell" className="select">
+        <input
+          type="checkbox"
+          checked={chosen}
+          onChange={() => onToggle(row)}
+          aria-label={`Choose ${row.fileName}`}
+        />
+      </span>
       <span role="cell" className="file">
         <button type="button" className="link" onClick={() => onOpen(row)} title={row.filePath}>
           {row.fileName}
         </button>
       </span>
-      <span role="cell" className="hash">
-        <code>{row.assetHash.slice(0, 12)}…</code>
-        <button
-          type="button"
-          className="copy"
-          aria-label={`Copy the full hash of ${row.fileName}`}
-          onClick={() => void navigator.clipboard?.writeText(row.assetHash)}
-        >
-          Copy
-        </button>
+      <span role="cell" className="matter" title={row.matter ?? undefined}>
+        {row.matter ?? '—'}
       </span>
       <span role="cell">{row.eventType}</span>
       <span role="cell">

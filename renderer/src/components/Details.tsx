@@ -22,8 +22,9 @@ export function Details({
   const demo = useStatus().data?.profile.demo ?? false;
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
-  const act = (action: 'retry' | 'remove') => async () => {
+  const act = (action: 'retry' | 'remove' | 'showInFolder') => async () => {
     try {
       await ask(bridge()[action]({ id }));
       if (action === 'remove') onClose();
@@ -54,7 +55,14 @@ export function Details({
               <code>{row.assetHash}</code>
             </dd>
             <dt>File</dt>
-            <dd>{row.filePath}</dd>
+            <dd>
+              {row.filePath}{' '}
+              <button type="button" className="copy" onClick={act('showInFolder')}>
+                Show in folder
+              </button>
+            </dd>
+            <dt>Matter</dt>
+            <dd>{row.matter ?? 'None given'}</dd>
             <dt>Request id</dt>
             <dd>
               <code>{row.requestId}</code>
@@ -95,6 +103,21 @@ export function Details({
           )}
         </>
       )}
+      {row && confirmingRemoval && (
+        <div className="confirm" role="alertdialog" aria-label="Remove this certification?">
+          <p>
+            Remove <strong>{row.fileName}</strong> from the list? It was{' '}
+            {row.state === 'failed' ? 'never anchored' : 'never sent'}. The register will record that you
+            removed it.
+          </p>
+          <button type="button" onClick={() => setConfirmingRemoval(false)} autoFocus>
+            Keep it
+          </button>
+          <button type="button" className="danger" onClick={act('remove')}>
+            Remove
+          </button>
+        </div>
+      )}
       <div className="actions">
         {row?.state === 'failed' && (
           <button type="button" onClick={act('retry')}>
@@ -106,9 +129,9 @@ export function Details({
             Save evidence…
           </button>
         )}
-        {row && isRemovable(row) && (
-          <button type="button" onClick={act('remove')}>
-            Remove
+        {row && isRemovable(row) && !confirmingRemoval && (
+          <button type="button" onClick={() => setConfirmingRemoval(true)}>
+            Remove…
           </button>
         )}
         <button type="button" className="primary" onClick={onClose} autoFocus>

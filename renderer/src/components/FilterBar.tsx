@@ -1,5 +1,8 @@
 import type { LocalState, StateCounts } from '../../../protocol/states';
 import { LOCAL_STATES, WAITING_STATES } from '../../../protocol/states';
+import { useQuery } from '@tanstack/react-query';
+import { ask, bridge } from '../bridge';
+import { keys } from '../store';
 
 export const FILTERS: readonly { label: string; states: readonly LocalState[] }[] = [
   { label: 'All', states: [] },
@@ -17,9 +20,16 @@ export function FilterBar({
   onFilter,
   search,
   onSearch,
+  matter,
+  onMatter,
   counts,
   onSaveEvidence,
+  onExportRegister,
 }: {
+  matter: string | undefined;
+  onMatter(matter: string | undefined): void;
+  /** Exports the custody register (CSV) of everything the list shows now. */
+  onExportRegister(): void;
   filter: number;
   onFilter(index: number): void;
   search: string;
@@ -28,6 +38,8 @@ export function FilterBar({
   /** Saves the evidence kit of everything the list shows now. */
   onSaveEvidence(): void;
 }) {
+  const matters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data?.counts;
+  const named = (matters ?? []).filter((entry) => entry.matter !== null);
   return (
     <div className="filters">
       <div role="group" aria-label="Show">
@@ -47,8 +59,27 @@ export function FilterBar({
           placeholder="File name or hash"
         />
       </label>
+      {(named.length > 0 || matter !== undefined) && (
+        <label>
+          Matter{' '}
+          <select
+            value={matter ?? ''}
+            onChange={(event) => onMatter(event.target.value === '' ? undefined : event.target.value)}
+          >
+            <option value="">All matters</option>
+            {named.map(({ matter: name, counts: byState }) => (
+              <option key={name} value={name ?? ''}>
+                {name} ({countOf(byState, [])})
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <button type="button" onClick={onSaveEvidence}>
         Save evidence…
+      </button>
+      <button type="button" onClick={onExportRegister}>
+        Export register…
       </button>
     </div>
   );

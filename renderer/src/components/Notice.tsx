@@ -3,6 +3,8 @@ import type { PathProblem } from '../../../protocol/views';
 export interface NoticeContent {
   text: string;
   problems: PathProblem[];
+  /** Goes by itself once nothing waits to be sent or anchored. */
+  untilSettled?: boolean;
 }
 
 /** What just happened to a batch or a verification, with every file that could not be taken and why. */
