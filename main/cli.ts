@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     dataDir,
     secrets: new KeychainSecretStore(),
     sync: name === 'certify' || name === 'sync',
+    sender: 'command-line',
   });
   const stopOnSignal = () => void core.close().then(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SandboxOptions } from '../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
+import type { LanguageChoice } from '../protocol/locales/languages';
+import { isLanguageChoice } from '../protocol/locales/languages';
+import { logPosition } from '../verifier/sandbox-evidence';
 import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
 import type { Receipt } from '../protocol/receipt';
 import { isSettled, isUnsent } from '../protocol/states';
@@ -20,6 +23,7 @@ import type {
   LogKeyChangeView,
   MatterCount,
   QueueChanges,
+  Sender,
 } from '../protocol/views';
 import { isSendingBlocked } from '../protocol/views';
 import { currentIdentity } from './config/identity';
@@ -69,6 +73,8 @@ export interface CoreOptions {
   log?: Logger;
   /** Start syncing at once (default). The CLI's read-only commands do not. */
   sync?: boolean;
+  /** The app (default) or the command line: whoever waits for the other says who is sending. */
+  sender?: Sender;
 }
 
 export interface CoreEvents {
@@ -78,6 +84,7 @@ export interface CoreEvents {
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
 const RECEIPTS_BESIDE_FILES = 'receipts_beside_files';
+const LANGUAGE = 'language';
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'secret_missing',
   'keychain_unavailable',
@@ -85,6 +92,11 @@ const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'invalid_profile',
 ]);
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
+const PAUSED: ConnectivityStatus = {
+  state: 'paused',
+  message: 'Sending is paused; certifications wait here until it is resumed.',
+  nextProbeAt: null,
+};
 
 /**
  * The composition root: everything Evidence Desk does except its window, built from one
@@ -99,6 +111,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private client: ServiceClient | undefined;
   // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
   private setupProblem: ConnectivityStatus | undefined;
+  private paused = false;
   private stopReceiptsBeside: (() => void) | undefined;
 
   private constructor(
@@ -143,8 +156,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.store.changes.subscribe(listener);
   }
 
-  async certify(paths: readonly string[], metadata: unknown): Promise<IntakeReport> {
+  /** Hashes and queues; content already certified here is reported instead, unless `again`. */
+  async certify(
+    paths: readonly string[],
+    metadata: unknown,
+    { again = false }: { again?: boolean } = {},
+  ): Promise<IntakeReport> {
     const report = await certifyPaths(paths, metadata, {
+      again,
       queue: this.store.queue,
       pool: this.pool,
       profileId: this.activeProfileId,
@@ -155,6 +174,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.log.log('info', 'intake.finished', {
       queued: report.queued.length,
       problems: report.problems.map((problem) => problem.code),
+      alreadyCertified: report.alreadyCertified.length,
     });
     return report;
   }
@@ -169,6 +189,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   get connectivity(): ConnectivityStatus {
+    if (this.paused) return PAUSED;
     return this.setupProblem ?? this.engine?.status ?? NOT_STARTED;
   }
 
@@ -183,7 +204,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   details(id: number): CertificationDetails {
     const row = this.store.queue.get(id);
     if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
-    return { row, history: this.store.queue.history(id) };
+    const position = row.evidence === null ? null : logPosition(JSON.parse(row.evidence));
+    return {
+      row,
+      history: this.store.queue.history(id),
+      environment: this.environmentOf(row.profileId),
+      logPosition: position && { entry: position.leafIndex + 1, of: position.treeSize },
+    };
   }
 
   /** The rows with these ids, in that order (those removed meanwhile are left out). */
@@ -215,6 +242,28 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   startSync(): void {
     this.options.sync = true;
     this.engine?.start();
+  }
+
+  /**
+   * Stops sending until resumed (the tray's "Pause sending"): nothing is sent or checked, the
+   * lease goes to whoever else wants it, and certifying still queues.
+   */
+  async pauseSync(): Promise<void> {
+    if (this.paused) return;
+    this.paused = true;
+    await this.engine?.stop();
+    this.emit('connectivity', PAUSED);
+  }
+
+  resumeSync(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    if (this.options.sync !== false) this.engine?.start();
+    this.emit('connectivity', this.connectivity);
+  }
+
+  get syncPaused(): boolean {
+    return this.paused;
   }
 
   tryNow(): void {
@@ -546,6 +595,24 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.profiles.testConnection(id);
   }
 
+  /** Tests settings as typed in, before they are saved (blank secrets come from the keychain). */
+  testUnsavedProfile(
+    profile: ServiceProfile,
+    secrets: ProfileSecrets,
+  ): Promise<CallResult<{ expiresInSeconds: number }>> {
+    return this.profiles.testUnsaved(profile, secrets);
+  }
+
+  /** The language of the app's screens: the computer's (default) or one chosen in Settings. */
+  get language(): LanguageChoice {
+    const saved = this.store.settings.get(LANGUAGE);
+    return isLanguageChoice(saved) ? saved : 'system';
+  }
+
+  setLanguage(language: LanguageChoice): void {
+    this.store.settings.set(LANGUAGE, language);
+  }
+
   /** Whether a receipt is written beside each certified file once it is anchored (off unless chosen). */
   get receiptsBesideFiles(): boolean {
     return this.store.settings.get(RECEIPTS_BESIDE_FILES) === 'on';
@@ -601,6 +668,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       pacing: this.options.pacing,
       random: this.options.random,
       leaseTiming: this.options.leaseTiming,
+      sender: this.options.sender,
       queue: this.store.queue,
       lease: this.store.lease,
       profileId: this.activeProfileId,
@@ -616,7 +684,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       this.emit('connectivity', status);
     });
     this.engine = engine;
-    if (this.options.sync !== false) engine.start();
+    if (this.options.sync !== false && !this.paused) engine.start();
   }
 
   private async disconnect(): Promise<void> {

@@ -3,6 +3,8 @@ import { batchMetadataSchema } from '../protocol/certification-request';
 import { profileIdSchema, profileSecretsSchema, serviceProfileSchema } from '../protocol/profiles';
 import { LOCAL_STATES } from '../protocol/states';
 import { SORT_COLUMNS } from '../protocol/views';
+import type { LanguageChoice } from '../protocol/locales/languages';
+import { LANGUAGE_CHOICES } from '../protocol/locales/languages';
 import type {
   CertificationDetails,
   CertifyResult,
@@ -35,7 +37,12 @@ const matter = z.string().max(64).optional();
 const selection = z.object({ ids: z.array(id).min(1).max(1_000_000).optional(), states, search, matter });
 
 export const CALLS = {
-  certify: z.object({ paths: z.array(path).min(1).max(100_000), metadata: batchMetadataSchema }),
+  certify: z.object({
+    paths: z.array(path).min(1).max(100_000),
+    metadata: batchMetadataSchema,
+    /** Certify content already certified here once more (after the person said so). */
+    again: z.boolean().optional(),
+  }),
   list: z.object({
     states,
     search,
@@ -48,6 +55,7 @@ export const CALLS = {
   retry: z.object({ id }),
   remove: z.object({ id }),
   tryNow: z.object({}),
+  setSendingPaused: z.object({ paused: z.boolean() }),
   status: z.object({}),
   verifyDocument: z.object({ path, proofPath: path.optional() }),
   exportEvidence: selection,
@@ -55,11 +63,19 @@ export const CALLS = {
   matters: z.object({}),
   showInFolder: z.object({ id }),
   acceptLogKey: z.object({}),
-  setReceiptsBesideFiles: z.object({ on: z.boolean() }),
+  setPreferences: z.object({
+    receiptsBesideFiles: z.boolean().optional(),
+    language: z.enum(LANGUAGE_CHOICES as [LanguageChoice, ...LanguageChoice[]]).optional(),
+    launchAtLogin: z.boolean().optional(),
+  }),
   settings: z.object({}),
   saveProfile: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }),
   useProfile: z.object({ id: profileIdSchema }),
-  testConnection: z.object({ id: profileIdSchema.optional() }),
+  /** A saved profile by id, or settings as typed (not yet saved) with any secrets typed. */
+  testConnection: z.object({
+    id: profileIdSchema.optional(),
+    unsaved: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }).optional(),
+  }),
 } as const satisfies Record<CallName, z.ZodType>;
 
 /** What each call answers with when it succeeds. */
@@ -70,6 +86,7 @@ export interface CallResults {
   retry: null;
   remove: null;
   tryNow: null;
+  setSendingPaused: null;
   status: CoreStatus;
   verifyDocument: DocumentVerification;
   /** null when the person closed the folder dialog without choosing. */
@@ -79,7 +96,7 @@ export interface CallResults {
   matters: MattersView;
   showInFolder: null;
   acceptLogKey: { rechecked: number };
-  setReceiptsBesideFiles: null;
+  setPreferences: null;
   settings: SettingsView;
   saveProfile: null;
   useProfile: null;

@@ -23,3 +23,16 @@ export function localWithZone(ms: number, options: LocalTimeOptions = {}): strin
   const text = format.format(ms);
   return text.includes(zone) ? text : `${text} (${zone})`;
 }
+
+/** "22 Nov 2026, 20:46 CET": for lists, where a line has little room; the zone still named. */
+export function localShort(ms: number, options: LocalTimeOptions = {}): string {
+  return new Intl.DateTimeFormat(options.locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone: options.timeZone,
+  }).format(ms);
+}

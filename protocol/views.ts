@@ -1,3 +1,4 @@
+import type { LanguageChoice } from './locales/languages';
 import type { FILE_PROBLEM_CODES } from './errors';
 import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
 import type { ReceiptVerdict } from './receipt';
@@ -91,6 +92,10 @@ export interface HistoryEntry {
 export interface CertificationDetails {
   row: CertificationRow;
   history: HistoryEntry[];
+  /** Where it was certified: the profile's environment and the service's address. */
+  environment: ProfileSummary & { baseUrl: string | null };
+  /** Its entry in the service's log, once anchored with evidence we can read. */
+  logPosition: { entry: number; of: number } | null;
 }
 
 export interface ListPage {
@@ -103,17 +108,24 @@ export interface ListPage {
  * `standby`: another process on this computer is sending this queue; this one waits its turn.
  * `auth_failed`: the service refused the credentials. `needs_setup`: the active profile cannot be
  * used as it is (a secret missing from the keychain, the keychain unavailable): nothing is sent
- * until it is fixed in Settings or with `evidence-desk profile set`.
+ * until it is fixed in Settings or with `evidence-desk profile set`. `paused`: the person paused
+ * sending (from the tray) until they resume it.
  */
-export type Connectivity = 'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby' | 'needs_setup';
+export type Connectivity =
+  'unknown' | 'online' | 'offline' | 'auth_failed' | 'standby' | 'needs_setup' | 'paused';
 
 /** While the service refuses us or the profile needs setting up, nothing can be sent: waiting is pointless. */
 export const isSendingBlocked = (state: Connectivity): boolean =>
   state === 'auth_failed' || state === 'needs_setup';
 
+/** Which kind of process sends a queue: the desktop app, or `evidence-desk` on the command line. */
+export type Sender = 'app' | 'command-line';
+
 export interface ConnectivityStatus {
   state: Connectivity;
   message: string | null;
+  /** While on standby: who is sending this queue instead. */
+  sentBy?: Sender;
   /** When the next attempt to reach the service is planned, while offline. */
   nextProbeAt: number | null;
 }
@@ -165,9 +177,16 @@ export type IntakeProgress =
   | { kind: 'file'; path: string; bytesDone: number; bytesTotal: number }
   | { kind: 'batch'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number };
 
+/** A file whose exact content was certified here before: said, not queued again unless asked. */
+export interface AlreadyCertified {
+  path: string;
+  earlier: Pick<CertificationRow, 'id' | 'fileName' | 'createdAt' | 'state'>;
+}
+
 export interface CertifyResult {
   queued: number;
   problems: PathProblem[];
+  alreadyCertified: AlreadyCertified[];
 }
 
 export interface EvidenceCheck {
@@ -195,6 +214,8 @@ export type DocumentVerification =
       demoNotice: string | null;
     };
 
+export type { LanguageChoice };
+
 export interface SettingsView {
   active: string;
   profile: ServiceProfile | null;
@@ -202,6 +223,10 @@ export interface SettingsView {
   secretsSet: SecretsSet | null;
   /** A receipt is written beside each certified file once it is anchored. */
   receiptsBesideFiles: boolean;
+  /** The screens' language: the computer's, or one chosen. */
+  language: LanguageChoice;
+  /** Whether Evidence Desk starts at login; null where the shell cannot (tests, the CLI). */
+  launchAtLogin: boolean | null;
 }
 
 export interface ConnectionTest {

@@ -1,7 +1,7 @@
 // Builds the app: the renderer with Vite, the Electron main process, hashing worker and preload with esbuild.
 // Runtime dependencies stay in node_modules (native modules cannot be bundled; electron-builder ships them).
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { build as viteBuild } from 'vite';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -32,4 +32,6 @@ await build({
   outfile: 'dist/preload/preload.cjs',
   format: 'cjs',
 });
+// Images the shell loads at run time (the tray icon), beside the bundles that name them.
+cpSync('resources', 'dist/resources', { recursive: true });
 process.stdout.write('built dist/renderer, dist/main, dist/preload, dist/verify.html\n');

@@ -6,9 +6,11 @@ import type { EvidenceSelection } from '../../protocol/views';
 export const USAGE = `Usage: evidence-desk <command> [options]
 
 Commands:
-  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--wait [--timeout S]]
+  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]
+                [--wait [--timeout S]]
                         hash files (folders expand) locally and queue their certification;
-                        the matter (case or client-matter number) stays on this computer
+                        the matter (case or client-matter number) stays on this computer;
+                        content already certified here is named and skipped, unless --again
   sync [--wait [--timeout S]]
                         send what is queued; with --wait, until every certification settles
                         (progress on stderr; gives up waiting after S seconds, default 600: exit 4)
@@ -80,6 +82,7 @@ export const OPTIONS = {
   use: { type: 'boolean' },
   timeout: { type: 'string' },
   csv: { type: 'string' },
+  again: { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<

@@ -85,11 +85,34 @@ export class ProfileConnections {
     return new ServiceClient(await this.connectionFor(id)).testConnection();
   }
 
+  /**
+   * Fetches a token with settings as typed, before they are saved: a secret typed now is used,
+   * one left blank is taken from the keychain when this profile already has it.
+   */
+  async testUnsaved(
+    profile: ServiceProfile,
+    typed: ProfileSecrets,
+  ): Promise<CallResult<{ expiresInSeconds: number }>> {
+    const parsed = serviceProfileSchema.parse(profile);
+    const connection = await this.connectionOf(
+      parsed,
+      async (name) => typed[name] || this.secrets.get(parsed.id, name),
+    );
+    return new ServiceClient(connection).testConnection();
+  }
+
   async connectionFor(id: string): Promise<ServiceConnection> {
     if (id === EMBEDDED_PROFILE_ID) return this.embeddedConnection();
     const profile = this.read(id);
     if (!profile) throw new DeskError('unknown_profile', `There is no service profile "${id}".`);
-    const secret = (name: SecretName) => this.secrets.get(id, name);
+    return this.connectionOf(profile, (name) => this.secrets.get(id, name));
+  }
+
+  private async connectionOf(
+    profile: ServiceProfile,
+    secret: (name: SecretName) => Promise<string | null | undefined>,
+  ): Promise<ServiceConnection> {
+    const id = profile.id;
     const clientSecret = await secret('client_secret');
     if (!clientSecret)
       throw new DeskError(

@@ -6,6 +6,9 @@ import type { EvidenceCore } from '../core';
 import type { EventSender } from '../ipc/handlers';
 import { createIpcInvoke, forwardCoreEvents } from '../ipc/handlers';
 import type { Logger } from '../logging/logger';
+import type { LanguageChoice } from '../../protocol/locales';
+import { shellText } from './shell-language';
+import { AT_LOGIN_ARG } from '../shell/login';
 import type { CallName } from '../../preload/contract';
 import { CALL_NAMES, channelOf, eventChannelOf } from '../../preload/contract';
 
@@ -14,12 +17,14 @@ export function wireIpc(
   core: EvidenceCore,
   window: BrowserWindow,
   log: Logger,
+  onLanguage: (language: LanguageChoice) => void,
 ): { send: EventSender; dispose(): void } {
+  const t = shellText;
   const invoke = createIpcInvoke(core, log, {
     chooseExportFolder: async () => {
       const answer = await dialog.showOpenDialog(window, {
-        title: 'Save the evidence kit in…',
-        buttonLabel: 'Save here',
+        title: t()('dialogs.saveKit'),
+        buttonLabel: t()('dialogs.saveHere'),
         properties: ['openDirectory', 'createDirectory'],
       });
       // A kit in its own new folder, so it never mixes with what the chosen folder holds.
@@ -27,14 +32,18 @@ export function wireIpc(
     },
     chooseRegisterFile: async (suggestedName) => {
       const answer = await dialog.showSaveDialog(window, {
-        title: 'Export the register',
+        title: t()('dialogs.exportRegister'),
         defaultPath: join(app.getPath('documents'), suggestedName),
-        buttonLabel: 'Export',
-        filters: [{ name: 'Register for Excel (CSV)', extensions: ['csv'] }],
+        buttonLabel: t()('dialogs.export'),
+        filters: [{ name: t()('dialogs.csvFilter'), extensions: ['csv'] }],
       });
       return answer.canceled || !answer.filePath ? null : answer.filePath;
     },
     showInFolder: (path) => shell.showItemInFolder(path),
+    // The OS keeps this (login items on macOS, the Run key on Windows); Linux has no such API.
+    launchAtLogin: () => (process.platform === 'linux' ? null : app.getLoginItemSettings().openAtLogin),
+    setLaunchAtLogin: (on) => app.setLoginItemSettings({ openAtLogin: on, args: [AT_LOGIN_ARG] }),
+    languageChanged: onLanguage,
   });
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
     event.sender.id === window.webContents.id && event.senderFrame?.url.startsWith(expectedOrigin(window));

@@ -1,13 +1,24 @@
 // The Electron shell: window, lifecycle, menus, badge, notifications and IPC wiring on the core.
 // Everything else is the plain-Node core, tested without Electron.
-import { BrowserWindow, Notification, app } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EvidenceCore } from '../core';
 import { PRODUCT_NAME, defaultDataDir } from '../config/data-dir';
 import { fileLogger } from '../logging/logger';
 import { KeychainSecretStore } from '../secrets/secret-store';
+import type { StateCounts } from '../../protocol/states';
 import { waitingCount } from '../../protocol/states';
+import type { Notice, ShellText, TrayAction } from '../shell/background';
+import {
+  NotificationPlanner,
+  closeKeepsRunning,
+  quitQuestion,
+  trayModel,
+  windowTitle,
+} from '../shell/background';
+import { AT_LOGIN_ARG } from '../shell/login';
+import { setShellLanguage } from './shell-language';
 import { wireIpc } from './ipc';
 import { installMenu } from './menu';
 import { SECURE_WEB_PREFERENCES, lockDown } from './security';
@@ -30,10 +41,11 @@ async function start(): Promise<void> {
     core = await EvidenceCore.open({ dataDir, secrets: new KeychainSecretStore(), log });
   } catch (error) {
     const { dialog } = await import('electron');
-    dialog.showErrorBox('Evidence Desk cannot start', (error as Error).message);
+    dialog.showErrorBox(setShellLanguage('system')('dialogs.cannotStart'), (error as Error).message);
     app.exit(3);
     return;
   }
+  let t = setShellLanguage(core.language);
   const state = loadWindowState(dataDir);
   const window = new BrowserWindow({
     ...state,
@@ -45,18 +57,28 @@ async function start(): Promise<void> {
   });
   if (state.maximized) window.maximize();
   lockDown(window);
-  const ipc = wireIpc(core, window, log);
-  installMenu(window, (command) => ipc.send('command', command));
-  watchForBadgeAndNotifications(core, window);
+  const open = () => {
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  const background = new BackgroundShell(core, window, open, () => t);
+  const ipc = wireIpc(core, window, log, (language) => {
+    t = setShellLanguage(language);
+    installMenu(window, (command) => ipc.send('command', command), t);
+    background.refresh();
+  });
+  installMenu(window, (command) => ipc.send('command', command), t);
 
+  // Started at login: straight to the tray, sending what waits, until the person opens it.
+  const atLogin = process.argv.includes(AT_LOGIN_ARG) || app.getLoginItemSettings().wasOpenedAtLogin;
   const pending = pathsFromArgs(process.argv);
   window.once('ready-to-show', () => {
-    window.show();
+    if (!atLogin || pending.length) window.show();
     if (pending.length) ipc.send('command', { kind: 'add-paths', paths: pending });
   });
   app.on('second-instance', (_event, _argv, _cwd, data) => {
-    if (window.isMinimized()) window.restore();
-    window.focus();
+    open();
     const paths = (data as { paths?: string[] } | undefined)?.paths ?? [];
     if (paths.length) ipc.send('command', { kind: 'add-paths', paths });
   });
@@ -64,12 +86,21 @@ async function start(): Promise<void> {
     event.preventDefault();
     ipc.send('command', { kind: 'add-paths', paths: [path] });
   });
-  window.on('close', () =>
-    saveWindowState(dataDir, { ...window.getNormalBounds(), maximized: window.isMaximized() }),
-  );
+  app.on('activate', open);
+  window.on('close', (event) => {
+    saveWindowState(dataDir, { ...window.getNormalBounds(), maximized: window.isMaximized() });
+    if (background.keepsRunningOnClose()) {
+      event.preventDefault();
+      window.hide();
+    }
+  });
   app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (event) => {
+    if (!background.mayQuit()) event.preventDefault();
+  });
   app.on('will-quit', (event) => {
     event.preventDefault();
+    background.dispose();
     ipc.dispose();
     void core.close().finally(() => app.exit(0));
   });
@@ -77,36 +108,110 @@ async function start(): Promise<void> {
 }
 
 /**
- * The dock/taskbar badge and the title count what is waiting; a notification says when a batch is
- * done or something failed. All from the change stream: one count per tick, whatever the batch size.
+ * The app's life outside its window: the tray with its count and menu, the badge and title,
+ * notifications (fired from the change stream, so they come whether the window is open or not),
+ * closing to the tray while work waits, and asking before quitting with work waiting.
  */
-function watchForBadgeAndNotifications(core: EvidenceCore, window: BrowserWindow): void {
-  let anchoredSinceQuiet = 0;
-  let quietTimer: NodeJS.Timeout | undefined;
-  core.onChanges((changes) => {
-    const waiting = waitingCount(changes.counts);
-    app.setBadgeCount(waiting);
-    if (!window.isDestroyed())
-      window.setTitle(waiting ? `${PRODUCT_NAME} — ${waiting} waiting` : PRODUCT_NAME);
-    const failed = changes.changed.filter((change) => change.state === 'failed').map((change) => change.id);
-    for (const row of core.rows(failed)) {
-      new Notification({
-        title: 'A certification failed',
-        body: `${row.fileName}: ${row.errorMessage ?? 'see Evidence Desk for the reason'}`,
-      }).show();
+class BackgroundShell {
+  private readonly tray: Tray;
+  private readonly notifications: NotificationPlanner;
+  private readonly stopWatching: () => void;
+  private counts: StateCounts;
+  private quitting = false;
+  private toldStillRunning = false;
+
+  constructor(
+    private readonly core: EvidenceCore,
+    private readonly window: BrowserWindow,
+    private readonly open: () => void,
+    private readonly t: () => ShellText,
+  ) {
+    this.counts = core.status().counts;
+    this.tray = new Tray(trayIcon());
+    this.tray.on('click', open);
+    this.notifications = new NotificationPlanner(t, (ids) => core.rows(ids), notify);
+    this.stopWatching = core.onChanges((changes) => {
+      this.counts = changes.counts;
+      this.notifications.onChanges(changes);
+      this.refresh();
+    });
+    core.on('connectivity', () => this.refresh());
+    this.refresh();
+  }
+
+  refresh(): void {
+    const t = this.t();
+    const model = trayModel(this.counts, this.core.syncPaused, t);
+    this.tray.setToolTip(model.tooltip);
+    if (process.platform === 'darwin') this.tray.setTitle(model.title);
+    this.tray.setContextMenu(
+      Menu.buildFromTemplate(
+        model.items.map((item) => ({
+          label: item.label,
+          enabled: item.enabled,
+          click: () => this.act(item.action),
+        })),
+      ),
+    );
+    app.setBadgeCount(waitingCount(this.counts));
+    if (!this.window.isDestroyed()) this.window.setTitle(windowTitle(this.counts, t));
+  }
+
+  private act(action: TrayAction): void {
+    if (action === 'open') this.open();
+    else if (action === 'sync-now') this.core.tryNow();
+    else if (action === 'pause') void this.core.pauseSync().then(() => this.refresh());
+    else if (action === 'resume') {
+      this.core.resumeSync();
+      this.refresh();
+    } else app.quit();
+  }
+
+  /** Closing hides to the tray while anything waits (said once), unless the app is quitting. */
+  keepsRunningOnClose(): boolean {
+    if (this.quitting || !closeKeepsRunning(this.counts)) return false;
+    if (!this.toldStillRunning) {
+      this.toldStillRunning = true;
+      const t = this.t();
+      notify({ title: t('stillRunning.title'), body: t('stillRunning.body') });
     }
-    anchoredSinceQuiet += changes.changed.filter((change) => change.state === 'anchored').length;
-    clearTimeout(quietTimer);
-    if (waiting === 0 && anchoredSinceQuiet > 0) {
-      quietTimer = setTimeout(() => {
-        new Notification({
-          title: 'Certifications anchored',
-          body: `${anchoredSinceQuiet} certification(s) are anchored and verifiable.`,
-        }).show();
-        anchoredSinceQuiet = 0;
-      }, 1500);
+    return true;
+  }
+
+  /** True when quitting may go ahead; otherwise asks (work is waiting) and quits if told to. */
+  mayQuit(): boolean {
+    if (this.quitting) return true;
+    const question = quitQuestion(this.counts, this.t());
+    if (!question) {
+      this.quitting = true;
+      return true;
     }
-  });
+    this.open();
+    void dialog
+      .showMessageBox(this.window, { type: 'question', noLink: true, ...question })
+      .then(({ response }) => {
+        if (response !== 0) return;
+        this.quitting = true;
+        app.quit();
+      });
+    return false;
+  }
+
+  dispose(): void {
+    this.stopWatching();
+    this.notifications.dispose();
+    this.tray.destroy();
+  }
+}
+
+function notify(notice: Notice): void {
+  if (Notification.isSupported()) new Notification(notice).show();
+}
+
+/** A template image on macOS (the menu bar tints it), the coloured seal elsewhere. */
+function trayIcon(): Electron.NativeImage {
+  const name = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
+  return nativeImage.createFromPath(join(here, '../resources/tray', name));
 }
 
 /** File paths given on the command line ("Open with", drag onto the app icon). */

@@ -1,29 +1,34 @@
 import { Menu, dialog } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { ShellCommand } from '../../protocol/views';
+import type { ShellText } from '../shell/background';
 
 /** The application menu: standard accelerators per platform; actions become commands for the window. */
-export function installMenu(window: BrowserWindow, command: (command: ShellCommand) => void): void {
+export function installMenu(
+  window: BrowserWindow,
+  command: (command: ShellCommand) => void,
+  t: ShellText,
+): void {
   const mac = process.platform === 'darwin';
   const choose = async (properties: ('openFile' | 'openDirectory' | 'multiSelections')[]) => {
     const result = await dialog.showOpenDialog(window, { properties });
     return result.canceled ? [] : result.filePaths;
   };
   const fileMenu: MenuItemConstructorOptions = {
-    label: 'File',
+    label: t('menu.file'),
     submenu: [
       {
-        label: 'Add Files…',
+        label: t('menu.addFiles'),
         accelerator: 'CmdOrCtrl+O',
         click: async () => addPaths(await choose(['openFile', 'multiSelections'])),
       },
       {
-        label: 'Add Folder…',
+        label: t('menu.addFolder'),
         accelerator: 'CmdOrCtrl+Shift+O',
         click: async () => addPaths(await choose(['openDirectory', 'multiSelections'])),
       },
       {
-        label: 'Verify a File…',
+        label: t('menu.verifyFile'),
         accelerator: 'CmdOrCtrl+Shift+V',
         click: async () => {
           const [path] = await choose(['openFile']);
@@ -34,7 +39,11 @@ export function installMenu(window: BrowserWindow, command: (command: ShellComma
       ...(mac
         ? []
         : [
-            { label: 'Settings…', accelerator: 'Ctrl+,', click: () => command({ kind: 'open-settings' }) },
+            {
+              label: t('menu.settings'),
+              accelerator: 'Ctrl+,',
+              click: () => command({ kind: 'open-settings' }),
+            },
             { type: 'separator' as const },
             { role: 'quit' as const },
           ]),
@@ -51,7 +60,11 @@ export function installMenu(window: BrowserWindow, command: (command: ShellComma
             submenu: [
               { role: 'about' as const },
               { type: 'separator' as const },
-              { label: 'Settings…', accelerator: 'Cmd+,', click: () => command({ kind: 'open-settings' }) },
+              {
+                label: t('menu.settings'),
+                accelerator: 'Cmd+,',
+                click: () => command({ kind: 'open-settings' }),
+              },
               { type: 'separator' as const },
               { role: 'hide' as const },
               { role: 'quit' as const },
@@ -60,9 +73,9 @@ export function installMenu(window: BrowserWindow, command: (command: ShellComma
         ]
       : []),
     fileMenu,
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
+    { role: 'editMenu', label: t('menu.edit') },
+    { role: 'viewMenu', label: t('menu.view') },
+    { role: 'windowMenu', label: t('menu.window') },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { batchMetadataSchema } from '../../protocol/certification-request';
 import { DeskError } from '../errors';
-import type { CertificationRow, IntakeProgress, PathProblem } from '../../protocol/views';
+import type { AlreadyCertified, CertificationRow, IntakeProgress, PathProblem } from '../../protocol/views';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
@@ -16,6 +16,8 @@ export type { IntakeProgress };
 export interface IntakeReport {
   queued: CertificationRow[];
   problems: PathProblem[];
+  /** Files whose exact content is already certified here: not queued again unless asked to. */
+  alreadyCertified: AlreadyCertified[];
 }
 
 export interface IntakeDeps {
@@ -27,6 +29,8 @@ export interface IntakeDeps {
   /** Called as rows are written, so the sync engine can send them at once. */
   onQueued(): void;
   onProgress?(progress: IntakeProgress): void;
+  /** Certify content that is already certified here once more (a new certification, a new time). */
+  again?: boolean;
 }
 
 /**
@@ -45,7 +49,7 @@ export async function certifyPaths(
   const batch = parsed.data;
   const batchId = Date.now();
   const files: FoundFile[] = [];
-  const report: IntakeReport = { queued: [], problems: [] };
+  const report: IntakeReport = { queued: [], problems: [], alreadyCertified: [] };
   // Totals grow while a folder is still being listed; the last batch event has the final ones.
   const progress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
   // At most one batch event per PROGRESS_EVERY_MS: enough for a progress bar, cheap for 100,000 files.
@@ -72,7 +76,11 @@ export async function certifyPaths(
     );
     progress.filesDone++;
     progress.bytesDone += file.size - reported;
-    if (outcome.ok) {
+    const earlier = outcome.ok && !deps.again && deps.queue.firstLiveByHash(deps.profileId, outcome.hash);
+    if (earlier) {
+      const { id, fileName, createdAt, state } = earlier;
+      report.alreadyCertified.push({ path: file.path, earlier: { id, fileName, createdAt, state } });
+    } else if (outcome.ok) {
       writer.add({
         profileId: deps.profileId,
         filePath: file.path,
@@ -111,6 +119,7 @@ export async function certifyPaths(
   // Hashes finish in any order; people read results in the order they gave the files.
   const order = new Map(files.map((file, index) => [file.path, index]));
   report.queued.sort((a, b) => (order.get(a.filePath) ?? 0) - (order.get(b.filePath) ?? 0));
+  report.alreadyCertified.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
   return report;
 }
 

@@ -10,7 +10,7 @@ import type {
   ParsedInput,
 } from '../../preload/contract';
 import { CALLS } from '../../preload/contract';
-import type { CertificationRow, RowView } from '../../protocol/views';
+import type { CertificationRow, LanguageChoice, RowView } from '../../protocol/views';
 import type { EvidenceCore } from '../core';
 import { isDeskError } from '../errors';
 import type { Logger } from '../logging/logger';
@@ -29,6 +29,11 @@ export interface ShellServices {
   chooseRegisterFile(suggestedName: string): Promise<string | null>;
   /** Shows the file in the system's file manager (Explorer, Finder). */
   showInFolder(path: string): void;
+  /** Whether the app starts at login (the OS keeps this); null where it cannot. */
+  launchAtLogin(): boolean | null;
+  setLaunchAtLogin(on: boolean): void;
+  /** The screens' language changed: the menu, tray and notifications follow. */
+  languageChanged(language: LanguageChoice): void;
 }
 
 /** For tools without a window (tests, benchmarks): every dialog is cancelled, nothing is shown. */
@@ -36,6 +41,9 @@ export const WINDOWLESS_SHELL: ShellServices = {
   chooseExportFolder: async () => null,
   chooseRegisterFile: async () => null,
   showInFolder: () => undefined,
+  launchAtLogin: () => null,
+  setLaunchAtLogin: () => undefined,
+  languageChanged: () => undefined,
 };
 
 /** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
@@ -46,9 +54,13 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     return null;
   };
   return {
-    certify: async ({ paths, metadata }) => {
-      const report = await core.certify(paths, metadata);
-      return { queued: report.queued.length, problems: report.problems };
+    certify: async ({ paths, metadata, again }) => {
+      const report = await core.certify(paths, metadata, { again });
+      return {
+        queued: report.queued.length,
+        problems: report.problems,
+        alreadyCertified: report.alreadyCertified,
+      };
     },
     // The total comes with each page, so the list never guesses its length from other counts.
     list: (query) => ({ rows: core.list(query).map(toRowView), total: core.count(query) }),
@@ -56,6 +68,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     retry: ({ id }) => acting(() => core.retry(id)),
     remove: ({ id }) => acting(() => core.remove(id)),
     tryNow: () => acting(() => core.tryNow()),
+    setSendingPaused: ({ paused }) => acting(() => (paused ? core.pauseSync() : core.resumeSync())),
     status: () => core.status(),
     verifyDocument: ({ path, proofPath }) => core.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {
@@ -69,7 +82,15 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     matters: () => ({ recent: core.recentMatters(), counts: core.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
-    setReceiptsBesideFiles: ({ on }) => acting(() => core.setReceiptsBesideFiles(on)),
+    setPreferences: ({ receiptsBesideFiles, language, launchAtLogin }) =>
+      acting(() => {
+        if (receiptsBesideFiles !== undefined) core.setReceiptsBesideFiles(receiptsBesideFiles);
+        if (launchAtLogin !== undefined) shell.setLaunchAtLogin(launchAtLogin);
+        if (language !== undefined) {
+          core.setLanguage(language);
+          shell.languageChanged(language);
+        }
+      }),
     settings: async () => {
       const active = core.activeProfileId;
       const profile = core.readProfile(active) ?? null;
@@ -78,12 +99,16 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         profile,
         secretsSet: profile ? await core.secretsSet(active) : null,
         receiptsBesideFiles: core.receiptsBesideFiles,
+        language: core.language,
+        launchAtLogin: shell.launchAtLogin(),
       };
     },
     saveProfile: ({ profile, secrets }) => acting(() => core.saveProfile(profile, secrets)),
     useProfile: ({ id }) => acting(() => core.useProfile(id)),
-    testConnection: async ({ id }) => {
-      const result = await core.testConnection(id);
+    testConnection: async ({ id, unsaved }) => {
+      const result = unsaved
+        ? await core.testUnsavedProfile(unsaved.profile, unsaved.secrets)
+        : await core.testConnection(id);
       return result.ok
         ? {
             ok: true,

@@ -88,4 +88,10 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX audit_trail_by_profile ON audit_trail(profile_id, at);
   `,
+  // 7: "already certified?" asks by hash for every file of a batch; and who holds the sync lease
+  // (the app or the command line), so the other can say who is sending.
+  `
+  CREATE INDEX certifications_by_hash ON certifications(profile_id, asset_hash);
+  ALTER TABLE sync_lease ADD COLUMN sender TEXT NOT NULL DEFAULT 'app';
+  `,
 ];

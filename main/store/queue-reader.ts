@@ -86,6 +86,13 @@ export class QueueReader {
     ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
   }
 
+  /** The oldest certification of this content that did not fail: what "already certified" points to. */
+  firstLiveByHash(profileId: string, assetHash: string): CertificationRow | undefined {
+    return this.sql(
+      `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? AND state <> 'failed' ORDER BY id LIMIT 1`,
+    ).get(profileId, assetHash.toLowerCase()) as CertificationRow | undefined;
+  }
+
   /** Certifications of a file with this name whose content was different: "changed since" for verify. */
   findSameNameOtherContent(profileId: string, fileName: string, assetHash: string): CertificationRow[] {
     return this.sql(

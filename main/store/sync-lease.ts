@@ -1,3 +1,4 @@
+import type { Sender } from '../../protocol/views';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
 
@@ -6,6 +7,8 @@ export interface LeaseHolder {
   holder: string;
   pid: number;
   host: string;
+  /** The app or the command line: the other one says who is sending. */
+  sender: Sender;
 }
 
 /** The right to send a queue, held by one process at a time (the app and the CLI may both be open). */
@@ -33,12 +36,20 @@ export class SyncLeaseStore {
           (current.host === me.host && !isAlive(current.pid));
         if (!free) return false;
         this.sql(
-          `INSERT INTO sync_lease (id, holder, pid, host, expires_at) VALUES (1, ?, ?, ?, ?)
-           ON CONFLICT(id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, host = excluded.host, expires_at = excluded.expires_at`,
-        ).run(me.holder, me.pid, me.host, now + ttlMs);
+          `INSERT INTO sync_lease (id, holder, pid, host, sender, expires_at) VALUES (1, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, host = excluded.host,
+             sender = excluded.sender, expires_at = excluded.expires_at`,
+        ).run(me.holder, me.pid, me.host, me.sender, now + ttlMs);
         return true;
       })
       .immediate();
+  }
+
+  /** Who holds the lease now (whether or not it lapsed), or null when nobody does. */
+  sender(): Sender | null {
+    return (
+      (this.sql('SELECT sender FROM sync_lease WHERE id = 1').pluck().get() as Sender | undefined) ?? null
+    );
   }
 
   release(holder: string): void {

@@ -1,4 +1,4 @@
-import type { ConnectivityStatus } from '../../protocol/views';
+import type { ConnectivityStatus, Sender } from '../../protocol/views';
 import type { Pacing } from '../service/retry-policy';
 import { backoffDelay } from '../service/retry-policy';
 import type { CallResult } from '../service/service-client';
@@ -62,8 +62,9 @@ export class ConnectivityTracker {
     return wasCutOff;
   }
 
-  standBy(message: string, nextLookAt: number): void {
-    if (this.current.state !== 'standby') this.set({ state: 'standby', message, nextProbeAt: nextLookAt });
+  standBy(message: string, nextLookAt: number, sentBy: Sender): void {
+    if (this.current.state !== 'standby' || this.current.sentBy !== sentBy)
+      this.set({ state: 'standby', message, nextProbeAt: nextLookAt, sentBy });
   }
 
   leaveStandby(): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Sender } from '../../protocol/views';
 import type { SyncLeaseStore } from '../store';
 
 export interface LeaseTiming {
@@ -18,14 +19,22 @@ export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 30_000, renewMs: 10_000 };
  * have taken over, and nothing more may be sent or written for the rows it had claimed.
  */
 export class LeaseKeeper {
-  private readonly me = { holder: randomUUID(), pid: process.pid, host: hostname() };
+  private readonly me;
   private renewedAt: number | undefined;
 
   constructor(
     private readonly store: SyncLeaseStore,
     private readonly timing: LeaseTiming,
     private readonly now: () => number,
-  ) {}
+    sender: Sender = 'app',
+  ) {
+    this.me = { holder: randomUUID(), pid: process.pid, host: hostname(), sender };
+  }
+
+  /** Who sends this queue when it is not us: the app or the command line. */
+  otherSender(): Sender | null {
+    return this.store.sender();
+  }
 
   /** Takes or renews the lease: `acquired` when it was not held a moment ago (resume what was left). */
   hold(): 'held' | 'acquired' | 'refused' {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ConnectivityStatus, EvidenceCheck } from '../../protocol/views';
+import type { ConnectivityStatus, EvidenceCheck, Sender } from '../../protocol/views';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { CertificationReading } from '../service/response-reader';
@@ -34,7 +34,15 @@ export interface SyncEngineOptions {
   pacing?: Pacing;
   /** Defaults to DEFAULT_LEASE; tests shorten it to prove a slow batch keeps its lease. */
   leaseTiming?: LeaseTiming;
+  /** Which kind of process this is, written with the lease so the other kind can say who sends. */
+  sender?: Sender;
 }
+
+const STANDBY_MESSAGES: Record<Sender, string> = {
+  app: 'The Evidence Desk app on this computer is sending this queue; this one waits its turn.',
+  'command-line':
+    'This queue is being sent by the command line (evidence-desk); this one takes over when it is done.',
+};
 
 export interface SyncEvents {
   connectivity: [status: ConnectivityStatus];
@@ -72,7 +80,12 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.random = options.random ?? Math.random;
     this.log = options.log ?? silentLogger;
     this.pacing = options.pacing ?? DEFAULT_PACING;
-    this.lease = new LeaseKeeper(options.lease, options.leaseTiming ?? DEFAULT_LEASE, this.now);
+    this.lease = new LeaseKeeper(
+      options.lease,
+      options.leaseTiming ?? DEFAULT_LEASE,
+      this.now,
+      options.sender ?? 'app',
+    );
     this.connectivity = new ConnectivityTracker(this.pacing, this.random, (status) =>
       this.emit('connectivity', status),
     );
@@ -158,10 +171,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private takeLease(): boolean {
     const outcome = this.lease.tryHold();
     if (outcome === 'refused') {
-      this.connectivity.standBy(
-        'Another Evidence Desk on this computer is sending this queue; this one waits its turn.',
-        this.now() + STANDBY_RETRY_MS,
-      );
+      const sentBy = this.lease.otherSender() ?? 'app';
+      this.connectivity.standBy(STANDBY_MESSAGES[sentBy], this.now() + STANDBY_RETRY_MS, sentBy);
       return false;
     }
     if (outcome === 'acquired') {

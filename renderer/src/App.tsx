@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { waitingCount } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
 import type { BatchMetadata } from '../../protocol/certification-request';
@@ -24,8 +26,14 @@ import { Settings } from './components/Settings';
 import { VerifyDialog } from './components/VerifyDialog';
 import { useShellCommands } from './hooks/useShellCommands';
 import { useStatus } from './hooks/useStatus';
+import { useLanguageChoice } from './i18n';
+import { keys } from './store';
 
 export function App() {
+  const { t } = useTranslation();
+  useLanguageChoice(
+    useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data?.language,
+  );
   const [chosen, setChosen] = useState<string[]>([]);
   const [filter, setFilter] = useState(0);
   const [search, setSearch] = useState('');
@@ -59,41 +67,35 @@ export function App() {
   const saving = async (
     working: string,
     save: () => Promise<ExportResult | null>,
-    done: (saved: ExportResult, certifications: string) => string,
+    done: (saved: ExportResult) => string,
   ) => {
     setNotice({ text: working, problems: [] });
     try {
       const saved = await save();
-      const certifications = `${saved?.certifications} certification${saved?.certifications === 1 ? '' : 's'}`;
       // null: the person closed the save dialog, and nothing needs saying.
-      setNotice(saved && { text: done(saved, certifications), problems: [] });
+      setNotice(saved && { text: done(saved), problems: [] });
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
     }
   };
   const exportRegister = (selection: EvidenceSelection) =>
     saving(
-      'Writing the register…',
+      t('notice.writingRegister'),
       () => ask(bridge().exportRegister(selection)),
-      (written, certifications) =>
-        `Wrote the register of ${certifications} to ${written.file}. It opens in Excel: who certified what and when, every state change, and every removal.`,
+      (written) => t('notice.wroteRegister', { count: written.certifications, file: written.file }),
     );
   const saveEvidence = (selection: EvidenceSelection) =>
     saving(
-      'Saving the evidence…',
+      t('notice.savingEvidence'),
       () => ask(bridge().exportEvidence(selection)),
-      (saved, certifications) =>
-        `Saved the evidence of ${certifications} in ${saved.dir}: a certificate and a receipt for each, the register, and verify.html for whoever receives it.`,
+      (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
     );
 
   const sendAgain = async (rows: RowView[]) => {
     try {
       for (const row of rows) await ask(bridge().retry({ id: row.id }));
       setSelected(new Map());
-      setNotice({
-        text: `Sending ${rows.length} certification${rows.length === 1 ? '' : 's'} again.`,
-        problems: [],
-      });
+      setNotice({ text: t('notice.sendingAgain', { count: rows.length }), problems: [] });
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
     }
@@ -105,16 +107,22 @@ export function App() {
     'verify-path': ({ path }) => setVerifying([path]),
   });
 
-  const certify = async (metadata: BatchMetadata) => {
-    const paths = chosen;
+  const certify = async (metadata: BatchMetadata, paths = chosen, again = false) => {
     setChosen([]);
     try {
-      const { queued, problems } = await ask(bridge().certify({ paths, metadata }));
+      const { queued, problems, alreadyCertified } = await ask(bridge().certify({ paths, metadata, again }));
       setNotice({
-        text: `${queued} file${queued === 1 ? '' : 's'} queued for certification.${problems.length ? ` ${problems.length} could not be certified:` : ''}`,
+        text: `${t('notice.queued', { count: queued })}${problems.length ? ` ${t('notice.problems', { count: problems.length })}` : ''}`,
         problems,
+        alreadyCertified,
+        certifyAgain: () =>
+          void certify(
+            metadata,
+            alreadyCertified.map(({ path }) => path),
+            true,
+          ),
         // Said while the batch is on its way; files that could not be taken stay listed until dismissed.
-        untilSettled: problems.length === 0,
+        untilSettled: problems.length === 0 && alreadyCertified.length === 0,
       });
     } catch (error) {
       setNotice({ text: messageOf(error), problems: [] });
@@ -128,25 +136,23 @@ export function App() {
         <EnvironmentName />
         <ConnectionIndicator />
         <button type="button" onClick={() => setVerifying([])}>
-          Verify…
+          {t('header.verify')}
         </button>
         <button type="button" onClick={() => setSettingsOpen(true)}>
-          Settings
+          {t('header.settings')}
         </button>
       </header>
-      <DemoBanner />
-      <ConnectionBanner onOpenSettings={() => setSettingsOpen(true)} />
-      <LogKeyChangeBanner />
       <main>
-        <section className="intake" aria-label="Add documents">
-          <p>
-            Drop documents or folders anywhere in this window. Only their fingerprints leave this computer.
-          </p>
+        <DemoBanner />
+        <ConnectionBanner onOpenSettings={() => setSettingsOpen(true)} />
+        <LogKeyChangeBanner />
+        <section className="intake" aria-label={t('intake.region')}>
+          <p>{t('intake.explain')}</p>
           <button type="button" className="primary" onClick={() => fileInput.current?.click()}>
-            Add files…
+            {t('intake.addFiles')}
           </button>
           <button type="button" onClick={() => folderInput.current?.click()}>
-            Add folder…
+            {t('intake.addFolder')}
           </button>
           <input
             ref={fileInput}

@@ -23,7 +23,8 @@ afterEach(async () => {
 });
 
 const cli = (args: string[], input?: string) => runCli(ws.dataDir, args, input);
-const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document'];
+// The same document is certified again and again here, on purpose: --again says so.
+const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document', '--again'];
 const setProfile = (clientId: string, secret: string) =>
   cli(
     [

@@ -55,6 +55,29 @@ describe('evidence-desk CLI', () => {
     });
   });
 
+  it('names content that is already certified, skips it, and certifies it again only with --again', async () => {
+    const [original] = ws.files({ 'contract.pdf': 'the signed contract' });
+    const [copy] = ws.files({ 'copy of contract.pdf': 'the signed contract' });
+    expect((await cli(['certify', original!, ...certifyArgs, '--wait'])).code).toBe(0);
+
+    const again = await cli(['certify', copy!, ...certifyArgs, '--json']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(
+      /already certified: .*copy of contract\.pdf \(as contract\.pdf on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, certification 1\); --again certifies it once more/,
+    );
+    const output = JSON.parse(again.stdout) as {
+      certifications: unknown[];
+      already_certified: { path: string; certification_id: number; state: string }[];
+    };
+    expect(output.certifications).toEqual([]);
+    expect(output.already_certified).toMatchObject([{ path: copy, certification_id: 1, state: 'anchored' }]);
+
+    const forced = await cli(['certify', copy!, ...certifyArgs, '--again']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toMatch(/queued 1 file\b/);
+    expect(forced.stderr).not.toMatch(/already certified/);
+  }, 60_000);
+
   it('with --json, says what went wrong as JSON on stdout too, and counts in words', async () => {
     const usage = await cli(['status', '--bogus', '--json']);
     expect(usage.code).toBe(2);

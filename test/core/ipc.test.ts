@@ -63,7 +63,8 @@ describe('the bridge to the core', () => {
         'verifyDocument',
         'exportEvidence',
         'acceptLogKey',
-        'setReceiptsBesideFiles',
+        'setPreferences',
+        'setSendingPaused',
       ].sort(),
     );
     expect(Object.isFrozen(bridge)).toBe(true);
@@ -77,7 +78,7 @@ describe('the bridge to the core', () => {
       counts.push(changes.counts);
     });
     const result = await bridge.certify({ paths: ws.files({ 'a.pdf': 'a' }), metadata: METADATA });
-    expect(result).toEqual({ ok: true, value: { queued: 1, problems: [] } });
+    expect(result).toEqual({ ok: true, value: { queued: 1, problems: [], alreadyCertified: [] } });
     await expect.poll(() => rows.at(-1)?.state, { timeout: 15_000 }).toBe('anchored');
     expect(counts.at(-1)).toMatchObject({ anchored: 1, queued: 0, pending: 0 });
     unsubscribe();

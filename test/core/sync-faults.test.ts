@@ -159,7 +159,7 @@ describe('two senders on one queue', () => {
     try {
       const more = await second.certify(ws.files({ 'late.pdf': 'late' }), METADATA);
       await expect.poll(() => second.status().connectivity.state, { timeout: 5000 }).toBe('standby');
-      expect(second.status().connectivity.message).toMatch(/Another Evidence Desk/);
+      expect(second.status().connectivity.message).toMatch(/Evidence Desk app on this computer is sending/);
       // The first sender picks up the second's row too: it is the one holding the queue.
       await expect.poll(() => core!.status().counts.pending, { timeout: 10_000 }).toBe(4);
 

@@ -53,10 +53,12 @@ describe('the desktop app in Chromium', () => {
 
     await page.getByRole('button', { name: 'contract.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'contract.pdf' });
+    // The technical part is folded under the legal reader's facts; the check's own words are in it.
+    await details.getByText('Technical details').click();
     await details.locator('dd', { hasText: 'Evidence verified' }).waitFor();
     expect(await details.locator('.timeline li').allTextContents()).toEqual([
       expect.stringContaining('queued'),
-      expect.stringContaining('submitting'),
+      expect.stringContaining('sending'),
       expect.stringContaining('pending'),
       expect.stringContaining('anchored'),
     ]);
@@ -92,7 +94,7 @@ describe('the desktop app in Chromium', () => {
     truncateSync(big, 3 * 1024 ** 3);
     await harness.drop([big]);
     await page.getByRole('button', { name: 'Certify' }).click();
-    await page.getByText('Fingerprinting 0 of 1 files').waitFor();
+    await page.getByText('Fingerprinting 0 of 1 file', { exact: true }).waitFor();
     await expect
       .poll(() => page.locator('progress').first().getAttribute('value'), { timeout: 10_000 })
       .not.toBe('0');

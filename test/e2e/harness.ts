@@ -11,6 +11,7 @@ import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy'
 import { kitFolderIn } from '../../main/evidence/kit';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
 import type { CallName } from '../../preload/channels';
+import type { LanguageChoice } from '../../protocol/locales/languages';
 import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import { openCore, workspace } from '../support/core';
@@ -36,6 +37,8 @@ export interface Harness {
   screenshot(name: string): Promise<string>;
   /** The paths "Show in folder" asked the system's file manager to show (a stand-in records them). */
   shownInFolder: string[];
+  /** What the shell was told: launch at login (as the OS would keep it), language changes. */
+  shell: { launchAtLogin: boolean; languages: LanguageChoice[] };
   /** Makes these calls answer with an error, as a failing main process would (fault injection). */
   failCalls(names: CallName[]): void;
   close(): Promise<void>;
@@ -48,6 +51,8 @@ export async function startHarness(
   options: {
     core?: Partial<CoreOptions>;
     before?(core: EvidenceCore, ws: TestWorkspace): Promise<void>;
+    /** The computer's language as the browser reports it (navigator.languages); en-GB unless given. */
+    locale?: string;
   } = {},
 ): Promise<Harness> {
   if (!existsSync(CHROMIUM))
@@ -67,6 +72,8 @@ export async function startHarness(
   await options.before?.(core, ws);
   // Stand-in for Electron's native folder dialog (it cannot run here): the person "chooses" saved/.
   const shownInFolder: string[] = [];
+  // Stand-in for Electron's login items and menus: records what the app asked of them.
+  const shell = { launchAtLogin: false, languages: [] as LanguageChoice[] };
   const invoke = createIpcInvoke(core, silentLogger, {
     chooseExportFolder: async () => kitFolderIn(join(ws.dir, 'saved')),
     chooseRegisterFile: async (suggestedName) => {
@@ -74,6 +81,9 @@ export async function startHarness(
       return join(ws.dir, 'saved', suggestedName);
     },
     showInFolder: (path) => void shownInFolder.push(path),
+    launchAtLogin: () => shell.launchAtLogin,
+    setLaunchAtLogin: (on) => void (shell.launchAtLogin = on),
+    languageChanged: (language) => void shell.languages.push(language),
   });
   const failing = new Set<CallName>();
   const server = createServer((request, response) => {
@@ -101,7 +111,11 @@ export async function startHarness(
       '--disable-sync',
     ],
   });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const page = await browser.newPage({
+    viewport: { width: 1200, height: 800 },
+    locale: options.locale ?? 'en-GB',
+    timezoneId: 'Europe/Berlin',
+  });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) =>
@@ -144,6 +158,7 @@ export async function startHarness(
       await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
     },
     shownInFolder,
+    shell,
     failCalls: (names) => {
       failing.clear();
       names.forEach((name) => failing.add(name));

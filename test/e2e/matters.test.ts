@@ -146,6 +146,7 @@ describe('matters and the register in the app', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await harness.screenshot(`remove-confirm-${scheme}`);
+      expect(await accessibilityViolations(page)).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await question.getByRole('button', { name: 'Keep it' }).click();

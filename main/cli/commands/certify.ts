@@ -16,25 +16,34 @@ import {
   sendingState,
 } from '../output';
 import { progressPrinter, waitWithProgress } from '../progress';
+import { utcIso } from '../../../protocol/time-format';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   core.on('progress', progressPrinter());
   const report = await core
-    .certify(paths, {
-      event_type: values['event-type'],
-      asset_type: values['asset-type'],
-      source_system: values['source-system'] ?? 'evidence-desk',
-      matter: values.matter,
-    })
+    .certify(
+      paths,
+      {
+        event_type: values['event-type'],
+        asset_type: values['asset-type'],
+        source_system: values['source-system'] ?? 'evidence-desk',
+        matter: values.matter,
+      },
+      { again: values.again },
+    )
     .catch((error: unknown) => {
       if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(error.message);
       throw error;
     });
   for (const problem of report.problems)
     err(`skipped ${printable(problem.path)}: ${printable(problem.message)} [${problem.code}]`);
+  for (const { path, earlier } of report.alreadyCertified)
+    err(
+      `already certified: ${printable(path)} (as ${printable(earlier.fileName)} on ${utcIso(earlier.createdAt)}, certification ${earlier.id}); --again certifies it once more`,
+    );
   if (!values.json)
     err(
-      `queued ${count(report.queued.length, 'file')}${report.problems.length ? `; ${count(report.problems.length, 'file')} could not be certified` : ''}`,
+      `queued ${count(report.queued.length, 'file')}${report.alreadyCertified.length ? `; ${count(report.alreadyCertified.length, 'file')} already certified` : ''}${report.problems.length ? `; ${count(report.problems.length, 'file')} could not be certified` : ''}`,
     );
   const ids = report.queued.map((row) => row.id);
   const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.waitUntilSent(ids);
@@ -44,6 +53,12 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       environment: environmentOf(core),
       certifications: rows.map(publicRow),
       problems: report.problems,
+      already_certified: report.alreadyCertified.map(({ path, earlier }) => ({
+        path,
+        certification_id: earlier.id,
+        certified_at: utcIso(earlier.createdAt),
+        state: earlier.state,
+      })),
       sending: sendingState(core),
     });
   } else {

@@ -1,8 +1,8 @@
-import { waitingCount } from '../../../protocol/states';
-import type { ProfileKind } from '../../../protocol/profiles';
-import type { Connectivity } from '../../../protocol/views';
-import { isSendingBlocked } from '../../../protocol/views';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { waitingCount } from '../../../protocol/states';
+import type { ConnectivityStatus } from '../../../protocol/views';
+import { isSendingBlocked } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
 import { useLive } from '../store';
@@ -13,8 +13,7 @@ export function DemoBanner() {
   return (
     <div className="banner banner-demo" role="note">
       <span>
-        Demo environment: certifications made here are real cryptographic evidence but carry{' '}
-        <strong>no legal weight</strong>. Choose a service in Settings for production use.
+        <Trans i18nKey="banner.demo" components={{ strong: <strong /> }} />
       </span>
     </div>
   );
@@ -25,6 +24,7 @@ export function DemoBanner() {
  * its fingerprint with the one the service publishes, and says so.
  */
 export function LogKeyChangeBanner() {
+  const { t } = useTranslation();
   const change = useStatus().data?.logKeyChange;
   const [problem, setProblem] = useState<string | null>(null);
   if (!change) return null;
@@ -38,99 +38,109 @@ export function LogKeyChangeBanner() {
   return (
     <div className="banner banner-key" role="alert">
       <span>
-        <strong>The service’s log key changed.</strong> New certifications are not checked until you trust the
-        new key. Compare its fingerprint <code>{change.fingerprint}</code> with the one the service publishes;
-        trust it only if they match.{problem ? ` ${problem}` : ''}
+        <Trans
+          i18nKey="banner.keyChanged"
+          values={{ fingerprint: change.fingerprint }}
+          components={{ strong: <strong />, code: <code /> }}
+        />
+        {problem ? ` ${problem}` : ''}
       </span>
       <button type="button" onClick={() => void accept()}>
-        They match: trust the new key
+        {t('banner.trustKey')}
       </button>
     </div>
   );
 }
 
-const CUT_OFF: Partial<Record<Connectivity, string>> = {
-  offline: 'The certification service cannot be reached.',
-  standby: 'Another Evidence Desk on this computer is sending this queue.',
-};
+type CutOff = 'offline' | 'standbyApp' | 'standbyCommandLine' | 'paused';
+
+/** Why nothing is being sent, when that is worth a banner: offline, another sender, or paused. */
+function cutOff(connectivity: ConnectivityStatus): CutOff | null {
+  if (connectivity.state === 'offline') return 'offline';
+  if (connectivity.state === 'paused') return 'paused';
+  if (connectivity.state === 'standby')
+    return connectivity.sentBy === 'command-line' ? 'standbyCommandLine' : 'standbyApp';
+  return null;
+}
 
 /** When nothing is being sent: why, how much waits, and the one thing to do about it. */
 export function ConnectionBanner({ onOpenSettings }: { onOpenSettings(): void }) {
+  const { t } = useTranslation();
   const { data, connectivity } = useStatus();
   if (!connectivity || !data) return null;
   const blocked = isSendingBlocked(connectivity.state);
+  const reason = cutOff(connectivity);
   // Refused credentials and a profile that needs setting up carry their own words: the service's, or what is missing.
-  const what = blocked ? connectivity.message : CUT_OFF[connectivity.state];
+  const what = blocked ? connectivity.message : reason && t(`banner.${reason}`);
   if (!what) return null;
   const waiting = waitingCount(data.counts);
+  const then = blocked
+    ? 'banner.willSendWhenFixed'
+    : reason === 'paused'
+      ? 'banner.willSendWhenResumed'
+      : 'banner.willSendAutomatically';
   return (
     <div className="banner banner-offline" role="status" data-testid="offline-banner">
       <span>
-        {what} {waiting} certification{waiting === 1 ? ' is' : 's are'} waiting
-        {blocked ? ' and will be sent once this is fixed.' : ' and will be sent automatically.'} Nothing is
-        lost.
+        {what} {t('banner.waiting', { count: waiting })} {t(then)}
       </span>
       {blocked ? (
         <button type="button" onClick={onOpenSettings}>
-          Open Settings
+          {t('banner.openSettings')}
         </button>
-      ) : (
+      ) : reason === 'offline' ? (
         <button type="button" onClick={() => void bridge().tryNow({})}>
-          Try now
+          {t('banner.tryNow')}
         </button>
-      )}
+      ) : reason === 'paused' ? (
+        <button type="button" onClick={() => void bridge().setSendingPaused({ paused: false })}>
+          {t('banner.resume')}
+        </button>
+      ) : null}
     </div>
   );
 }
 
-const INDICATOR: Record<Connectivity, string> = {
-  online: 'Connected',
-  offline: 'Offline',
-  auth_failed: 'Credentials refused',
-  needs_setup: 'Needs setup',
-  standby: 'Standing by',
-  unknown: 'Connecting…',
-};
-
 /** The connection, in one word or two; before the first contact, "Ready" while nothing waits to be sent. */
 export function ConnectionIndicator() {
+  const { t } = useTranslation();
   const { data, connectivity } = useStatus();
   const state = connectivity?.state ?? 'unknown';
   const idle = state === 'unknown' && data !== undefined && waitingCount(data.counts) === 0;
+  const word = idle
+    ? t('connection.ready')
+    : state === 'standby' && connectivity?.sentBy === 'command-line'
+      ? t('connection.standbyForCommandLine')
+      : t(`connection.${state}`);
   return (
     <span className={`indicator indicator-${idle ? 'idle' : state}`} role="status" aria-live="polite">
-      <span aria-hidden="true">●</span> {idle ? 'Ready' : INDICATOR[state]}
+      <span aria-hidden="true">●</span> {word}
     </span>
   );
 }
 
-const HEADER_ENVIRONMENT: Record<ProfileKind, string> = {
-  embedded: 'Demo sandbox',
-  'service-sandbox': 'Service sandbox',
-  production: 'Production',
-  custom: 'Custom service',
-};
-
 /** Which service certifications go to, always in view: "Demo sandbox", "Production: acme". */
 export function EnvironmentName() {
+  const { t } = useTranslation();
   const profile = useStatus().data?.profile;
   if (!profile) return null;
-  const name = HEADER_ENVIRONMENT[profile.kind];
+  const name = t(`environment.${profile.kind}`);
   return (
     <span className={`environment environment-${profile.kind}`} data-testid="environment">
-      {profile.kind === 'embedded' ? name : `${name}: ${profile.id}`}
+      {profile.kind === 'embedded' ? name : t('environment.named', { environment: name, name: profile.id })}
     </span>
   );
 }
 
 export function ProgressBars() {
+  const { t } = useTranslation();
   const progress = useLive((s) => s.progress);
   const file = useLive((s) => s.fileProgress);
   if (!progress || progress.filesDone === progress.filesTotal) return null;
   return (
     <div className="progress" aria-live="polite">
       <label>
-        Fingerprinting {progress.filesDone} of {progress.filesTotal} files
+        {t('progress.fingerprinting', { done: progress.filesDone, count: progress.filesTotal })}
         <progress max={Math.max(1, progress.bytesTotal)} value={progress.bytesDone} />
       </label>
       {file && file.bytesDone < file.bytesTotal && (

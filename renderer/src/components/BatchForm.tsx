@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BatchMetadata } from '../../../protocol/certification-request';
 import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
 import { ask, bridge } from '../bridge';
@@ -42,6 +43,7 @@ export function BatchForm({
   onCertify(metadata: BatchMetadata): void;
   onCancel(): void;
 }) {
+  const { t } = useTranslation();
   const [metadata, setMetadata] = useState(rememberedMetadata);
   const recentMatters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data
     ?.recent;
@@ -58,7 +60,7 @@ export function BatchForm({
     });
 
   return (
-    <Dialog title={`Certify ${count === 1 ? '1 item' : `${count} items`}`} onClose={onCancel}>
+    <Dialog title={t('batch.title', { count })} onClose={onCancel}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -67,10 +69,8 @@ export function BatchForm({
           onCertify(metadata);
         }}
       >
-        <p className="hint">
-          Only a fingerprint (SHA-256 hash) of each file is sent. The files never leave this computer.
-        </p>
-        <label htmlFor={ids.matter}>Matter (case or client-matter number, optional)</label>
+        <p className="hint">{t('batch.explain')}</p>
+        <label htmlFor={ids.matter}>{t('batch.matter')}</label>
         <input
           id={ids.matter}
           list={`${ids.matter}-recent`}
@@ -84,7 +84,7 @@ export function BatchForm({
             <option key={matter} value={matter} />
           ))}
         </datalist>
-        <label htmlFor={ids.asset}>Kind of document</label>
+        <label htmlFor={ids.asset}>{t('batch.assetType')}</label>
         <input
           id={ids.asset}
           list={`${ids.asset}-presets`}
@@ -98,7 +98,7 @@ export function BatchForm({
             <option key={type} value={type} />
           ))}
         </datalist>
-        <label htmlFor={ids.source}>Source system</label>
+        <label htmlFor={ids.source}>{t('batch.sourceSystem')}</label>
         <input
           id={ids.source}
           value={metadata.source_system}
@@ -106,7 +106,7 @@ export function BatchForm({
           required
           maxLength={128}
         />
-        <label htmlFor={ids.event}>Event</label>
+        <label htmlFor={ids.event}>{t('batch.event')}</label>
         <input
           id={ids.event}
           list={`${ids.event}-presets`}
@@ -122,16 +122,14 @@ export function BatchForm({
           ))}
         </datalist>
         <p id={ids.eventHelp} className={eventValid ? 'hint' : 'error'}>
-          {eventValid
-            ? 'Capital letters and underscores, like DOCUMENT_SIGNED.'
-            : 'Use capital letters, digits and single underscores, like DOCUMENT_SIGNED.'}
+          {eventValid ? t('batch.eventHint') : t('batch.eventInvalid')}
         </p>
         <div className="actions">
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('batch.cancel')}
           </button>
           <button type="submit" className="primary" disabled={!complete}>
-            Certify
+            {t('batch.certify')}
           </button>
         </div>
       </form>

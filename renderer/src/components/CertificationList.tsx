@@ -6,6 +6,8 @@ import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { keys, useLive } from '../store';
 import { StateBadge } from './StateBadge';
+import { useTranslation } from 'react-i18next';
+import { When } from '../i18n';
 
 const PAGE = 200;
 const ROW_HEIGHT = 44;
@@ -23,12 +25,12 @@ interface Props {
   onToggle(row: RowView): void;
 }
 
-const COLUMNS: { column: SortColumn; label: string; first: ListSort['direction'] }[] = [
-  { column: 'file', label: 'File', first: 'asc' },
-  { column: 'matter', label: 'Matter', first: 'asc' },
-  { column: 'event', label: 'Event', first: 'asc' },
-  { column: 'state', label: 'State', first: 'asc' },
-  { column: 'added', label: 'Added', first: 'desc' },
+const COLUMNS: { column: SortColumn; first: ListSort['direction'] }[] = [
+  { column: 'file', first: 'asc' },
+  { column: 'matter', first: 'asc' },
+  { column: 'event', first: 'asc' },
+  { column: 'state', first: 'asc' },
+  { column: 'added', first: 'desc' },
 ];
 
 /**
@@ -46,6 +48,7 @@ export function CertificationList({
   selected,
   onToggle,
 }: Props) {
+  const { t } = useTranslation();
   const offline = useLive((s) => s.connectivity?.state === 'offline');
   const scroller = useRef<HTMLDivElement>(null);
   // Known from the last page that answered for this filter; unknown (null) until one has.
@@ -92,12 +95,12 @@ export function CertificationList({
   const filtered = states.length > 0 || search !== '' || matter !== undefined;
 
   return (
-    <div className="list" role="table" aria-label="Certifications" aria-rowcount={count ?? -1}>
+    <div className="list" role="table" aria-label={t('list.label')} aria-rowcount={count ?? -1}>
       <div className="list-head" role="row">
         <span role="columnheader" className="select">
-          <span className="visually-hidden">Chosen</span>
+          <span className="visually-hidden">{t('list.chosen')}</span>
         </span>
-        {COLUMNS.map(({ column, label, first }) => {
+        {COLUMNS.map(({ column, first }) => {
           const current = sort.column === column;
           const next = current ? (sort.direction === 'asc' ? 'desc' : 'asc') : first;
           return (
@@ -107,7 +110,7 @@ export function CertificationList({
               aria-sort={current ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
               <button type="button" className="sort" onClick={() => onSort({ column, direction: next })}>
-                {label}
+                {t(`list.columns.${column}`)}
                 <span aria-hidden="true">{current ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}</span>
               </button>
             </span>
@@ -116,19 +119,15 @@ export function CertificationList({
       </div>
       {failed && (
         <div className="list-error" role="alert">
-          <span>These certifications could not be loaded: {messageOf(failed.error)}</span>
+          <span>{t('list.notLoaded', { reason: messageOf(failed.error) })}</span>
           <button type="button" onClick={() => void failed.refetch()}>
-            Try again
+            {t('list.tryAgain')}
           </button>
         </div>
       )}
       <div ref={scroller} className="list-body" data-testid="list-body">
         {count === 0 && !failed ? (
-          <p className="empty">
-            {filtered
-              ? 'No certification matches.'
-              : 'Nothing here yet. Drop documents anywhere in this window, or use “Add files”.'}
-          </p>
+          <p className="empty">{filtered ? t('list.noMatch') : t('list.empty')}</p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
@@ -182,6 +181,7 @@ function Row({
   chosen: boolean;
   onToggle(row: RowView): void;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <span role="cell" className="select">
@@ -189,7 +189,7 @@ function Row({
           type="checkbox"
           checked={chosen}
           onChange={() => onToggle(row)}
-          aria-label={`Choose ${row.fileName}`}
+          aria-label={t('list.choose', { name: row.fileName })}
         />
       </span>
       <span role="cell" className="file">
@@ -198,21 +198,26 @@ function Row({
         </button>
       </span>
       <span role="cell" className="matter" title={row.matter ?? undefined}>
-        {row.matter ?? '—'}
+        {row.matter ?? t('list.noMatter')}
       </span>
-      <span role="cell">{row.eventType}</span>
-      <span role="cell">
-        <StateBadge row={row} offline={offline} />
+      <span role="cell" className="event" title={row.eventType}>
+        {row.eventType}
       </span>
-      <span role="cell">{new Date(row.createdAt).toLocaleString()}</span>
+      <span role="cell" className="state">
+        <StateBadge row={row} offline={offline} withReason />
+      </span>
+      <span role="cell" className="added">
+        <When ms={row.createdAt} short />
+      </span>
     </>
   );
 }
 
 function RowPlaceholder({ failed }: { failed: boolean }) {
+  const { t } = useTranslation();
   return (
     <span role="cell" className="loading">
-      {failed ? 'Not loaded' : 'Loading…'}
+      {failed ? t('list.notLoadedRow') : t('list.loading')}
     </span>
   );
 }

@@ -1,14 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { serviceStateLabel } from '../../../protocol/service-states';
 import { isRemovable } from '../../../protocol/states';
+import type { CertificationRow } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
-import { useStatus } from '../hooks/useStatus';
+import { When, useFormat } from '../i18n';
 import { keys, useLive } from '../store';
+import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { StateBadge } from './StateBadge';
 
-/** Everything about one certification, and what can still be done with it. Kept current by the change stream. */
+/** The one plain sentence that says what the state means for the person relying on it. */
+function meaningOf(row: CertificationRow) {
+  if (row.state !== 'anchored') return `meaning.${row.state}` as const;
+  return `meaning.${row.verification ?? 'unverifiable'}` as const;
+}
+
+/**
+ * Everything about one certification, in the order a legal reader asks: what was certified, as
+ * what, when, who and where, what its state means; then the technical part. Kept current by the
+ * change stream.
+ */
 export function Details({
   id,
   onClose,
@@ -18,8 +31,9 @@ export function Details({
   onClose(): void;
   onSaveEvidence(ids: number[]): void;
 }) {
+  const { t } = useTranslation();
+  const format = useFormat();
   const offline = useLive((s) => s.connectivity?.state === 'offline');
-  const demo = useStatus().data?.profile.demo ?? false;
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
@@ -34,108 +48,189 @@ export function Details({
   };
 
   const row = details.data?.row;
+  const environment = details.data?.environment;
+  const position = details.data?.logPosition;
   const history = details.data?.history ?? [];
   return (
-    <Dialog title={row?.fileName ?? 'Certification'} onClose={onClose} wide>
-      {details.isPending && <p className="hint">Loading…</p>}
+    <Dialog title={row?.fileName ?? t('details.title')} onClose={onClose} wide>
+      {details.isPending && <p className="hint">{t('details.loading')}</p>}
       {(problem ?? details.error) && (
         <p className="error" role="alert">
           {problem ?? messageOf(details.error)}
         </p>
       )}
-      {row && (
+      {row && environment && (
         <>
-          <StateBadge row={row} offline={offline} />
-          {demo && (
-            <p className="demo-mark">DEMO — made on a sandbox: real cryptography, but no legal weight.</p>
-          )}
+          <div className="state-line">
+            <StateBadge row={row} offline={offline} withReason />
+          </div>
+          <p className="meaning">{t(meaningOf(row))}</p>
+          {environment.demo && <p className="demo-mark">{t('details.demo')}</p>}
+
+          <h3>{t('details.what')}</h3>
           <dl className="facts">
-            <dt>SHA-256</dt>
+            <dt>{t('details.file')}</dt>
+            <dd>{row.fileName}</dd>
+            <dt>{t('details.size')}</dt>
+            <dd>{format.size(row.fileSize)}</dd>
+            <dt>{t('details.sha256')}</dt>
             <dd>
-              <code>{row.assetHash}</code>
+              <code className="hash">{row.assetHash}</code> <CopyButton text={row.assetHash} />
             </dd>
-            <dt>File</dt>
+            <dt>{t('details.location')}</dt>
             <dd>
-              {row.filePath}{' '}
+              <span className="path">{row.filePath}</span>{' '}
               <button type="button" className="copy" onClick={act('showInFolder')}>
-                Show in folder
+                {t('details.showInFolder')}
               </button>
             </dd>
-            <dt>Matter</dt>
-            <dd>{row.matter ?? 'None given'}</dd>
-            <dt>Request id</dt>
-            <dd>
-              <code>{row.requestId}</code>
-            </dd>
-            <dt>Service id</dt>
-            <dd>{row.serviceId ?? '—'}</dd>
-            <dt>Service state</dt>
-            <dd>{serviceStateLabel(row.serviceState) ?? '—'}</dd>
-            {row.state === 'pending' && row.errorMessage && (
-              <>
-                <dt>Last check</dt>
-                <dd>{row.errorMessage}</dd>
-              </>
-            )}
-            <dt>Evidence</dt>
-            <dd>{row.verificationMessage ?? 'Not anchored yet.'}</dd>
           </dl>
-          <h3>Timeline</h3>
+
+          <h3>{t('details.which')}</h3>
+          <dl className="facts">
+            <dt>{t('details.event')}</dt>
+            <dd>{row.eventType}</dd>
+            <dt>{t('details.assetType')}</dt>
+            <dd>{row.assetType}</dd>
+            <dt>{t('details.sourceSystem')}</dt>
+            <dd>{row.sourceSystem}</dd>
+            <dt>{t('details.matter')}</dt>
+            <dd>{row.matter ?? t('details.noMatter')}</dd>
+          </dl>
+
+          <h3>{t('details.when')}</h3>
+          <dl className="facts">
+            <dt>{t('details.certifiedAt')}</dt>
+            <dd>
+              <When ms={row.createdAt} />
+            </dd>
+            <dt>{t('details.anchoredAt')}</dt>
+            <dd>{row.anchoredAt === null ? t('details.notAnchored') : <When ms={row.anchoredAt} />}</dd>
+          </dl>
+
+          <h3>{t('details.where')}</h3>
+          <dl className="facts">
+            <dt>{t('details.certifiedBy')}</dt>
+            <dd>
+              {row.certifiedBy
+                ? t('details.byOn', { user: row.certifiedBy, computer: row.certifiedOn ?? '?' })
+                : t('details.unknownPerson')}
+            </dd>
+            <dt>{t('details.environment')}</dt>
+            <dd>
+              {environment.kind === 'embedded'
+                ? t('environment.long.embedded')
+                : t('environment.named', {
+                    environment: t(`environment.long.${environment.kind}`),
+                    name: environment.id,
+                  })}
+            </dd>
+            <dt>{t('details.service')}</dt>
+            <dd>
+              {environment.kind === 'embedded'
+                ? t('details.embeddedService')
+                : (environment.baseUrl ?? t('details.unknownService'))}
+            </dd>
+          </dl>
+
+          <h3>{t('details.timeline')}</h3>
           <ol className="timeline">
             {history.map((entry, index) => (
               <li key={index}>
-                <time>{new Date(entry.at).toLocaleString()}</time> {entry.state}
+                <When ms={entry.at} /> — {t(`details.states.${entry.state}`)}
                 {entry.note ? ` — ${entry.note}` : ''}
               </li>
             ))}
           </ol>
-          {row.evidence && (
-            <details>
-              <summary>Evidence</summary>
-              <pre>{JSON.stringify(JSON.parse(row.evidence), null, 2)}</pre>
-            </details>
-          )}
-          {row.rawResponse && (
-            <details>
-              <summary>The service's last answer, as received</summary>
-              <pre>{row.rawResponse}</pre>
-            </details>
-          )}
+
+          <details className="technical">
+            <summary>{t('details.technical')}</summary>
+            <dl className="facts">
+              <dt>{t('details.certificationId')}</dt>
+              <dd>
+                {row.serviceId ? (
+                  <>
+                    <code>{row.serviceId}</code> <CopyButton text={row.serviceId} />
+                  </>
+                ) : (
+                  t('details.none')
+                )}
+              </dd>
+              <dt>{t('details.requestId')}</dt>
+              <dd>
+                <code>{row.requestId}</code>
+              </dd>
+              <dt>{t('details.serviceState')}</dt>
+              <dd>{serviceStateLabel(row.serviceState) ?? t('details.none')}</dd>
+              <dt>{t('details.logPosition')}</dt>
+              <dd>
+                {position
+                  ? t('details.entryOf', {
+                      entry: format.number(position.entry),
+                      of: format.number(position.of),
+                    })
+                  : t('details.none')}
+              </dd>
+              {row.state === 'pending' && row.errorMessage && (
+                <>
+                  <dt>{t('details.lastCheck')}</dt>
+                  <dd>{row.errorMessage}</dd>
+                </>
+              )}
+              <dt>{t('details.evidenceCheck')}</dt>
+              <dd>{row.verificationMessage ?? t('details.notAnchoredYet')}</dd>
+            </dl>
+            {row.evidence && (
+              <details>
+                <summary>{t('details.evidence')}</summary>
+                <pre tabIndex={0}>{JSON.stringify(JSON.parse(row.evidence), null, 2)}</pre>
+              </details>
+            )}
+            {row.rawResponse && (
+              <details>
+                <summary>{t('details.rawAnswer')}</summary>
+                <pre tabIndex={0}>{row.rawResponse}</pre>
+              </details>
+            )}
+          </details>
         </>
       )}
       {row && confirmingRemoval && (
-        <div className="confirm" role="alertdialog" aria-label="Remove this certification?">
+        <div className="confirm" role="alertdialog" aria-label={t('details.removeQuestion')}>
           <p>
-            Remove <strong>{row.fileName}</strong> from the list? It was{' '}
-            {row.state === 'failed' ? 'never anchored' : 'never sent'}. The register will record that you
-            removed it.
+            <Trans
+              i18nKey={row.state === 'failed' ? 'details.removeNeverAnchored' : 'details.removeNeverSent'}
+              values={{ name: row.fileName }}
+              components={{ strong: <strong /> }}
+            />
           </p>
           <button type="button" onClick={() => setConfirmingRemoval(false)} autoFocus>
-            Keep it
+            {t('details.keep')}
           </button>
           <button type="button" className="danger" onClick={act('remove')}>
-            Remove
+            {t('details.confirmRemove')}
           </button>
         </div>
       )}
       <div className="actions">
         {row?.state === 'failed' && (
           <button type="button" onClick={act('retry')}>
-            Send again
+            {t('details.sendAgain')}
           </button>
         )}
         {row && (
           <button type="button" onClick={() => onSaveEvidence([row.id])}>
-            Save evidence…
+            {t('details.saveEvidence')}
           </button>
         )}
         {row && isRemovable(row) && !confirmingRemoval && (
           <button type="button" onClick={() => setConfirmingRemoval(true)}>
-            Remove…
+            {t('details.remove')}
           </button>
         )}
-        <button type="button" className="primary" onClick={onClose} autoFocus>
-          Close
+        {/* Not focused first: that would scroll a long panel to its end, past what a reader needs first. */}
+        <button type="button" className="primary" onClick={onClose}>
+          {t('details.close')}
         </button>
       </div>
     </Dialog>

@@ -1,14 +1,18 @@
 import type { LocalState, StateCounts } from '../../../protocol/states';
 import { LOCAL_STATES, WAITING_STATES } from '../../../protocol/states';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { ask, bridge } from '../bridge';
 import { keys } from '../store';
 
-export const FILTERS: readonly { label: string; states: readonly LocalState[] }[] = [
-  { label: 'All', states: [] },
-  { label: 'Waiting', states: WAITING_STATES },
-  { label: 'Anchored', states: ['anchored'] },
-  { label: 'Failed', states: ['failed'] },
+export const FILTERS: readonly {
+  label: 'all' | 'waiting' | 'anchored' | 'failed';
+  states: readonly LocalState[];
+}[] = [
+  { label: 'all', states: [] },
+  { label: 'waiting', states: WAITING_STATES },
+  { label: 'anchored', states: ['anchored'] },
+  { label: 'failed', states: ['failed'] },
 ];
 
 const countOf = (counts: StateCounts, states: readonly LocalState[]) =>
@@ -38,35 +42,37 @@ export function FilterBar({
   /** Saves the evidence kit of everything the list shows now. */
   onSaveEvidence(): void;
 }) {
+  const { t } = useTranslation();
   const matters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data?.counts;
   const named = (matters ?? []).filter((entry) => entry.matter !== null);
   return (
     <div className="filters">
-      <div role="group" aria-label="Show">
+      <div role="group" aria-label={t('filters.show')}>
         {FILTERS.map(({ label, states }, index) => (
           <button key={label} type="button" aria-pressed={filter === index} onClick={() => onFilter(index)}>
-            {label}
-            {counts && ` (${countOf(counts, states)})`}
+            {counts
+              ? t('filters.withCount', { label: t(`filters.${label}`), count: countOf(counts, states) })
+              : t(`filters.${label}`)}
           </button>
         ))}
       </div>
       <label>
-        Search{' '}
+        {t('filters.search')}{' '}
         <input
           type="search"
           value={search}
           onChange={(event) => onSearch(event.target.value)}
-          placeholder="File name or hash"
+          placeholder={t('filters.searchPlaceholder')}
         />
       </label>
       {(named.length > 0 || matter !== undefined) && (
         <label>
-          Matter{' '}
+          {t('filters.matter')}{' '}
           <select
             value={matter ?? ''}
             onChange={(event) => onMatter(event.target.value === '' ? undefined : event.target.value)}
           >
-            <option value="">All matters</option>
+            <option value="">{t('filters.allMatters')}</option>
             {named.map(({ matter: name, counts: byState }) => (
               <option key={name} value={name ?? ''}>
                 {name} ({countOf(byState, [])})
@@ -76,10 +82,10 @@ export function FilterBar({
         </label>
       )}
       <button type="button" onClick={onSaveEvidence}>
-        Save evidence…
+        {t('filters.saveEvidence')}
       </button>
       <button type="button" onClick={onExportRegister}>
-        Export register…
+        {t('filters.exportRegister')}
       </button>
     </div>
   );

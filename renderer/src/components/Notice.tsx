@@ -1,14 +1,24 @@
-import type { PathProblem } from '../../../protocol/views';
+import { useTranslation } from 'react-i18next';
+import type { AlreadyCertified, PathProblem } from '../../../protocol/views';
+import { useFormat } from '../i18n';
 
 export interface NoticeContent {
   text: string;
   problems: PathProblem[];
+  /** Files whose content was certified before: named with when, and offered to certify again. */
+  alreadyCertified?: AlreadyCertified[];
+  certifyAgain?(): void;
   /** Goes by itself once nothing waits to be sent or anchored. */
   untilSettled?: boolean;
 }
 
+const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
+
 /** What just happened to a batch or a verification, with every file that could not be taken and why. */
 export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss(): void }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const already = notice.alreadyCertified ?? [];
   return (
     <div className="notice" role="status">
       <p>{notice.text}</p>
@@ -16,14 +26,41 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
         <ul>
           {notice.problems.map((problem) => (
             <li key={problem.path}>
-              <strong>{problem.path.split(/[\\/]/).at(-1)}</strong>: {problem.message}
+              <strong>{nameOf(problem.path)}</strong>: {problem.message}
             </li>
           ))}
         </ul>
       )}
-      <button type="button" onClick={onDismiss}>
-        Dismiss
-      </button>
+      {already.length > 0 && (
+        <>
+          <p>{t('notice.alreadyCertified', { count: already.length })}</p>
+          <ul data-testid="already-certified">
+            {already.map(({ path, earlier }) => (
+              <li key={path}>
+                <strong>{nameOf(path)}</strong>:{' '}
+                <span title={format.utcTitle(earlier.createdAt)}>
+                  {t(
+                    earlier.state === 'queued' || earlier.state === 'submitting'
+                      ? 'notice.alreadyQueuedAs'
+                      : 'notice.alreadyCertifiedAs',
+                    { when: format.long(earlier.createdAt), name: earlier.fileName },
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="actions-inline">
+        {already.length > 0 && notice.certifyAgain && (
+          <button type="button" onClick={notice.certifyAgain}>
+            {t('notice.certifyAgain', { count: already.length })}
+          </button>
+        )}
+        <button type="button" onClick={onDismiss}>
+          {t('notice.dismiss')}
+        </button>
+      </div>
     </div>
   );
 }

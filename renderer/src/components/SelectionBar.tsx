@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { RowView } from '../../../protocol/views';
 
 /** What can be done with the rows chosen in the list: their evidence, their register, sending the failed ones again. */
@@ -14,23 +15,24 @@ export function SelectionBar({
   onSendAgain(): void;
   onClear(): void;
 }) {
+  const { t } = useTranslation();
   const failed = [...selected.values()].filter((row) => row.state === 'failed').length;
   return (
-    <div className="selection-bar" role="region" aria-label="Chosen certifications">
-      <strong>{selected.size} chosen</strong>
+    <div className="selection-bar" role="region" aria-label={t('selection.region')}>
+      <strong>{t('selection.chosen', { count: selected.size })}</strong>
       <button type="button" onClick={onSaveEvidence}>
-        Save their evidence…
+        {t('selection.saveEvidence')}
       </button>
       <button type="button" onClick={onExportRegister}>
-        Export their register…
+        {t('selection.exportRegister')}
       </button>
       {failed > 0 && (
         <button type="button" onClick={onSendAgain}>
-          Send {failed} failed again
+          {t('selection.sendAgain', { count: failed })}
         </button>
       )}
       <button type="button" onClick={onClear}>
-        Clear choice
+        {t('selection.clear')}
       </button>
     </div>
   );

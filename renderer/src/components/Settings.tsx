@@ -1,18 +1,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import type { SavedProfileKind, ServiceProfile } from '../../../protocol/profiles';
-import { EMBEDDED_PROFILE_ID } from '../../../protocol/profiles';
+import { Trans, useTranslation } from 'react-i18next';
+import type { LanguageChoice } from '../../../protocol/locales/languages';
+import { LANGUAGES, LANGUAGE_NAMES, languageFor } from '../../../protocol/locales/languages';
+import type { SavedProfileKind, SecretsSet, ServiceProfile } from '../../../protocol/profiles';
+import {
+  EMBEDDED_PROFILE_ID,
+  isAllowedPlainHttp,
+  profileIdSchema,
+  serviceProfileSchema,
+} from '../../../protocol/profiles';
+import type { ProfileKind } from '../../../protocol/profiles';
 import { ask, bridge, messageOf } from '../bridge';
+import { systemLanguages } from '../i18n';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
 
-const ENVIRONMENTS = [
-  ['embedded', 'Embedded sandbox (demo, no credentials)'],
-  ['service-sandbox', 'The service’s sandbox'],
-  ['production', 'Production'],
-  ['custom', 'Custom'],
-] as const;
-type Environment = (typeof ENVIRONMENTS)[number][0];
+const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
 
 const NEW_PROFILE: ServiceProfile = {
   id: 'service',
@@ -23,15 +27,54 @@ const NEW_PROFILE: ServiceProfile = {
   signRequests: false,
 };
 const NO_SECRETS = { client_secret: '', api_secret: '', hmac_key: '' };
+type Secrets = typeof NO_SECRETS;
+type Field = 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'client_secret' | 'hmac_key' | 'logKey';
+type Problem =
+  'id' | 'url' | 'urlHttps' | 'urlCredentials' | 'clientId' | 'clientSecret' | 'hmacKey' | 'logKey' | 'other';
 
-/** Where certifications go. Secrets typed here go straight to the system keychain and never come back. */
+/** What is wrong with each field, as a sentence key: checked here as typed, and again in main. */
+function problemsOf(
+  kind: SavedProfileKind,
+  profile: ServiceProfile,
+  secrets: Secrets,
+  saved: SecretsSet | null,
+): Partial<Record<Field, Problem>> {
+  const problems: Partial<Record<Field, Problem>> = {};
+  const parsed = serviceProfileSchema.safeParse({ ...profile, kind });
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const field = issue.path[0];
+    if (field === 'baseUrl' || field === 'tokenUrl') {
+      const value = profile[field].trim();
+      const url = URL.canParse(value) ? new URL(value) : null;
+      problems[field] =
+        url && (url.username || url.password)
+          ? 'urlCredentials'
+          : url && kind === 'production' && !isAllowedPlainHttp(value)
+            ? 'urlHttps'
+            : 'url';
+    } else if (field === 'id' || field === 'clientId' || field === 'logKey') problems[field] = field;
+    else if (typeof field === 'string') problems[field as Field] = 'other';
+  }
+  if (!profileIdSchema.safeParse(profile.id).success) problems.id = 'id';
+  if (!secrets.client_secret && !saved?.client_secret) problems.client_secret = 'clientSecret';
+  if (profile.signRequests && !secrets.hmac_key && !saved?.hmac_key) problems.hmac_key = 'hmacKey';
+  return problems;
+}
+
+/** Where certifications go, and the preferences. Secrets typed here go straight to the keychain and never come back. */
 export function Settings({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) });
-  const [kind, setKind] = useState<Environment>('embedded');
+  const [kind, setKind] = useState<ProfileKind>('embedded');
   const [profile, setProfile] = useState<ServiceProfile>(NEW_PROFILE);
   const [secrets, setSecrets] = useState(NO_SECRETS);
+  // Errors show once a field was left or Save/Test was tried, never while someone is still typing.
+  const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
+  const [tried, setTried] = useState(false);
   const [message, setMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  // A ticked preference shows ticked at once, while main saves it.
+  const [chosen, setChosen] = useState<{ receiptsBesideFiles?: boolean; launchAtLogin?: boolean }>({});
   const id = useId();
 
   const loaded = settings.data;
@@ -41,148 +84,238 @@ export function Settings({ onClose }: { onClose(): void }) {
     setKind(loaded.profile.kind);
   }, [loaded]);
 
+  // The keychain's secrets belong to the saved profile of that name only.
+  const saved = loaded?.profile?.id === profile.id ? (loaded.secretsSet ?? null) : null;
+  const problems = kind === 'embedded' ? {} : problemsOf(kind, profile, secrets, saved);
+  const valid = Object.keys(problems).length === 0;
+  const shown = (field: Field) => (tried || touched.has(field) ? problems[field] : undefined);
+
+  // Any change makes the last test's answer stale: it said something about other values.
+  const changed = () => setMessage(null);
+  const editProfile = (change: Partial<ServiceProfile>) => {
+    setProfile({ ...profile, ...change });
+    changed();
+  };
+
+  const errorOf = (field: Field) => {
+    const problem = shown(field);
+    return problem ? (
+      <p id={`${id}-${field}-error`} className="error field-error">
+        {t(`settings.invalid.${problem}`)}
+      </p>
+    ) : null;
+  };
+  const described = (field: Field) => ({
+    'aria-invalid': shown(field) ? true : undefined,
+    'aria-describedby': shown(field) ? `${id}-${field}-error` : undefined,
+    onBlur: () => setTouched((before) => new Set(before).add(field)),
+  });
   const field = (
     name: 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'apiKey',
     label: string,
     type = 'text',
   ) => (
-    <>
+    <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
         id={`${id}-${name}`}
         type={type}
         value={profile[name] ?? ''}
-        onChange={(event) => setProfile({ ...profile, [name]: event.target.value })}
+        spellCheck={false}
+        onChange={(event) => editProfile({ [name]: event.target.value })}
+        {...(name === 'apiKey' ? {} : described(name))}
       />
-    </>
+      {name !== 'apiKey' && errorOf(name)}
+    </div>
   );
-  const secret = (name: keyof typeof secrets, label: string) => (
-    <>
+  const secret = (name: keyof Secrets, label: string) => (
+    <div className="field">
       <label htmlFor={`${id}-${name}`}>
-        {label} {loaded?.secretsSet?.[name] ? '(saved in the keychain — type to replace)' : ''}
+        {label} {saved?.[name] ? t('settings.savedSecret') : ''}
       </label>
       <input
         id={`${id}-${name}`}
         type="password"
         autoComplete="off"
         value={secrets[name]}
-        onChange={(event) => setSecrets({ ...secrets, [name]: event.target.value })}
+        onChange={(event) => {
+          setSecrets({ ...secrets, [name]: event.target.value });
+          changed();
+        }}
+        {...(name === 'api_secret' ? {} : described(name))}
       />
-    </>
+      {name !== 'api_secret' && errorOf(name)}
+    </div>
   );
 
+  const typedSecrets = () => Object.fromEntries(Object.entries(secrets).filter(([, value]) => value !== ''));
+  const asTyped = () => ({ ...profile, kind: kind as SavedProfileKind });
+
   const save = async () => {
+    setTried(true);
+    if (!valid) return setMessage({ text: t('settings.fixFirst'), ok: false });
     try {
       if (kind === 'embedded') {
         await ask(bridge().useProfile({ id: EMBEDDED_PROFILE_ID }));
       } else {
-        const filled = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value !== ''));
-        await ask(
-          bridge().saveProfile({
-            profile: { ...profile, kind: kind satisfies SavedProfileKind },
-            secrets: filled,
-          }),
-        );
+        await ask(bridge().saveProfile({ profile: asTyped(), secrets: typedSecrets() }));
         await ask(bridge().useProfile({ id: profile.id }));
       }
       setSecrets(NO_SECRETS);
-      setMessage({ text: 'Saved.', ok: true });
+      setMessage({ text: t('settings.saved'), ok: true });
       // A saved profile's settings (secrets set or not) are not queue changes: read them again here.
       void queryClient.invalidateQueries({ queryKey: keys.settings });
     } catch (error) {
       setMessage({ text: messageOf(error), ok: false });
     }
   };
-  const keepReceiptsBeside = async (on: boolean) => {
-    try {
-      await ask(bridge().setReceiptsBesideFiles({ on }));
-      void queryClient.invalidateQueries({ queryKey: keys.settings });
-    } catch (error) {
-      setMessage({ text: messageOf(error), ok: false });
-    }
-  };
+  /** Tests the values on screen, saved or not: what would happen if they were saved now. */
   const test = async () => {
+    setTried(true);
+    if (!valid) return setMessage({ text: t('settings.fixFirst'), ok: false });
+    setMessage({ text: t('settings.testing'), ok: true });
     try {
       const result = await ask(
-        bridge().testConnection({ id: kind === 'embedded' ? EMBEDDED_PROFILE_ID : profile.id }),
+        bridge().testConnection(
+          kind === 'embedded'
+            ? { id: EMBEDDED_PROFILE_ID }
+            : { unsaved: { profile: asTyped(), secrets: typedSecrets() } },
+        ),
       );
       setMessage({ text: result.message, ok: result.ok });
     } catch (error) {
       setMessage({ text: messageOf(error), ok: false });
     }
   };
+  const prefer = async (preferences: {
+    receiptsBesideFiles?: boolean;
+    language?: LanguageChoice;
+    launchAtLogin?: boolean;
+  }) => {
+    setChosen((before) => ({ ...before, ...preferences }));
+    try {
+      await ask(bridge().setPreferences(preferences));
+      void queryClient.invalidateQueries({ queryKey: keys.settings });
+    } catch (error) {
+      setChosen({});
+      setMessage({ text: messageOf(error), ok: false });
+    }
+  };
 
+  const systemName = LANGUAGE_NAMES[languageFor('system', systemLanguages())];
   return (
-    <Dialog title="Settings" onClose={onClose} wide>
-      <form onSubmit={(event) => (event.preventDefault(), void save())}>
-        {settings.isPending && <p className="hint">Loading the current settings…</p>}
-        {settings.error && (
-          <p className="error" role="alert">
-            The current settings could not be read: {messageOf(settings.error)}
-          </p>
-        )}
-        <label htmlFor={`${id}-kind`}>Environment</label>
-        <select
-          id={`${id}-kind`}
-          value={kind}
-          onChange={(event) => setKind(event.target.value as Environment)}
-        >
-          {ENVIRONMENTS.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-        {kind !== 'embedded' && (
-          <div className="grid">
-            {field('id', 'Profile name (lower case)')}
-            {field('baseUrl', 'Service address (base URL)', 'url')}
-            {field('tokenUrl', 'Token address (token URL)', 'url')}
-            {field('clientId', 'Client id')}
-            {secret('client_secret', 'Client secret')}
-            {field('apiKey', 'API key (optional)')}
-            {secret('api_secret', 'API secret (optional)')}
-            {secret('hmac_key', 'Signing key (HMAC)')}
+    <Dialog title={t('settings.title')} onClose={onClose} wide>
+      <form onSubmit={(event) => (event.preventDefault(), void save())} noValidate>
+        <div className="panel-body">
+          {settings.isPending && <p className="hint">{t('settings.loading')}</p>}
+          {settings.error && (
+            <p className="error" role="alert">
+              {t('settings.couldNotRead', { reason: messageOf(settings.error) })}
+            </p>
+          )}
+          <fieldset>
+            <legend>{t('settings.service')}</legend>
+            <div className="field">
+              <label htmlFor={`${id}-kind`}>{t('settings.environmentLabel')}</label>
+              <select
+                id={`${id}-kind`}
+                value={kind}
+                onChange={(event) => {
+                  setKind(event.target.value as ProfileKind);
+                  changed();
+                }}
+              >
+                {ENVIRONMENTS.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`settings.environments.${value}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {kind !== 'embedded' && (
+              <div className="grid">
+                {field('id', t('settings.profileId'))}
+                {field('clientId', t('settings.clientId'))}
+                {field('baseUrl', t('settings.baseUrl'), 'url')}
+                {field('tokenUrl', t('settings.tokenUrl'), 'url')}
+                {secret('client_secret', t('settings.clientSecret'))}
+                {field('apiKey', t('settings.apiKey'))}
+                {secret('api_secret', t('settings.apiSecret'))}
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={profile.signRequests}
+                    onChange={(event) => editProfile({ signRequests: event.target.checked })}
+                  />{' '}
+                  {t('settings.signRequests')}
+                </label>
+                {profile.signRequests && secret('hmac_key', t('settings.hmacKey'))}
+                <div className="field wide-field">
+                  <label htmlFor={`${id}-logKey`}>{t('settings.logKey')}</label>
+                  <textarea
+                    id={`${id}-logKey`}
+                    rows={2}
+                    spellCheck={false}
+                    value={profile.logKey ?? ''}
+                    onChange={(event) => editProfile({ logKey: event.target.value || undefined })}
+                    {...described('logKey')}
+                  />
+                  {errorOf('logKey')}
+                </div>
+              </div>
+            )}
+          </fieldset>
+          <fieldset>
+            <legend>{t('settings.preferences')}</legend>
+            <div className="field">
+              <label htmlFor={`${id}-language`}>{t('settings.language')}</label>
+              <select
+                id={`${id}-language`}
+                value={loaded?.language ?? 'system'}
+                onChange={(event) => void prefer({ language: event.target.value as LanguageChoice })}
+              >
+                <option value="system">{t('settings.systemLanguage', { name: systemName })}</option>
+                {LANGUAGES.map((language) => (
+                  <option key={language} value={language} lang={language}>
+                    {LANGUAGE_NAMES[language]}
+                  </option>
+                ))}
+              </select>
+            </div>
             <label className="check">
               <input
                 type="checkbox"
-                checked={profile.signRequests}
-                onChange={(event) => setProfile({ ...profile, signRequests: event.target.checked })}
+                checked={chosen.receiptsBesideFiles ?? loaded?.receiptsBesideFiles ?? false}
+                onChange={(event) => void prefer({ receiptsBesideFiles: event.target.checked })}
               />{' '}
-              Sign requests
+              <span>
+                <Trans i18nKey="settings.receiptsBeside" components={{ code: <code /> }} />
+              </span>
             </label>
-            <label htmlFor={`${id}-logKey`}>Log key (optional: PEM public key or SHA-256 fingerprint)</label>
-            <textarea
-              id={`${id}-logKey`}
-              rows={2}
-              spellCheck={false}
-              value={profile.logKey ?? ''}
-              onChange={(event) => setProfile({ ...profile, logKey: event.target.value || undefined })}
-            />
-          </div>
-        )}
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={loaded?.receiptsBesideFiles ?? false}
-            onChange={(event) => void keepReceiptsBeside(event.target.checked)}
-          />{' '}
-          Save a receipt beside each certified file once it is anchored (<code>FILE.receipt.json</code>)
-        </label>
-        {message && (
-          <p className={message.ok ? 'hint' : 'error'} role="status">
-            {message.text}
-          </p>
-        )}
+            {loaded?.launchAtLogin !== null && loaded?.launchAtLogin !== undefined && (
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.launchAtLogin ?? loaded.launchAtLogin}
+                  onChange={(event) => void prefer({ launchAtLogin: event.target.checked })}
+                />{' '}
+                {t('settings.launchAtLogin')}
+              </label>
+            )}
+          </fieldset>
+        </div>
         <div className="actions">
+          <p className={`outcome ${message?.ok === false ? 'error' : 'hint'}`} role="status">
+            {message?.text}
+          </p>
           <button type="button" onClick={() => void test()}>
-            Test connection
+            {t('settings.test')}
           </button>
           <button type="button" onClick={onClose}>
-            Close
+            {t('settings.close')}
           </button>
           <button type="submit" className="primary">
-            Save
+            {t('settings.save')}
           </button>
         </div>
       </form>

@@ -1,32 +1,53 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { serviceStateLabel } from '../../../protocol/service-states';
 import type { RowView } from '../../../protocol/views';
 
 /** The state of one certification in words a non-technical person reads at a glance. */
-export function describeState(row: RowView, offline: boolean): { label: string; tone: string } {
+export function describeState(row: RowView, offline: boolean, t: TFunction): { label: string; tone: string } {
   switch (row.state) {
     case 'queued':
-      return { label: offline ? 'Waiting (offline)' : 'Waiting', tone: 'waiting' };
+      return { label: t(offline ? 'state.waitingOffline' : 'state.waiting'), tone: 'waiting' };
     case 'submitting':
-      return { label: 'Sending', tone: 'waiting' };
+      return { label: t('state.sending'), tone: 'waiting' };
     case 'pending': {
       const service = serviceStateLabel(row.serviceState);
-      const said = service?.startsWith('unknown') ? ` · service: ${service}` : '';
-      return { label: `Pending${said}${row.errorMessage ? ' · last check failed' : ''}`, tone: 'pending' };
+      const label = service?.startsWith('unknown')
+        ? t('state.pendingService', { state: service })
+        : t('state.pending');
+      return {
+        label: row.errorMessage ? t('state.lastCheckFailed', { state: label }) : label,
+        tone: 'pending',
+      };
     }
     case 'anchored':
-      if (row.verification === 'verified') return { label: 'Anchored ✓ verified', tone: 'ok' };
-      if (row.verification === 'invalid') return { label: 'Anchored — evidence did not verify', tone: 'bad' };
-      return { label: 'Anchored — not checkable here', tone: 'pending' };
+      if (row.verification === 'verified') return { label: t('state.verified'), tone: 'ok' };
+      if (row.verification === 'invalid') return { label: t('state.invalid'), tone: 'bad' };
+      return { label: t('state.unverifiable'), tone: 'pending' };
     case 'failed':
-      return { label: `Failed: ${row.errorMessage ?? 'unknown reason'}`, tone: 'bad' };
+      return { label: t('state.failed'), tone: 'bad' };
   }
 }
 
-export function StateBadge({ row, offline }: { row: RowView; offline: boolean }) {
-  const { label, tone } = describeState(row, offline);
+/** The badge, and for a failure its reason beside it in full: a reason squeezed into a badge is unreadable. */
+export function StateBadge({
+  row,
+  offline,
+  withReason = false,
+}: {
+  row: RowView;
+  offline: boolean;
+  withReason?: boolean;
+}) {
+  const { t } = useTranslation();
+  const { label, tone } = describeState(row, offline, t);
+  const reason = row.state === 'failed' ? (row.errorMessage ?? t('state.unknownReason')) : null;
   return (
-    <span className={`badge badge-${tone}`} data-state={row.state} title={row.errorMessage ?? label}>
-      {label}
-    </span>
+    <>
+      <span className={`badge badge-${tone}`} data-state={row.state} title={reason ?? label}>
+        {label}
+      </span>
+      {withReason && reason && <span className="reason">{reason}</span>}
+    </>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DocumentVerification } from '../../../protocol/views';
-import { localWithZone } from '../../../protocol/time-format';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../i18n';
 import { ask, bridge, messageOf } from '../bridge';
 import { Dialog } from './Dialog';
 import { pathsOf } from './DropZone';
@@ -17,7 +19,7 @@ interface Answer {
 }
 
 /** A verification in plain words: a headline, then what it rests on. */
-function explain(result: DocumentVerification): Answer {
+function explain(result: DocumentVerification, t: TFunction, when: (ms: number) => string): Answer {
   if (result.kind === 'proof') {
     const look: Look =
       result.verdict.verdict === 'verified'
@@ -25,37 +27,39 @@ function explain(result: DocumentVerification): Answer {
         : result.verdict.verdict === 'content_differs' || result.verdict.verdict === 'receipt_invalid'
           ? 'failed'
           : 'warning';
-    return { look, headline: result.headline, lines: [result.verdict.message, result.demoNotice ?? ''] };
+    return {
+      look,
+      headline: t(`verify.verdicts.${result.verdict.verdict}`),
+      lines: [result.verdict.message, result.demoNotice ?? ''],
+    };
   }
   const verified = result.certifications.filter((c) => c.check.verification === 'verified');
   if (verified.length)
     return {
       look: 'verified',
-      headline: 'Verified: this document is certified here',
-      lines: verified.map(
-        ({ row, check }) =>
-          `Certified as “${row.fileName}” on ${localWithZone(row.createdAt)}. ${check.message}`,
+      headline: t('verify.verifiedHere'),
+      lines: verified.map(({ row, check }) =>
+        t('verify.certifiedAs', { name: row.fileName, when: when(row.createdAt), message: check.message }),
       ),
     };
   if (result.certifications.length)
     return {
       look: 'warning',
-      headline: 'Certified here, but not verified',
+      headline: t('verify.certifiedNotVerified'),
       lines: result.certifications.map(({ row, check }) => `“${row.fileName}”: ${check.message}`),
     };
   if (result.sameName.length)
     return {
       look: 'failed',
-      headline: 'Not the certified version',
-      lines: result.sameName.map(
-        (other) =>
-          `A file named “${other.fileName}” was certified on ${localWithZone(other.createdAt)}, but its content has changed since.`,
+      headline: t('verify.notCertifiedVersion'),
+      lines: result.sameName.map((other) =>
+        t('verify.changedSince', { name: other.fileName, when: when(other.createdAt) }),
       ),
     };
   return {
     look: 'neutral',
-    headline: 'No certification of this document on this computer',
-    lines: ['To check it anyway, give its receipt or certificate as well.'],
+    headline: t('verify.noCertification'),
+    lines: [t('verify.giveProof')],
   };
 }
 
@@ -71,6 +75,8 @@ export function VerifyDialog({
   dropped: string[];
   onClose(): void;
 }) {
+  const { t } = useTranslation();
+  const format = useFormat();
   const [documentPath, setDocumentPath] = useState<string | null>(null);
   const [proofPath, setProofPath] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -87,10 +93,11 @@ export function VerifyDialog({
     let current = true;
     setBusy(true);
     ask(bridge().verifyDocument({ path: documentPath, ...(proofPath ? { proofPath } : {}) }))
-      .then((result) => current && setAnswer(explain(result)))
+      .then((result) => current && setAnswer(explain(result, t, format.long)))
       .catch(
         (error: unknown) =>
-          current && setAnswer({ look: 'failed', headline: 'Could not verify', lines: [messageOf(error)] }),
+          current &&
+          setAnswer({ look: 'failed', headline: t('verify.couldNotVerify'), lines: [messageOf(error)] }),
       )
       .finally(() => current && setBusy(false));
     return () => {
@@ -99,23 +106,20 @@ export function VerifyDialog({
   }, [documentPath, proofPath]);
 
   return (
-    <Dialog title="Verify a document" onClose={onClose} wide>
-      <p className="hint">
-        Drop a document here, with its receipt or certificate if you have one, or choose them. Nothing leaves
-        this computer.
-      </p>
+    <Dialog title={t('verify.title')} onClose={onClose} wide>
+      <p className="hint">{t('verify.explain')}</p>
       <div className="verify-pickers">
         <div>
           <button type="button" onClick={() => documentInput.current?.click()}>
-            Choose document…
+            {t('verify.chooseDocument')}
           </button>
-          <span className="chosen">{documentPath ? nameOf(documentPath) : 'No document yet'}</span>
+          <span className="chosen">{documentPath ? nameOf(documentPath) : t('verify.noDocument')}</span>
         </div>
         <div>
           <button type="button" onClick={() => proofInput.current?.click()}>
-            Choose receipt or certificate…
+            {t('verify.chooseProof')}
           </button>
-          <span className="chosen">{proofPath ? nameOf(proofPath) : 'Optional'}</span>
+          <span className="chosen">{proofPath ? nameOf(proofPath) : t('verify.optional')}</span>
         </div>
         <input
           ref={documentInput}
@@ -137,7 +141,7 @@ export function VerifyDialog({
       </div>
       <div className={`verdict verdict-${answer?.look ?? 'neutral'}`} role="status" aria-live="polite">
         {busy ? (
-          <p>Checking {documentPath ? nameOf(documentPath) : ''}…</p>
+          <p>{t('verify.checking', { name: documentPath ? nameOf(documentPath) : '' })}</p>
         ) : answer ? (
           <>
             <h3>{answer.headline}</h3>
@@ -148,12 +152,12 @@ export function VerifyDialog({
             ))}
           </>
         ) : (
-          <p>Waiting for a document.</p>
+          <p>{t('verify.waiting')}</p>
         )}
       </div>
       <div className="actions">
         <button type="button" className="primary" onClick={onClose} autoFocus>
-          Close
+          {t('verify.close')}
         </button>
       </div>
     </Dialog>

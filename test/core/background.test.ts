@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import type { Notice } from '../../main/shell/background';
+import {
+  NotificationPlanner,
+  closeKeepsRunning,
+  quitQuestion,
+  trayModel,
+  windowTitle,
+} from '../../main/shell/background';
+import { translatorFor } from '../../protocol/locales';
+import { runCli } from '../support/cli';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, workspace } from '../support/core';
+
+// The tray, the close and quit decisions and the notifications are decided in main/shell/ (plain
+// Node) and drawn by main/electron/main.ts, which cannot run here (no Electron binary). These
+// tests feed them a real core on a real queue and embedded sandbox; only the drawing is left out.
+const en = translatorFor('en');
+const de = translatorFor('de');
+
+let ws: TestWorkspace;
+const cores: EvidenceCore[] = [];
+const open = async (options: Parameters<typeof openCore>[1] = {}) => {
+  const core = await openCore(ws.dataDir, options);
+  cores.push(core);
+  return core;
+};
+
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((core) => core.close()));
+  ws?.cleanup();
+});
+
+describe('the app in the background', () => {
+  it('keeps running in the tray while work waits, says how much, and asks before quitting with it', async () => {
+    ws = workspace('evidence-background-');
+    const core = await open({ sync: false });
+    await core.certify(ws.files({ 'a.pdf': 'a', 'b.pdf': 'b' }), METADATA);
+    const waiting = core.status().counts;
+
+    const tray = trayModel(waiting, false, en);
+    expect(tray.tooltip).toBe('Evidence Desk — 2 certifications waiting');
+    expect(tray.title).toBe('2');
+    expect(tray.items.map((item) => [item.label, item.enabled])).toEqual([
+      ['Open Evidence Desk', true],
+      ['Sync now', true],
+      ['Pause sending', true],
+      ['Quit Evidence Desk', true],
+    ]);
+    expect(windowTitle(waiting, en)).toBe('Evidence Desk — 2 waiting');
+    expect(closeKeepsRunning(waiting)).toBe(true);
+    expect(quitQuestion(waiting, en)).toMatchObject({
+      message: '2 certifications have not been anchored yet.',
+      buttons: ['Quit anyway', 'Keep running'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    // The same, in German.
+    expect(trayModel(waiting, true, de)).toMatchObject({
+      tooltip: 'Evidence Desk — Senden pausiert',
+      items: [
+        { label: 'Evidence Desk öffnen' },
+        { label: 'Jetzt senden', enabled: false },
+        { label: 'Senden fortsetzen' },
+        { label: 'Evidence Desk beenden' },
+      ],
+    });
+    expect(quitQuestion(waiting, de)?.message).toBe('2 Zertifizierungen sind noch nicht verankert.');
+
+    core.startSync();
+    await core.waitUntilSettled(core.list({ limit: 10 }).map((row) => row.id));
+    const settled = core.status().counts;
+    expect(closeKeepsRunning(settled)).toBe(false);
+    expect(quitQuestion(settled, en)).toBeNull();
+    expect(trayModel(settled, false, en)).toMatchObject({ tooltip: 'Evidence Desk', title: '' });
+  }, 30_000);
+
+  it('pauses sending from the tray: certifying still queues, nothing is sent until resumed', async () => {
+    ws = workspace('evidence-background-');
+    const core = await open();
+    await core.pauseSync();
+    expect(core.status().connectivity.state).toBe('paused');
+    const report = await core.certify(ws.files({ 'held.pdf': 'held' }), METADATA);
+    // Long enough for an unpaused core to have sent it (it sends at once, anchors within a second).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(core.rows([report.queued[0]!.id])[0]?.state).toBe('queued');
+    core.resumeSync();
+    const [row] = await core.waitUntilSettled([report.queued[0]!.id], 20_000);
+    expect(row?.state).toBe('anchored');
+  }, 30_000);
+
+  it('notifies once when a batch is anchored and at once for each failure, with no window involved', async () => {
+    ws = workspace('evidence-background-');
+    const core = await open();
+    const shown: Notice[] = [];
+    const planner = new NotificationPlanner(
+      () => en,
+      (ids) => core.rows(ids),
+      (notice) => shown.push(notice),
+    );
+    const stop = core.onChanges((changes) => planner.onChanges(changes));
+    const report = await core.certify(
+      ws.files({ 'one.pdf': '1', 'two.pdf': '2', 'three.pdf': '3' }),
+      METADATA,
+    );
+    await core.waitUntilSettled(report.queued.map((row) => row.id));
+    await expect
+      .poll(() => shown, { timeout: 5000 })
+      .toEqual([{ title: 'Certifications anchored', body: '3 certifications are anchored and verifiable.' }]);
+    stop();
+    planner.dispose();
+
+    // A service that fails every certification at anchoring: each failure is said, by name.
+    const failing = workspace('evidence-background-failing-');
+    try {
+      const other = await openCore(failing.dataDir, {
+        embeddedSandbox: { batchIntervalMs: 200, faults: { anchorFailureRate: 1 } },
+      });
+      cores.push(other);
+      const failures: Notice[] = [];
+      const failPlanner = new NotificationPlanner(
+        () => de,
+        (ids) => other.rows(ids),
+        (notice) => failures.push(notice),
+      );
+      other.onChanges((changes) => failPlanner.onChanges(changes));
+      const failed = await other.certify(failing.files({ 'Vertrag.pdf': 'v' }), METADATA);
+      await other.waitUntilSettled(failed.queued.map((row) => row.id));
+      await expect.poll(() => failures.length, { timeout: 5000 }).toBe(1);
+      expect(failures[0]).toMatchObject({ title: 'Eine Zertifizierung ist fehlgeschlagen' });
+      expect(failures[0]?.body).toMatch(/^Vertrag\.pdf: /);
+      failPlanner.dispose();
+    } finally {
+      failing.cleanup();
+    }
+  }, 40_000);
+
+  it('says the queue is being sent by the command line while `evidence-desk` holds it', async () => {
+    ws = workspace('evidence-background-');
+    const [doc] = ws.files({ 'by-cli.pdf': 'sent by the command line' });
+    const cli = runCli(ws.dataDir, [
+      'certify',
+      doc!,
+      '--event-type',
+      'DOCUMENT_SIGNED',
+      '--asset-type',
+      'document',
+      '--wait',
+    ]);
+    // The CLI takes the lease as soon as it has queued; the app, sending from then on, stands by and says who sends.
+    const app = await open({ sync: false });
+    await expect.poll(() => app.list({ limit: 1 }).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    app.startSync();
+    await expect
+      .poll(() => app.status().connectivity, { timeout: 20_000, interval: 100 })
+      .toMatchObject({ state: 'standby', sentBy: 'command-line' });
+    expect(app.status().connectivity.message).toMatch(/being sent by the command line/);
+    expect((await cli).code).toBe(0);
+  }, 40_000);
+});
