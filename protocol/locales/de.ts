@@ -164,7 +164,6 @@ export const de: Catalogue = {
       event: 'Ereignis',
       eventHint: 'Großbuchstaben und Unterstriche, etwa DOCUMENT_SIGNED.',
       eventInvalid: 'Verwenden Sie Großbuchstaben, Ziffern und einzelne Unterstriche, etwa DOCUMENT_SIGNED.',
-      required: 'Bitte ausfüllen.',
       cancel: 'Abbrechen',
       certify: 'Zertifizieren',
     },
@@ -315,7 +314,6 @@ export const de: Catalogue = {
     },
     errors: {
       generic: 'In Evidence Desk ist etwas schiefgegangen.',
-      detail: '{{message}}',
     },
   },
   shell: {

@@ -162,7 +162,6 @@ export const en = {
       event: 'Event',
       eventHint: 'Capital letters and underscores, like DOCUMENT_SIGNED.',
       eventInvalid: 'Use capital letters, digits and single underscores, like DOCUMENT_SIGNED.',
-      required: 'Fill this in.',
       cancel: 'Cancel',
       certify: 'Certify',
     },
@@ -310,7 +309,6 @@ export const en = {
     },
     errors: {
       generic: 'Something went wrong in Evidence Desk.',
-      detail: '{{message}}',
     },
   },
   shell: {

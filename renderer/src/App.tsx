@@ -112,7 +112,13 @@ export function App() {
     try {
       const { queued, problems, alreadyCertified } = await ask(bridge().certify({ paths, metadata, again }));
       setNotice({
-        text: `${t('notice.queued', { count: queued })}${problems.length ? ` ${t('notice.problems', { count: problems.length })}` : ''}`,
+        // "0 files queued" says nothing when every file was already certified: that list says it all.
+        text: [
+          queued > 0 || alreadyCertified.length === 0 ? t('notice.queued', { count: queued }) : '',
+          problems.length ? t('notice.problems', { count: problems.length }) : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
         problems,
         alreadyCertified,
         certifyAgain: () =>

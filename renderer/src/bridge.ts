@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import type { EvidenceDeskBridge } from '../../preload/bridge';
 import type { CallResult, ErrorCode } from '../../protocol/errors';
 
@@ -28,4 +29,4 @@ export async function ask<T>(result: Promise<CallResult<T>>): Promise<T> {
 }
 
 export const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : 'Something went wrong in Evidence Desk.';
+  error instanceof Error ? error.message : i18next.t('errors.generic');

@@ -25,10 +25,15 @@ export function useLanguageChoice(choice: LanguageChoice | undefined): void {
   }, [choice]);
 }
 
+/** The computer's own variant of the language shown (en-GB, de-AT), for its date and number habits. */
+function formattingLocale(language: string): string {
+  return systemLanguages().find((tag) => tag.toLowerCase().split(/[-_]/)[0] === language) ?? language;
+}
+
 /** Numbers, sizes and times in the language shown, each time with its zone and UTC on hover. */
 export function useFormat() {
   const { t, i18n } = useTranslation();
-  const locale = i18n.language;
+  const locale = formattingLocale(i18n.language);
   const number = (value: number) => new Intl.NumberFormat(locale).format(value);
   return {
     number,

@@ -48,14 +48,14 @@ describe('the desk legal staff expect', () => {
     const added = page.locator('[role="row"] .added time');
     await textOf(added).toMatch(/^\d{1,2}\. \w+\.? 2\d{3}, \d\d:\d\d (MEZ|MESZ)$/);
     await attributeOf(added, 'title').toMatch(/^UTC: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    await harness.screenshot('desk-german-list');
+    await harness.screenshotEverywhere('desk-german-list');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Kaufvertrag.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'Kaufvertrag.pdf' });
     await details.getByRole('heading', { name: 'Was zertifiziert wurde' }).waitFor();
     await textOf(details.locator('dd', { hasText: 'Byte' }).first()).toBe('4 Byte');
-    await harness.screenshot('desk-german-details');
+    await harness.screenshotEverywhere('desk-german-details');
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Einstellungen' }).click();
@@ -113,7 +113,7 @@ describe('the desk legal staff expect', () => {
       expect(core.readProfile('service')).toBeUndefined();
       await expectInView(settings.getByRole('button', { name: 'Save' }));
       await expectInView(settings.getByRole('button', { name: 'Test connection' }));
-      await harness.screenshot('desk-settings-errors-small');
+      await harness.screenshotEverywhere('desk-settings-errors');
       expect(await accessibilityViolations(page)).toEqual([]);
 
       // Values for a real service on this computer (http to loopback is allowed), tested unsaved.
@@ -184,7 +184,7 @@ describe('the desk legal staff expect', () => {
     );
     await details.getByText('Technical details').click();
     await textOf(fact('Position in the log')).toMatch(/^Entry \d+ of \d+$/);
-    await harness.screenshot('desk-details-legal');
+    await harness.screenshotEverywhere('desk-details-legal');
   }, 60_000);
 
   it('says when content is already certified, with when and as what, and certifies it again only when asked', async () => {
@@ -205,7 +205,8 @@ describe('the desk legal staff expect', () => {
       /^Deed \(copy\)\.pdf: already certified on .* as “Deed\.pdf”$/,
     );
     expect(core.count({})).toBe(1);
-    await harness.screenshot('desk-already-certified');
+    expect(await page.getByText('0 files queued', { exact: false }).count()).toBe(0);
+    await harness.screenshotEverywhere('desk-already-certified');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Certify it again' }).click();
@@ -239,7 +240,7 @@ describe('the desk legal staff expect', () => {
         .getByText('This queue is being sent by the command line (evidence-desk).', { exact: false })
         .waitFor();
       await textOf(page.locator('.indicator')).toBe('● Sent by the command line');
-      await harness.screenshot('desk-sent-by-command-line');
+      await harness.screenshotEverywhere('desk-sent-by-command-line');
       expect(await accessibilityViolations(page)).toEqual([]);
       await commandLine?.close();
       commandLine = undefined;

@@ -20,6 +20,11 @@ import { afterEach, beforeAll } from 'vitest';
 export const CHROMIUM = '/usr/bin/chromium';
 const RENDERER = join(process.cwd(), 'dist/renderer');
 export const SCREENSHOTS = join(process.cwd(), 'test-results/screenshots');
+/** The smallest window the app supports, and a large one. */
+export const SCREEN_SIZES = {
+  small: { width: 800, height: 600 },
+  large: { width: 1440, height: 900 },
+} as const;
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.js': 'text/javascript',
@@ -35,6 +40,8 @@ export interface Harness {
   /** Drops files (by registered name) onto the window, as a person would with the mouse. */
   drop(paths: string[]): Promise<void>;
   screenshot(name: string): Promise<string>;
+  /** The page as it is now, light and dark, at 800×600 and 1440×900 (NAME-light-small.png …). */
+  screenshotEverywhere(name: string): Promise<void>;
   /** The paths "Show in folder" asked the system's file manager to show (a stand-in records them). */
   shownInFolder: string[];
   /** What the shell was told: launch at login (as the OS would keep it), language changes. */
@@ -168,6 +175,18 @@ export async function startHarness(
       const path = join(SCREENSHOTS, `${name}.png`);
       await page.screenshot({ path });
       return path;
+    },
+    screenshotEverywhere: async (name) => {
+      const before = page.viewportSize();
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
+          await page.setViewportSize(viewport);
+          await harness.screenshot(`${name}-${scheme}-${size}`);
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      if (before) await page.setViewportSize(before);
     },
     close: async () => {
       stopEvents();

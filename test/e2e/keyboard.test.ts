@@ -32,7 +32,10 @@ async function focusProblem(page: Page): Promise<{ focused: string; problem: str
       ring.right <= outer.right + 0.5 &&
       ring.bottom <= outer.bottom + 0.5;
     if (!inside({ left: 0, top: 0, right: innerWidth, bottom: innerHeight }))
-      return { focused, problem: 'focus ring outside the window' };
+      return {
+        focused,
+        problem: `focus ring outside the window (${Math.round(ring.top)}–${Math.round(ring.bottom)} of ${innerHeight})`,
+      };
     for (let parent = element.parentElement; parent; parent = parent.parentElement) {
       const overflow = getComputedStyle(parent);
       if (overflow.overflowX === 'visible' && overflow.overflowY === 'visible') continue;
@@ -95,6 +98,8 @@ describe('keyboard only', () => {
           .toEqual(['Anchored ✓ verified']);
 
         await tabTo(page, named('Engagement letter.pdf'));
+        // A long name ends in an ellipsis; with focus, as on hover, the whole path is shown.
+        expect(await page.getByRole('tooltip').textContent()).toBe(file);
         await page.keyboard.press('Enter');
         const details = page.getByRole('dialog', { name: 'Engagement letter.pdf' });
         await details.waitFor();

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { de } from '../../protocol/locales/de';
 import { en } from '../../protocol/locales/en';
-import { accessibilityViolations, harnessPerTest } from './harness';
+import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
 
 // Every screen in both themes, at the smallest supported window (800×600) and a large one, and in
 // both languages, for people to look at (test-results/screenshots) and for axe to check. Controls
 // are found by the catalogue's own words, so a German screen is driven in German.
 const harnesses = harnessPerTest();
 
-const SIZES = { small: { width: 800, height: 600 }, large: { width: 1440, height: 900 } } as const;
 const LANGUAGES = [
   ['en', 'en-GB', en.app],
   ['de', 'de-DE', de.app],
@@ -32,7 +31,7 @@ describe('the screens, light and dark, small and large, English and German', () 
 
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        for (const [size, viewport] of Object.entries(SIZES)) {
+        for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
           await page.setViewportSize(viewport);
           const name = (screen: string) => `screen-${screen}-${language}-${scheme}-${size}`;
           await harness.screenshot(name('list'));

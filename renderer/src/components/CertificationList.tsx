@@ -1,6 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { LocalState } from '../../../protocol/states';
 import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
@@ -106,6 +107,7 @@ export function CertificationList({
           return (
             <span
               key={column}
+              className={`col-${column}`}
               role="columnheader"
               aria-sort={current ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
@@ -182,6 +184,7 @@ function Row({
   onToggle(row: RowView): void;
 }) {
   const { t } = useTranslation();
+  const [tip, setTip] = useState<DOMRect | null>(null);
   return (
     <>
       <span role="cell" className="select">
@@ -193,9 +196,24 @@ function Row({
         />
       </span>
       <span role="cell" className="file">
-        <button type="button" className="link" onClick={() => onOpen(row)} title={row.filePath}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => onOpen(row)}
+          title={row.filePath}
+          onFocus={(event) => setTip(event.currentTarget.getBoundingClientRect())}
+          onBlur={() => setTip(null)}
+        >
           {row.fileName}
         </button>
+        {/* The whole path for keyboard users too, who never hover: shown while the name has focus. */}
+        {tip &&
+          createPortal(
+            <div className="focus-tip" role="tooltip" style={{ left: tip.left, top: tip.bottom + 4 }}>
+              {row.filePath}
+            </div>,
+            document.body,
+          )}
       </span>
       <span role="cell" className="matter" title={row.matter ?? undefined}>
         {row.matter ?? t('list.noMatter')}

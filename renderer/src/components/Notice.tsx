@@ -21,7 +21,7 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
   const already = notice.alreadyCertified ?? [];
   return (
     <div className="notice" role="status">
-      <p>{notice.text}</p>
+      {notice.text && <p>{notice.text}</p>}
       {notice.problems.length > 0 && (
         <ul>
           {notice.problems.map((problem) => (
