@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger';
 import type { LanguageChoice } from '../../protocol/locales';
 import { shellText } from './shell-language';
 import { AT_LOGIN_ARG } from '../shell/login';
+import { isAppPage } from '../shell/app-scheme';
 import type { CallName } from '../../preload/contract';
 import { CALL_NAMES, channelOf, eventChannelOf } from '../../preload/contract';
 
@@ -45,8 +46,12 @@ export function wireIpc(
     setLaunchAtLogin: (on) => app.setLoginItemSettings({ openAtLogin: on, args: [AT_LOGIN_ARG] }),
     languageChanged: onLanguage,
   });
+  // Our window, its main frame (never a subframe), showing our page from app:// (never anything else).
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
-    event.sender.id === window.webContents.id && event.senderFrame?.url.startsWith(expectedOrigin(window));
+    event.sender.id === window.webContents.id &&
+    event.senderFrame !== null &&
+    event.senderFrame === window.webContents.mainFrame &&
+    isAppPage(event.senderFrame.url);
   for (const name of CALL_NAMES) {
     ipcMain.handle(channelOf(name), (event, input: unknown) => {
       if (!fromOurWindow(event)) {
@@ -73,9 +78,4 @@ export function wireIpc(
       for (const name of CALL_NAMES) ipcMain.removeHandler(channelOf(name));
     },
   };
-}
-
-function expectedOrigin(window: BrowserWindow): string {
-  const url = new URL(window.webContents.getURL());
-  return url.protocol === 'file:' ? 'file://' : url.origin;
 }

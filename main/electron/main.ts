@@ -21,7 +21,8 @@ import { AT_LOGIN_ARG } from '../shell/login';
 import { setShellLanguage } from './shell-language';
 import { wireIpc } from './ipc';
 import { installMenu } from './menu';
-import { SECURE_WEB_PREFERENCES, lockDown } from './security';
+import { APP_ENTRY } from '../shell/app-scheme';
+import { SECURE_WEB_PREFERENCES, guardAllWebContents, registerAppScheme, serveRenderer } from './security';
 import { loadWindowState, saveWindowState } from './window-state';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -30,12 +31,16 @@ const dataDir = defaultDataDir();
 app.setPath('userData', dataDir);
 const log = fileLogger(join(app.getPath('logs'), 'evidence-desk.log'));
 
+registerAppScheme();
+
 // One instance: a second launch hands its file paths to the first and quits.
 if (!app.requestSingleInstanceLock({ paths: pathsFromArgs(process.argv) })) app.quit();
 else void start();
 
 async function start(): Promise<void> {
   await app.whenReady();
+  guardAllWebContents();
+  serveRenderer(join(here, '../renderer'));
   let core: EvidenceCore;
   try {
     core = await EvidenceCore.open({ dataDir, secrets: new KeychainSecretStore(), log });
@@ -53,10 +58,13 @@ async function start(): Promise<void> {
     minHeight: 480,
     title: PRODUCT_NAME,
     show: false,
-    webPreferences: { ...SECURE_WEB_PREFERENCES, preload: join(here, '../preload/preload.cjs') },
+    webPreferences: {
+      ...SECURE_WEB_PREFERENCES,
+      devTools: !app.isPackaged,
+      preload: join(here, '../preload/preload.cjs'),
+    },
   });
   if (state.maximized) window.maximize();
-  lockDown(window);
   const open = () => {
     if (window.isMinimized()) window.restore();
     window.show();
@@ -104,7 +112,7 @@ async function start(): Promise<void> {
     ipc.dispose();
     void core.close().finally(() => app.exit(0));
   });
-  await window.loadFile(join(here, '../renderer/index.html'));
+  await window.loadURL(APP_ENTRY);
 }
 
 /**

@@ -125,6 +125,11 @@ export async function startHarness(
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // The page runs under the app's strict CSP (no inline styles or scripts): anything it refuses is a defect.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      errors.push(message.text());
+  });
   await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) =>
     failing.has(name)
       ? { ok: false, error: { code: 'internal_error', message: 'Evidence Desk could not read its queue.' } }

@@ -1,0 +1,81 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { load } from 'js-yaml';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+// The packaging config is read as electron-builder reads it and held to its own JSON schema, then
+// to the settings the security checklist and IT departments require. Producing the installers
+// needs Windows and macOS runners (release workflow); what they are told to produce is checked here.
+const config = load(readFileSync('electron-builder.yml', 'utf8')) as Record<string, unknown> & {
+  electronFuses: Record<string, boolean>;
+  mac: {
+    target: { target: string; arch: string[] }[];
+    hardenedRuntime: boolean;
+    entitlements: string;
+    notarize: boolean;
+  };
+  win: { target: { target: string }[] };
+  nsis: { perMachine: boolean; allowElevation: boolean };
+  msi: { perMachine: boolean };
+  fileAssociations: { ext: string }[];
+};
+
+describe('electron-builder.yml', () => {
+  it('is valid against electron-builder’s own schema', () => {
+    const schema = JSON.parse(readFileSync('node_modules/app-builder-lib/scheme.json', 'utf8')) as object;
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    const valid = validate(config);
+    expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 1)).toEqual([]);
+    expect(valid).toBe(true);
+    // The schema does refuse: a misspelt key is an error, not silently ignored.
+    expect(validate({ ...config, electronFuse: {} })).toBe(false);
+    expect(validate({ ...config, nsis: { perMachine: 'no' } })).toBe(false);
+  });
+
+  it('flips every fuse the security checklist asks for', () => {
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
+  it('builds a per-user NSIS installer and a per-machine MSI, DMG and zip for both Mac architectures, hardened and notarized', () => {
+    expect(config.win.target.map((target) => target.target).sort()).toEqual(['msi', 'nsis']);
+    expect(config.nsis).toMatchObject({ perMachine: false, allowElevation: false });
+    expect(config.msi).toMatchObject({ perMachine: true });
+    for (const kind of ['dmg', 'zip'])
+      expect(config.mac.target.find((target) => target.target === kind)?.arch.sort()).toEqual([
+        'arm64',
+        'x64',
+      ]);
+    expect(config.mac).toMatchObject({ hardenedRuntime: true, notarize: true });
+    // The one entitlement Electron needs under the hardened runtime, and nothing more.
+    const entitlements = readFileSync(config.mac.entitlements, 'utf8');
+    expect([...entitlements.matchAll(/<key>([^<]+)<\/key>/g)].map((match) => match[1])).toEqual([
+      'com.apple.security.cs.allow-jit',
+    ]);
+    expect(config.fileAssociations.map((association) => association.ext)).toEqual(['receipt.json']);
+  });
+
+  it('holds no secret: signing and notarizing credentials come from the environment', () => {
+    const text = readFileSync('electron-builder.yml', 'utf8');
+    for (const key of [
+      'cscLink',
+      'cscKeyPassword',
+      'appleId',
+      'appleIdPassword',
+      'password',
+      'token',
+      'GH_TOKEN',
+    ])
+      expect(text.includes(`${key}:`), key).toBe(false);
+  });
+});
