@@ -200,6 +200,7 @@ export class Tray extends EventEmitter {
     super();
     record.tray = { icon: image.path, iconExists: existsSync(image.path), tooltip: '', title: '', items: [] };
     this.menu = null;
+    trays.push(this);
   }
   setToolTip(text) {
     record.tray.tooltip = text;
@@ -210,13 +211,12 @@ export class Tray extends EventEmitter {
   setContextMenu(menu) {
     this.menu = menu;
     record.tray.items = menu.template.map((item) => ({ label: item.label, enabled: item.enabled }));
-    trayInstance = this;
   }
   destroy() {
     record.tray.destroyed = true;
   }
 }
-let trayInstance = null;
+const trays = [];
 
 export class Notification {
   static isSupported() {
@@ -315,7 +315,7 @@ process.on('message', async (order) => {
       app.quit();
       return answer(null);
     case 'tray':
-      trayInstance?.menu.template.find((item) => item.label === order.label)?.click();
+      trays.at(-1)?.menu?.template.find((item) => item.label === order.label)?.click();
       return answer(null);
   }
 });
