@@ -315,7 +315,10 @@ process.on('message', async (order) => {
       app.quit();
       return answer(null);
     case 'tray':
-      trays.at(-1)?.menu?.template.find((item) => item.label === order.label)?.click();
+      trays
+        .at(-1)
+        ?.menu?.template.find((item) => item.label === order.label)
+        ?.click();
       return answer(null);
   }
 });
