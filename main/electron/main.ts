@@ -19,6 +19,7 @@ import {
 } from '../shell/background';
 import { AT_LOGIN_ARG } from '../shell/login';
 import { setShellLanguage } from './shell-language';
+import { startUpdates } from './updates';
 import { wireIpc } from './ipc';
 import { installMenu } from './menu';
 import { APP_ENTRY } from '../shell/app-scheme';
@@ -71,12 +72,23 @@ async function start(): Promise<void> {
     window.focus();
   };
   const background = new BackgroundShell(core, window, open, () => t);
+  const updates = await startUpdates(
+    log,
+    () => t,
+    (title, body) => notify({ title, body }),
+  );
+  const menu = () =>
+    installMenu(window, (command) => ipc.send('command', command), t, {
+      decision: updates.decision,
+      check: updates.check,
+    });
   const ipc = wireIpc(core, window, log, (language) => {
     t = setShellLanguage(language);
-    installMenu(window, (command) => ipc.send('command', command), t);
+    menu();
     background.refresh();
   });
-  installMenu(window, (command) => ipc.send('command', command), t);
+  menu();
+  updates.check();
 
   // Started at login: straight to the tray, sending what waits, until the person opens it.
   const atLogin = process.argv.includes(AT_LOGIN_ARG) || app.getLoginItemSettings().wasOpenedAtLogin;
@@ -110,7 +122,8 @@ async function start(): Promise<void> {
     event.preventDefault();
     background.dispose();
     ipc.dispose();
-    void core.close().finally(() => app.exit(0));
+    // An update installs only now, with the queue closed: never while a sync is writing.
+    void core.close().finally(() => updates.installIfReady() || app.exit(0));
   });
   await window.loadURL(APP_ENTRY);
 }

@@ -2,18 +2,26 @@ import { Menu, dialog } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { ShellCommand } from '../../protocol/views';
 import type { ShellText } from '../shell/background';
+import type { UpdateDecision } from '../shell/update-policy';
 
 /** The application menu: standard accelerators per platform; actions become commands for the window. */
 export function installMenu(
   window: BrowserWindow,
   command: (command: ShellCommand) => void,
   t: ShellText,
+  updates: { decision: UpdateDecision; check(): void },
 ): void {
   const mac = process.platform === 'darwin';
   const choose = async (properties: ('openFile' | 'openDirectory' | 'multiSelections')[]) => {
     const result = await dialog.showOpenDialog(window, { properties });
     return result.canceled ? [] : result.filePaths;
   };
+  // A build run from a checkout has nothing to update; a managed install says who updates it.
+  const updateItem: MenuItemConstructorOptions = updates.decision.enabled
+    ? { label: t('menu.checkForUpdates'), click: () => updates.check() }
+    : updates.decision.reason === 'not-packaged'
+      ? { type: 'separator', visible: false }
+      : { label: t('menu.updatesManaged'), enabled: false };
   const fileMenu: MenuItemConstructorOptions = {
     label: t('menu.file'),
     submenu: [
@@ -44,6 +52,7 @@ export function installMenu(
               accelerator: 'Ctrl+,',
               click: () => command({ kind: 'open-settings' }),
             },
+            updateItem,
             { type: 'separator' as const },
             { role: 'quit' as const },
           ]),
@@ -59,6 +68,7 @@ export function installMenu(
             label: 'Evidence Desk',
             submenu: [
               { role: 'about' as const },
+              updateItem,
               { type: 'separator' as const },
               {
                 label: t('menu.settings'),

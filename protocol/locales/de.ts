@@ -323,6 +323,8 @@ export const de: Catalogue = {
       addFolder: 'Ordner hinzufügen…',
       verifyFile: 'Eine Datei prüfen…',
       settings: 'Einstellungen…',
+      checkForUpdates: 'Nach Updates suchen…',
+      updatesManaged: 'Updates verwaltet Ihre IT-Abteilung',
       edit: 'Bearbeiten',
       view: 'Darstellung',
       window: 'Fenster',
@@ -358,6 +360,9 @@ export const de: Catalogue = {
       failedTitle: 'Eine Zertifizierung ist fehlgeschlagen',
       failedBody: '{{name}}: {{reason}}',
       failedNoReason: 'den Grund zeigt Evidence Desk',
+      updateReadyTitle: 'Ein Update ist bereit',
+      updateReadyBody:
+        'Evidence Desk {{version}} wird beim Beenden installiert, nachdem alles gerade Gesendete sicher gespeichert ist.',
       anchoredTitle: 'Zertifizierungen verankert',
       anchored_one: '{{count}} Zertifizierung ist verankert und prüfbar.',
       anchored_other: '{{count}} Zertifizierungen sind verankert und prüfbar.',

@@ -318,6 +318,8 @@ export const en = {
       addFolder: 'Add Folder…',
       verifyFile: 'Verify a File…',
       settings: 'Settings…',
+      checkForUpdates: 'Check for Updates…',
+      updatesManaged: 'Updates Are Managed by Your IT Department',
       edit: 'Edit',
       view: 'View',
       window: 'Window',
@@ -353,6 +355,9 @@ export const en = {
       failedTitle: 'A certification failed',
       failedBody: '{{name}}: {{reason}}',
       failedNoReason: 'see Evidence Desk for the reason',
+      updateReadyTitle: 'An update is ready',
+      updateReadyBody:
+        'Evidence Desk {{version}} installs when you quit, after anything being sent is safely stored.',
       anchoredTitle: 'Certifications anchored',
       anchored_one: '{{count}} certification is anchored and verifiable.',
       anchored_other: '{{count}} certifications are anchored and verifiable.',

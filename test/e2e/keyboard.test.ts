@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { accessibilityViolations, harnessPerTest } from './harness';
 
@@ -75,13 +75,18 @@ describe('keyboard only', () => {
       {
         const harness = await harnesses.start();
         const { page } = harness;
+        // Listening from the start: Playwright turns file-chooser interception on when the first
+        // listener is added, and a chooser opened before that is missed.
+        const choosers: FileChooser[] = [];
+        page.on('filechooser', (chooser) => choosers.push(chooser));
         await page.setViewportSize(viewport);
         const [file] = harness.ws.files({ 'Engagement letter.pdf': 'engagement' });
         await harness.registerPaths([file!]);
 
         await tabTo(page, named('Add files…'));
-        const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-        await chooser.setFiles({
+        await page.keyboard.press('Enter');
+        await expect.poll(() => choosers.length).toBe(1);
+        await choosers[0]!.setFiles({
           name: 'Engagement letter.pdf',
           mimeType: 'application/pdf',
           buffer: Buffer.from('x'),

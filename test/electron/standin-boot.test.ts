@@ -131,6 +131,10 @@ describe('the built shell on a stand-in for electron', () => {
     });
     expect(existsSync(preferences.preload as string), String(preferences.preload)).toBe(true);
     expect(seen.loadedUrls).toEqual(['app://evidence-desk/index.html']);
+    // Run from a checkout, it never updates itself (and never loads the updater).
+    expect(readFileSync(join(ws.dir, 'logs', 'evidence-desk.log'), 'utf8')).toMatch(
+      /updates\.decision.*"enabled":false.*"reason":"not-packaged"/,
+    );
     expect(seen.guardedContents).toBeGreaterThanOrEqual(1);
     expect(seen.openHandlerRefuses).toBe('deny');
 
