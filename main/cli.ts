@@ -1,4 +1,5 @@
 // evidence-desk: the command-line shell on the core, for automation and headless machines.
+import { commandLineFetch } from './service/network';
 import { parseArgs } from 'node:util';
 import { KeychainSecretStore } from './secrets/secret-store';
 import { defaultDataDir } from './config/data-dir';
@@ -58,6 +59,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     secrets: new KeychainSecretStore(),
     sync: name === 'certify' || name === 'sync',
     sender: 'command-line',
+    // HTTPS_PROXY / NO_PROXY, the OS certificate store, NODE_EXTRA_CA_CERTS and the profile's CA file.
+    networkFor: (profile) => commandLineFetch({ caFile: profile.caFile }),
   });
   const stopOnSignal = () => void core.close().then(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);

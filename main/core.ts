@@ -6,6 +6,7 @@ import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/pro
 import type { LanguageChoice } from '../protocol/locales/languages';
 import { isLanguageChoice } from '../protocol/locales/languages';
 import { logPosition } from '../verifier/sandbox-evidence';
+import type { Fetch } from './service/network';
 import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
 import type { Receipt } from '../protocol/receipt';
 import { isSettled, isUnsent } from '../protocol/states';
@@ -75,6 +76,11 @@ export interface CoreOptions {
   sync?: boolean;
   /** The app (default) or the command line: whoever waits for the other says who is sending. */
   sender?: Sender;
+  /**
+   * How a service profile's requests leave the machine: Electron's net.fetch in the app, a
+   * proxy-aware fetch with the profile's CA in the CLI. Node's own fetch when not given.
+   */
+  networkFor?: (profile: ServiceProfile) => Fetch | undefined;
 }
 
 export interface CoreEvents {
@@ -121,10 +127,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     super();
     this.pool = new HashPool(options.hashWorkers);
     this.log = options.log ?? fileLogger(join(options.dataDir, 'logs', 'evidence-desk.log'));
-    this.profiles = new ProfileConnections(store.settings, options.secrets, {
-      dataDir: options.dataDir,
-      options: options.embeddedSandbox,
-    });
+    this.profiles = new ProfileConnections(
+      store.settings,
+      options.secrets,
+      { dataDir: options.dataDir, options: options.embeddedSandbox },
+      options.networkFor,
+    );
     this.logKeys = new LogTrust({
       settings: store.settings,
       active: () => this.trustedService(),

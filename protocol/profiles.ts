@@ -69,6 +69,11 @@ export const serviceProfileSchema = z
         'must be a PEM public key or a SHA-256 fingerprint (64 hexadecimal characters)',
       )
       .optional(),
+    /**
+     * A CA certificate file (PEM) the command line trusts for this service besides the OS store:
+     * an internal CA, or the one a TLS-inspecting proxy signs with. The app uses the OS store.
+     */
+    caFile: z.string().trim().min(1).max(4096).optional(),
   })
   .superRefine((profile, context) => {
     if (profile.kind !== 'production') return;

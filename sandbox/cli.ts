@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient, listClients } from './clients';
 import type { Faults } from './config';
 import { DEFAULT_CONFIG, faultsSchema } from './config';
 import { openSandboxDb } from './db';
 import { startSandbox } from './server';
+import { makeLocalCertificates } from './tls';
 
 const USAGE = `Evidence Desk sandbox: a local Evidence Certification Service.
 
@@ -22,6 +25,8 @@ Serve options:
   --token-lifetime S     access token lifetime in seconds (default ${DEFAULT_CONFIG.faults.tokenLifetimeSeconds})
   --faults JSON          injected faults, e.g. '{"errorRate":0.2,"latencyMs":300}' (docs/api.md)
   --log                  structured request logs on stdout
+  --tls                  serve HTTPS with a private CA made for its address (its CA file is printed:
+                         give it to the client with NODE_EXTRA_CA_CERTS or profile set --ca-file)
 `;
 
 class UsageError extends Error {}
@@ -38,6 +43,7 @@ async function main(argv: string[]): Promise<void> {
       'batch-interval': { type: 'string' },
       'rate-limit': { type: 'string' },
       'token-lifetime': { type: 'string' },
+      tls: { type: 'boolean' },
       faults: { type: 'string' },
       log: { type: 'boolean' },
       name: { type: 'string' },
@@ -81,9 +87,19 @@ async function main(argv: string[]): Promise<void> {
   const faults: Partial<Faults> = values.faults ? parseFaults(values.faults) : {};
   if (values['token-lifetime'])
     faults.tokenLifetimeSeconds = integer('--token-lifetime', values['token-lifetime']);
+  const host = values.host ?? DEFAULT_CONFIG.host;
+  const certificates = values.tls
+    ? makeLocalCertificates(join(dirname(dbPath === ':memory:' ? DEFAULT_CONFIG.dbPath : dbPath), 'tls'), [
+        host,
+        'localhost',
+      ])
+    : null;
   const sandbox = await startSandbox({
+    tls: certificates
+      ? { cert: readFileSync(certificates.certFile, 'utf8'), key: readFileSync(certificates.keyFile, 'utf8') }
+      : undefined,
     dbPath,
-    host: values.host ?? DEFAULT_CONFIG.host,
+    host,
     port: values.port ? integer('--port', values.port) : DEFAULT_CONFIG.port,
     authPort: values['auth-port'] ? integer('--auth-port', values['auth-port']) : undefined,
     batchIntervalMs: values['batch-interval']
@@ -101,6 +117,9 @@ async function main(argv: string[]): Promise<void> {
       `  token URL      ${sandbox.tokenUrl}`,
       `  public key     ${sandbox.baseUrl}/v1/log/public-key`,
       `  database       ${dbPath}`,
+      ...(certificates
+        ? [`  CA file        ${certificates.caFile} (trust it: NODE_EXTRA_CA_CERTS or --ca-file)`]
+        : []),
       'Demo client:',
       `  client_id      ${demo.clientId}`,
       `  client_secret  ${demo.clientSecret}`,

@@ -62,6 +62,8 @@ export interface SandboxConfig {
   logRequests: boolean;
   /** A request must arrive whole within this (its headers within 10 s at most); then 408 and close. */
   requestTimeoutMs: number;
+  /** Serve HTTPS with this certificate and key (PEM), as a service behind a private CA would. */
+  tls?: { cert: string; key: string };
 }
 
 export const DEFAULT_CONFIG: SandboxConfig = {

@@ -115,8 +115,14 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
 }
 
 /** A Fastify instance that speaks problem+json for every error, unknown route and bad body. */
-export function createHttpApp(logRequests: boolean, requestTimeoutMs = REQUEST_TIMEOUT_MS): FastifyInstance {
+export function createHttpApp(
+  logRequests: boolean,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+  tls?: { cert: string; key: string },
+): FastifyInstance {
   const app = Fastify({
+    // HTTPS when a certificate is given (the same server options as the plain one below).
+    ...(tls ? { https: { ...tls, requireHostHeader: false, connectionsCheckingInterval: 1000 } } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     logger: logRequests ? { level: 'info' } : false,
     return503OnClosing: true,
@@ -131,7 +137,7 @@ export function createHttpApp(logRequests: boolean, requestTimeoutMs = REQUEST_T
     // Node would answer a request without Host with a bare 400; the hook below answers it in problem+json.
     // Timeouts are checked every second (Node's default, 30 s, would let a half-sent request linger).
     http: { requireHostHeader: false, connectionsCheckingInterval: 1000 },
-  });
+  }) as unknown as FastifyInstance;
   app.server.headersTimeout = headersTimeoutOf(requestTimeoutMs);
   app.decorateRequest('client', undefined);
   app.decorateRequest('rawBody', undefined);

@@ -66,14 +66,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const apps: FastifyInstance[] = [];
-  const api = createHttpApp(config.logRequests, config.requestTimeoutMs);
+  const api = createHttpApp(config.logRequests, config.requestTimeoutMs, config.tls);
   apps.push(api);
   await api.register(async (scope) => certificationRoutes(scope, context));
   await api.register(async (scope) => logRoutes(scope, context));
   await api.register(async (scope) => adminRoutes(scope, context));
   let auth = api;
   if (config.authPort !== undefined) {
-    auth = createHttpApp(config.logRequests, config.requestTimeoutMs);
+    auth = createHttpApp(config.logRequests, config.requestTimeoutMs, config.tls);
     apps.push(auth);
   }
   await auth.register(async (scope) => tokenRoutes(scope, context));

@@ -31,13 +31,16 @@ Commands:
                         once it is anchored (off unless chosen)
   profile show | use ID | test [ID] | trust-key FINGERPRINT
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
-              [--log-key FINGERPRINT|KEY.pem] [--use]
+              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem] [--use]
                         secrets are asked for (no echo), or read one per line from a pipe
   sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)
 
 Options for every command:
   --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)
   --json                machine-readable output on stdout
+
+Networks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the
+system's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.
   -h, --help
 
 Exit codes: 0 done; 1 something failed (a file, a certification, a verification);
@@ -83,6 +86,7 @@ export const OPTIONS = {
   timeout: { type: 'string' },
   csv: { type: 'string' },
   again: { type: 'boolean' },
+  'ca-file': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<

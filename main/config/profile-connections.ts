@@ -8,6 +8,7 @@ import { DeskError } from '../errors';
 import type { SecretName, SecretStore } from '../secrets/secret-store';
 import type { CallResult, ServiceConnection } from '../service/service-client';
 import { ServiceClient } from '../service/service-client';
+import type { Fetch } from '../service/network';
 import type { SettingsStore } from '../store';
 
 const profileKey = (id: string) => `profile:${id}`;
@@ -24,6 +25,8 @@ export class ProfileConnections {
     private readonly settings: SettingsStore,
     private readonly secrets: SecretStore,
     private readonly embedded: { dataDir: string; options?: SandboxOptions },
+    /** How a profile's requests leave the machine (the CLI's proxy-aware fetch); the platform's by default. */
+    private readonly networkFor: (profile: ServiceProfile) => Fetch | undefined = () => undefined,
   ) {}
 
   get activeId(): string {
@@ -131,6 +134,7 @@ export class ProfileConnections {
       tokenUrl: profile.tokenUrl,
       clientId: profile.clientId,
       clientSecret,
+      fetch: this.networkFor(profile),
       signing: {
         hmacKey: hmacKey ?? undefined,
         apiKey: profile.apiKey || undefined,

@@ -1,6 +1,6 @@
 // The Electron shell: window, lifecycle, menus, badge, notifications and IPC wiring on the core.
 // Everything else is the plain-Node core, tested without Electron.
-import { BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage, net } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EvidenceCore } from '../core';
@@ -44,7 +44,13 @@ async function start(): Promise<void> {
   serveRenderer(join(here, '../renderer'));
   let core: EvidenceCore;
   try {
-    core = await EvidenceCore.open({ dataDir, secrets: new KeychainSecretStore(), log });
+    core = await EvidenceCore.open({
+      dataDir,
+      secrets: new KeychainSecretStore(),
+      log,
+      // Chromium's network stack: the system proxy, PAC files and the OS certificate store apply.
+      networkFor: () => (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
+    });
   } catch (error) {
     const { dialog } = await import('electron');
     dialog.showErrorBox(setShellLanguage('system')('dialogs.cannotStart'), (error as Error).message);

@@ -1,3 +1,5 @@
+import type { Fetch } from './network';
+import { CAPTIVE_PORTAL_MESSAGE, explainNetworkFailure, looksLikeCaptivePortal } from './network-errors';
 import { randomUUID } from 'node:crypto';
 import type { CertificationRequest } from '../../protocol/certification-request';
 import type { SigningKeys } from './request-signer';
@@ -14,6 +16,11 @@ export interface ServiceConnection {
   clientSecret: string;
   signing: SigningKeys;
   timeoutMs?: number;
+  /**
+   * How requests leave the machine: in the app, Electron's net.fetch (system proxy, PAC, OS
+   * certificates); in the CLI, a fetch through HTTPS_PROXY trusting the OS store and extra CAs.
+   */
+  fetch?: Fetch;
 }
 
 /** How one call ended. `offline` means no answer at all (network down, timeout). */
@@ -172,7 +179,13 @@ export class ServiceClient {
       try {
         json = JSON.parse(raw);
       } catch {
-        return unreadable('The service answered with something that is not JSON.', response.status, raw);
+        return unreadable(
+          looksLikeCaptivePortal(response.headers.get('content-type'), raw)
+            ? CAPTIVE_PORTAL_MESSAGE
+            : 'The service answered with something that is not JSON.',
+          response.status,
+          raw,
+        );
       }
       try {
         return { ok: true, value: read(json), raw };
@@ -281,7 +294,9 @@ export class ServiceClient {
         retryable: true,
         offline: false,
         code: 'unreadable_response',
-        message: 'The token endpoint answered with something that is not JSON.',
+        message: looksLikeCaptivePortal(response.headers.get('content-type'), raw)
+          ? CAPTIVE_PORTAL_MESSAGE
+          : 'The token endpoint answered with something that is not JSON.',
       });
     }
     if (typeof body.access_token !== 'string' || !body.access_token) {
@@ -303,7 +318,7 @@ export class ServiceClient {
   private async fetch(url: URL, init: RequestInit, withdrawn?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
-      return await fetch(url, {
+      return await (this.connection.fetch ?? fetch)(url, {
         ...init,
         signal: withdrawn ? AbortSignal.any([timeout, withdrawn]) : timeout,
         // Redirects are handled above, where it is known whether following one is safe.
@@ -326,7 +341,7 @@ export class ServiceClient {
         code: timedOut ? 'timeout' : 'unreachable',
         message: timedOut
           ? 'The service did not answer in time.'
-          : `The service cannot be reached: ${networkReason(error)}.`,
+          : `The service cannot be reached: ${(await explainNetworkFailure(error, url)) ?? networkReason(error)}.`,
       });
     }
   }

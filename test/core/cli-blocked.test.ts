@@ -6,7 +6,7 @@ import { openStore } from '../../main/store';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { filesHoldingSecrets, workspace } from '../support/core';
-import { runCli } from '../support/cli';
+import { profileSetArgs, runCli } from '../support/cli';
 import { startTestSandbox } from '../support/sandbox';
 
 // The CLI in its own process, on a real queue file, the real keychain and the real sandbox.
@@ -26,23 +26,7 @@ const cli = (args: string[], input?: string) => runCli(ws.dataDir, args, input);
 // The same document is certified again and again here, on purpose: --again says so.
 const certifyArgs = ['--event-type', 'DOCUMENT_SIGNED', '--asset-type', 'document', '--again'];
 const setProfile = (clientId: string, secret: string) =>
-  cli(
-    [
-      'profile',
-      'set',
-      '--id',
-      'acme',
-      '--kind',
-      'custom',
-      '--base-url',
-      sandbox.baseUrl,
-      '--token-url',
-      sandbox.tokenUrl,
-      '--client-id',
-      clientId,
-    ],
-    `${secret}\n`,
-  );
+  cli(profileSetArgs('acme', sandbox, clientId), `${secret}\n`);
 
 describe('when the active profile cannot be used', () => {
   it('opens every command when its secret is missing from the keychain, says what is wrong, and lets it be fixed', async () => {

@@ -7,7 +7,7 @@ import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
 import { openStore } from '../../main/store';
-import { runCli } from '../support/cli';
+import { profileSetArgs, runCli } from '../support/cli';
 import { sha256Hex, startTestSandbox } from '../support/sandbox';
 
 let ws: TestWorkspace;
@@ -252,22 +252,7 @@ describe('evidence-desk CLI', () => {
     it('saves a profile with secrets read from a pipe, tests it, and never prints the secrets', async () => {
       const client = sandbox.createClient({ requireSignature: true });
       const set = await cli(
-        [
-          'profile',
-          'set',
-          '--id',
-          'acme',
-          '--kind',
-          'custom',
-          '--base-url',
-          sandbox.baseUrl,
-          '--token-url',
-          sandbox.tokenUrl,
-          '--client-id',
-          client.clientId,
-          '--sign',
-          '--use',
-        ],
+        profileSetArgs('acme', sandbox, client.clientId, '--sign', '--use'),
         `${client.clientSecret}\n${client.hmacKey}\n`,
       );
       expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/Saved profile acme/) });

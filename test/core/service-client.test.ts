@@ -293,7 +293,9 @@ describe('a real service that chose differently from our sandbox', () => {
       poll = { status: 200, type: 'text/html', body: '<html>Down for maintenance</html>' };
       await expect
         .poll(() => details().errorMessage, { timeout: 10_000 })
-        .toMatch(/The last look at the service failed: The service answered with something that is not JSON/);
+        .toMatch(
+          /The last look at the service failed: Something answered with a web page instead of the service’s data/,
+        );
       expect(details()).toMatchObject({ state: 'pending', rawResponse: '<html>Down for maintenance</html>' });
 
       poll = {

@@ -1,9 +1,21 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fetchToken } from '../support/sandbox';
+
+/** An HTTPS GET trusting only Node's CAs, plus `ca` when given (process-wide TLS settings untouched). */
+function statusOf(url: string, ca?: string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    get(url, ca ? { ca: [...rootCertificates, ca] } : {}, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).once('error', reject),
+  );
+}
 
 const TSX = join(process.cwd(), 'node_modules/.bin/tsx');
 let dir: string;
@@ -34,6 +46,26 @@ describe('npm run sandbox', () => {
     }
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
+  });
+
+  it('serves HTTPS with --tls and prints the CA file that makes it trusted', async () => {
+    const child = spawn(TSX, ['sandbox/cli.ts', '--tls', '--port', '0', '--db', join(dir, 'db.sqlite')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await expect.poll(() => out, { timeout: 15_000 }).toMatch(/Press Ctrl\+C/);
+      const baseUrl = /base URL\s+(\S+)/.exec(out)?.[1] ?? '';
+      const caFile = /CA file\s+(\S+)/.exec(out)?.[1] ?? '';
+      expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(caFile).toBe(join(dir, 'tls', 'ca.pem'));
+      const key = `${baseUrl}/v1/log/public-key`;
+      expect(await statusOf(key, readFileSync(caFile, 'utf8'))).toBe(200);
+      await expect(statusOf(key)).rejects.toThrow(/unable to verify the first certificate/);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('creates clients with the options asked for, showing their secrets once', () => {

@@ -8,9 +8,20 @@ export interface CliRun {
 
 /** Runs the CLI as a user would, in its own process, on `dataDir`; `input` is piped to stdin. */
 export function runCli(dataDir: string, args: string[], input?: string): Promise<CliRun> {
+  return runCliWith(dataDir, args, input);
+}
+
+/** The same, with environment variables added (a proxy, extra CA certificates). */
+export function runCliWith(
+  dataDir: string,
+  args: string[],
+  input?: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliRun> {
   const dataDirArgs = args[0] === 'sandbox' ? [] : ['--data-dir', dataDir];
   const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args, ...dataDirArgs], {
     stdio: 'pipe',
+    env: { ...process.env, ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -18,4 +29,28 @@ export function runCli(dataDir: string, args: string[], input?: string): Promise
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.end(input ?? '');
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** `profile set` for a custom service, as a user types it (secrets are piped in separately). */
+export function profileSetArgs(
+  id: string,
+  service: { baseUrl: string; tokenUrl: string },
+  clientId: string,
+  ...extra: string[]
+): string[] {
+  return [
+    'profile',
+    'set',
+    '--id',
+    id,
+    '--kind',
+    'custom',
+    '--base-url',
+    service.baseUrl,
+    '--token-url',
+    service.tokenUrl,
+    '--client-id',
+    clientId,
+    ...extra,
+  ];
 }

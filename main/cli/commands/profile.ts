@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { SecretName } from '../../../protocol/profiles';
 import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/profiles';
@@ -39,6 +40,7 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
     );
     if (settings.logKey)
       out(`  log key:        ${settings.logKey.startsWith('-----') ? 'a PEM key' : settings.logKey}`);
+    if (settings.caFile) out(`  CA file:        ${settings.caFile}`);
     return EXIT.ok;
   }
   if (action === 'use') {
@@ -80,6 +82,8 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
     apiKey: values['api-key'],
     signRequests: values.sign ?? false,
     logKey: logKeyArgument(values['log-key']?.[0]),
+    // Kept as an absolute path: the CLI may be run again from another folder.
+    caFile: values['ca-file'] && caFileArgument(values['ca-file']),
   });
   if (!parsed.success)
     throw new UsageError(
@@ -139,4 +143,20 @@ async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined):
     `Now trusting the log key ${change.fingerprint}; checked ${rechecked} certification${rechecked === 1 ? '' : 's'} again.`,
   );
   return EXIT.ok;
+}
+
+/** A CA file must exist and hold a PEM certificate now, not fail on the first request later. */
+function caFileArgument(path: string): string {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch {
+    throw new UsageError(`--ca-file ${path}: that file cannot be read.`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(
+      `--ca-file ${path}: that file holds no PEM certificate (-----BEGIN CERTIFICATE-----).`,
+    );
+  return absolute;
 }
