@@ -231,7 +231,10 @@ export interface SettingsView {
 
 export interface ConnectionTest {
   ok: boolean;
+  /** Why not, in the service's or main's words; empty when it worked. */
   message: string;
+  /** When it worked: how long the token the service issued is valid. */
+  tokenSeconds?: number;
 }
 
 /** What the menus, the dock and a second launch ask the window to do. */

@@ -162,11 +162,12 @@ class BackgroundShell {
       this.notifications.onChanges(changes);
       this.refresh();
     });
-    core.on('connectivity', () => this.refresh());
+    core.on('connectivity', this.refresh);
     this.refresh();
   }
 
-  refresh(): void {
+  // An arrow property: the same function is added as a listener and removed again in dispose().
+  readonly refresh = (): void => {
     const t = this.t();
     const model = trayModel(this.counts, this.core.syncPaused, t);
     this.tray.setToolTip(model.tooltip);
@@ -182,7 +183,7 @@ class BackgroundShell {
     );
     app.setBadgeCount(waitingCount(this.counts));
     if (!this.window.isDestroyed()) this.window.setTitle(windowTitle(this.counts, t));
-  }
+  };
 
   private act(action: TrayAction): void {
     if (action === 'open') this.open();
@@ -226,6 +227,7 @@ class BackgroundShell {
 
   dispose(): void {
     this.stopWatching();
+    this.core.off('connectivity', this.refresh);
     this.notifications.dispose();
     this.tray.destroy();
   }

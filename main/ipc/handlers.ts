@@ -109,11 +109,9 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const result = unsaved
         ? await core.testUnsavedProfile(unsaved.profile, unsaved.secrets)
         : await core.testConnection(id);
+      // The screens say "Connected" in their own language; a failure keeps the service's words.
       return result.ok
-        ? {
-            ok: true,
-            message: `Connected: the service issued a token (valid ${result.value.expiresInSeconds} s).`,
-          }
+        ? { ok: true, message: '', tokenSeconds: result.value.expiresInSeconds }
         : { ok: false, message: result.message };
     },
   };

@@ -3,7 +3,7 @@ import type { EvidenceCore } from '../../core';
 import type { ExportResult } from '../../../protocol/views';
 import type { Values } from '../arguments';
 import { EXIT, selectionOf } from '../arguments';
-import { environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
+import { count, environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
 
 /**
  * `export`: the evidence kit for the chosen certifications, into a folder and/or a zip; and/or
@@ -36,14 +36,15 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
     });
     return EXIT.ok;
   }
-  const plural = (n: number) => `${n} certification${n === 1 ? '' : 's'}`;
   if (kit) {
     const where = [kit.dir, kit.zip].filter(Boolean).map((path) => printable(path as string));
-    out(`Saved the evidence of ${plural(kit.certifications)} to ${where.join(' and ')}.`);
+    out(`Saved the evidence of ${count(kit.certifications, 'certification')} to ${where.join(' and ')}.`);
     if (kit.certifications === 0) out('Nothing matched: the kit holds only verify.html and its README.');
   }
   if (register?.file)
-    out(`Wrote the register of ${plural(register.certifications)} to ${printable(register.file)}.`);
+    out(
+      `Wrote the register of ${count(register.certifications, 'certification')} to ${printable(register.file)}.`,
+    );
   sayIfDemo(core, values);
   return EXIT.ok;
 }

@@ -5,7 +5,7 @@ import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/pro
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { environmentOf, out, outJson } from '../output';
+import { count, environmentOf, out, outJson } from '../output';
 import { promptSecrets } from '../prompt';
 
 export async function profile(core: EvidenceCore, args: string[], values: Values): Promise<number> {
@@ -139,9 +139,7 @@ async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined):
       `The service's log key changed from ${change.previousFingerprint} to ${change.fingerprint}. Compare the new fingerprint with the one the service publishes; if they match, run: evidence-desk profile trust-key ${change.fingerprint}`,
     );
   const rechecked = await core.acceptLogKeyChange();
-  out(
-    `Now trusting the log key ${change.fingerprint}; checked ${rechecked} certification${rechecked === 1 ? '' : 's'} again.`,
-  );
+  out(`Now trusting the log key ${change.fingerprint}; checked ${count(rechecked, 'certification')} again.`);
   return EXIT.ok;
 }
 

@@ -182,7 +182,10 @@ export function Settings({ onClose }: { onClose(): void }) {
             : { unsaved: { profile: asTyped(), secrets: typedSecrets() } },
         ),
       );
-      setMessage({ text: result.message, ok: result.ok });
+      setMessage({
+        text: result.ok ? t('settings.tested', { seconds: result.tokenSeconds }) : result.message,
+        ok: result.ok,
+      });
     } catch (error) {
       setMessage({ text: messageOf(error), ok: false });
     }
