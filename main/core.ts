@@ -55,6 +55,11 @@ import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
 import { waitForRows } from './sync/row-waiter';
 import { SyncEngine } from './sync/sync-engine';
+import type { Trust } from '../verifier/verify-receipt';
+import type { TimestampPacing } from './timestamps/timestamp-engine';
+import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
+import { documentTimestamper } from './timestamps/document-timestamper';
+import type { DocumentTimestamper } from './evidence/pdf/seal';
 
 export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
@@ -81,6 +86,8 @@ export interface CoreOptions {
    * proxy-aware fetch with the profile's CA in the CLI. Node's own fetch when not given.
    */
   networkFor?: (profile: ServiceProfile) => Fetch | undefined;
+  /** How patient independent timestamping is; tests shorten it. */
+  timestampPacing?: TimestampPacing;
 }
 
 export interface CoreEvents {
@@ -119,6 +126,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private setupProblem: ConnectivityStatus | undefined;
   private paused = false;
   private stopReceiptsBeside: (() => void) | undefined;
+  private readonly timestamps: TimestampEngine;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -139,6 +147,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       fetchKey: async () => this.client?.fetchLogKey(),
       fetchConsistency: async (first, second) => this.client?.fetchConsistency(first, second),
       log: this.log,
+    });
+    this.timestamps = new TimestampEngine({
+      batches: store.timestamps,
+      authorityFor: (id) => this.profiles.authorityFor(id),
+      fetchFor: (id) => this.profiles.fetchFor(id),
+      activeProfile: () => this.activeProfileId,
+      log: this.log,
+      pacing: options.timestampPacing,
     });
   }
 
@@ -179,6 +195,11 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       onQueued: () => this.engine?.wake(),
       onProgress: (progress) => this.emit('progress', progress),
     });
+    if (report.queued.length)
+      await this.timestamps.sealBatch(this.activeProfileId).catch((error: unknown) =>
+        // The batch's rows are gathered again later; certifying never fails for the sake of a timestamp.
+        this.log.log('warn', 'timestamp.seal_failed', { error: (error as Error).message }),
+      );
     this.log.log('info', 'intake.finished', {
       queued: report.queued.length,
       problems: report.problems.map((problem) => problem.code),
@@ -250,6 +271,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   startSync(): void {
     this.options.sync = true;
     this.engine?.start();
+    if (this.engine) this.timestamps.start();
   }
 
   /**
@@ -259,6 +281,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   async pauseSync(): Promise<void> {
     if (this.paused) return;
     this.paused = true;
+    await this.timestamps.stop();
     await this.engine?.stop();
     this.emit('connectivity', PAUSED);
   }
@@ -266,7 +289,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   resumeSync(): void {
     if (!this.paused) return;
     this.paused = false;
-    if (this.options.sync !== false) this.engine?.start();
+    if (this.options.sync !== false && this.engine) {
+      this.engine.start();
+      this.timestamps.start();
+    }
     this.emit('connectivity', this.connectivity);
   }
 
@@ -373,6 +399,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         row.profileId,
         row.evidence === null ? null : JSON.parse(row.evidence),
       ),
+      timestamp: row.timestampState === 'confirmed' ? this.store.timestamps.confirmedFor(row.id) : null,
     });
   }
 
@@ -380,6 +407,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
    * Writes the evidence kit (docs/evidence.md) for the chosen certifications of the active
    * profile: receipts, certificates, the register, verify.html, the log key and a README.
    */
+  /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
+  private async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
+    const authority = await this.profiles.authorityFor(this.activeProfileId).catch(() => null);
+    if (!authority) return undefined;
+    const pacing = this.options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING;
+    return documentTimestamper(this.profiles.fetchFor(this.activeProfileId), authority, pacing.timeoutMs);
+  }
+
   async exportEvidence(selection: EvidenceSelection, target: KitTarget): Promise<ExportResult> {
     const ids = this.selectedIds(selection);
     const written = await writeKit(
@@ -388,7 +423,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         selection: describeSelection(selection, ids.length),
         receipts: () => this.receiptsOf(ids),
       },
-      target,
+      { timestamper: target.receiptsOnly ? undefined : await this.documentTimestamper(), ...target },
     ).catch((error: unknown) => {
       throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
     });
@@ -473,12 +508,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
    * The log keys a data folder trusts (their fingerprints): every one a profile of it has trusted.
    * Reads the queue only if there is one — verifying a receipt needs no queue at all.
    */
-  static trustedLogKeys(dataDir: string): string[] {
+  static trustedHere(dataDir: string): Trust {
     const path = join(dataDir, 'queue.sqlite');
-    if (!existsSync(path)) return [];
+    if (!existsSync(path)) return { logKeys: [], tsaRoots: [] };
     const store = openStore(path);
     try {
-      return LogTrust.trustedFingerprints(store.settings);
+      return trustIn(store);
     } finally {
       store.close();
     }
@@ -491,11 +526,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
     if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
     const hashed = await hashOneFile(this.pool, path);
-    const result = await checkAgainstProof(
-      hashed.hash,
-      proofPath,
-      LogTrust.trustedFingerprints(this.store.settings),
-    );
+    const result = await checkAgainstProof(hashed.hash, proofPath, trustIn(this.store));
     return { kind: 'proof', path, assetHash: hashed.hash, ...result };
   }
 
@@ -692,13 +723,22 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       this.emit('connectivity', status);
     });
     this.engine = engine;
-    if (this.options.sync !== false && !this.paused) engine.start();
+    if (this.options.sync !== false && !this.paused) {
+      engine.start();
+      this.timestamps.start();
+    }
   }
 
   private async disconnect(): Promise<void> {
+    await this.timestamps.stop();
     await this.engine?.stop();
     this.engine = undefined;
     this.client = undefined;
     await this.profiles.close();
   }
+}
+
+/** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
+function trustIn(store: Store): Trust {
+  return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
 }

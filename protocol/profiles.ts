@@ -41,6 +41,45 @@ export const isAllowedPlainHttp = (value: string): boolean => {
 export const isLogKeyFingerprint = (value: string): boolean =>
   /^(sha256:)?[0-9a-fA-F]{64}$/.test(value.trim());
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** The certificates in a PEM bundle, each as its own PEM block. */
+export const pemCertificates = (text: string): string[] => text.match(PEM_CERTIFICATE) ?? [];
+
+/**
+ * A timestamping authority (RFC 3161) of the user's choosing: where to ask, under which policy, and
+ * the root certificate(s) its tokens must chain to. Tokens sign themselves, so plain http is allowed.
+ */
+export const tsaSettingsSchema = z.object({
+  url: httpUrl,
+  policyOid: z
+    .string()
+    .trim()
+    .regex(/^[0-2](\.(0|[1-9]\d*))+$/, 'must be an object identifier, like 1.2.3.4')
+    .optional(),
+  trustedCertificates: z
+    .string()
+    .trim()
+    .max(256 * 1024)
+    .refine(
+      (value) => pemCertificates(value).length > 0,
+      'must hold the authority’s root certificate as PEM (-----BEGIN CERTIFICATE-----)',
+    ),
+});
+export type TsaSettings = z.infer<typeof tsaSettingsSchema>;
+
+/**
+ * Public timestamping authorities offered as suggestions (addresses only: nothing is fetched; the
+ * user adds the root certificate the authority publishes). D-Trust's service is qualified under eIDAS.
+ */
+export const WELL_KNOWN_TSAS: readonly { name: string; url: string }[] = [
+  { name: 'DigiCert', url: 'http://timestamp.digicert.com' },
+  { name: 'Sectigo', url: 'http://timestamp.sectigo.com' },
+  { name: 'GlobalSign', url: 'http://timestamp.globalsign.com/tsa/r6advanced1' },
+  { name: 'FreeTSA', url: 'https://freetsa.org/tsr' },
+  { name: 'D-Trust (qualified, eIDAS)', url: 'http://zeitstempel.dtrust.net/tsp' },
+];
+
 export const profileIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lower-case letters, digits and dashes');
@@ -74,6 +113,8 @@ export const serviceProfileSchema = z
      * an internal CA, or the one a TLS-inspecting proxy signs with. The app uses the OS store.
      */
     caFile: z.string().trim().min(1).max(4096).optional(),
+    /** The timestamping authority that confirms each batch's time independently; none when absent. */
+    tsa: tsaSettingsSchema.optional(),
   })
   .superRefine((profile, context) => {
     if (profile.kind !== 'production') return;

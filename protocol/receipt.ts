@@ -7,13 +7,38 @@ import { LOCAL_STATES } from './states';
  * computer, offline, without Evidence Desk's queue (docs/evidence.md). The CLI's verifier and
  * `verify.html` read it with this schema.
  */
-export const RECEIPT_FORMAT = 'evidence-desk-receipt/v1';
+export const RECEIPT_FORMAT = 'evidence-desk-receipt/v2';
+/** Receipts handed out before v2: their dates are the certifying computer's clock, and they keep verifying. */
+export const RECEIPT_FORMATS = ['evidence-desk-receipt/v1', RECEIPT_FORMAT] as const;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in lower-case hex');
 const isoTime = z.string().datetime({ offset: true });
 
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+
+/** One step from a hash to the batch root: the sibling, and on which side it stands. */
+export const merkleStepSchema = z.object({ side: z.enum(['left', 'right']), hash: sha256Hex });
+export type MerkleStep = z.infer<typeof merkleStepSchema>;
+
+export const timestampSchema = z.object({
+  /** Copies of what the token signed: the authority's name (its certificate's subject) and genTime. */
+  authority: z.string(),
+  gen_time: isoTime,
+  /** Where it was asked for; stated, not signed. */
+  url: z.string(),
+  /** The Merkle root (RFC 6962 hashing) over the batch's SHA-256s: SHA-256 of it is the token's imprint. */
+  root: sha256Hex,
+  /** From leaf SHA-256(0x00 ‖ file SHA-256) to the root: node = SHA-256(0x01 ‖ left ‖ right). */
+  path: z.array(merkleStepSchema).max(64),
+  /** The TimeStampToken (CMS ContentInfo), DER, base64. */
+  token: base64,
+  /** The authority's certificates, signer first, DER, base64. */
+  chain: z.array(base64),
+});
+export type ReceiptTimestamp = z.infer<typeof timestampSchema>;
+
 export const receiptSchema = z.object({
-  format: z.literal(RECEIPT_FORMAT),
+  format: z.enum(RECEIPT_FORMATS),
   /** Made on a sandbox: real cryptography, no legal weight. */
   demo: z.boolean(),
   notice: z.string().nullable(),
@@ -24,11 +49,15 @@ export const receiptSchema = z.object({
     event_type: z.string(),
     matter: z.string().nullable(),
     certified_by: z.object({ user: z.string().nullable(), computer: z.string().nullable() }),
+    /** v2: the time the log signed in the leaf (the computer's clock only when nothing signed one). */
     certified_at: isoTime,
+    /** v2: when this computer queued it, by its own clock; stated, never signed. */
+    queued_at: isoTime.optional(),
     request_id: z.string(),
     certification_id: z.string().nullable(),
     state: z.enum(LOCAL_STATES),
     service_state: z.string().nullable(),
+    /** v2: the signed tree head's time. */
     anchored_at: isoTime.nullable(),
   }),
   environment: z.object({
@@ -54,31 +83,90 @@ export const receiptSchema = z.object({
       fingerprint: sha256Hex,
     })
     .nullable(),
+  /** v2: the independent RFC 3161 timestamp of the batch this certification was queued in. */
+  timestamp: timestampSchema.nullable().optional(),
   how_to_verify: z.array(z.string()),
 });
 
 export type Receipt = z.infer<typeof receiptSchema>;
+
+/** What the log signed about a certification: its leaf's fields and its tree head's time. */
+export interface LogFacts {
+  certificationId: string | null;
+  assetType: string | null;
+  sourceSystem: string | null;
+  eventType: string | null;
+  /** ISO 8601 UTC, as the service wrote it into the leaf; null when its leaf carries no time. */
+  certifiedAt: string | null;
+  /** The signed tree head's timestamp, ISO 8601 UTC. */
+  anchoredAt: string;
+  entry: number;
+  treeSize: number;
+  keyFingerprint: string;
+}
+
+/** What a timestamping authority signed: that the batch root (so this file's hash) existed at genTime. */
+export interface TimeFacts {
+  authority: string;
+  genTime: string;
+  /** SHA-256 of the trusted root certificate the authority's chain leads to. */
+  rootFingerprint: string;
+}
+
+/** What nobody signed: shown apart, as stated by whoever made the receipt. */
+export interface StatedFacts {
+  fileName: string;
+  matter: string | null;
+  certifiedBy: string | null;
+  computer: string | null;
+  /** The certifying computer's clock (v1 receipts, or evidence nobody here can check), not a signature. */
+  computerClock: { certifiedAt: string; anchoredAt: string | null } | null;
+}
+
+export interface VerdictFacts {
+  /** Null when the service's evidence is in a format that cannot be checked here. */
+  log: LogFacts | null;
+  /** Null when the receipt carries no independent timestamp. */
+  time: TimeFacts | null;
+  stated: StatedFacts;
+}
+
+/** The checks an RFC 3161 timestamp must pass; a failing one is named in the verdict. */
+export const TIMESTAMP_CHECKS = [
+  'format',
+  'status',
+  'path',
+  'imprint',
+  'nonce',
+  'signature',
+  'usage',
+  'signer_binding',
+  'validity',
+  'chain',
+] as const;
+export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** What a verification concludes, in the words of docs/evidence.md. Exit 0 only for `verified`. */
 export type ReceiptVerdict =
   | {
       verdict: 'verified';
       message: string;
-      file: string;
-      certifiedAt: string;
-      anchoredAt: string | null;
       demo: boolean;
-      keyFingerprint: string;
+      facts: VerdictFacts;
     }
   | {
       verdict: 'content_differs';
       message: string;
-      certified: { file: string; sha256: string; certifiedAt: string };
+      certified: { file: string; sha256: string };
     }
   | {
       verdict: 'receipt_invalid';
-      check: 'format' | 'leaf' | 'proof' | 'root' | 'signature' | 'key_id';
+      check: 'format' | 'leaf' | 'proof' | 'root' | 'signature' | 'key_id' | 'copy';
+      /** For `copy`: the receipt field that differs from the signed bytes. */
+      field?: string;
       message: string;
     }
+  | { verdict: 'timestamp_invalid'; check: TimestampCheck; message: string }
   | { verdict: 'untrusted_key'; message: string; keyFingerprint: string }
+  | { verdict: 'untrusted_tsa'; message: string; rootFingerprint: string; authority: string }
   | { verdict: 'not_anchored'; message: string };

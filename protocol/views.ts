@@ -42,6 +42,17 @@ export interface CertificationRow {
   matter: string | null;
   /** One certify action (drop, command) = one batch: the list shows a batch's files in path order. */
   batchId: number | null;
+  /**
+   * Independent time (RFC 3161): null when no timestamping authority is set for the profile;
+   * `waiting` (with the reason when an attempt failed) until the authority's token is checked and
+   * kept; then who confirmed the time, and when (the token's genTime, ms).
+   */
+  timestampState: 'waiting' | 'confirmed' | null;
+  timeConfirmedBy: string | null;
+  timeConfirmedAt: number | null;
+  timestampProblem: string | null;
+  /** JSON: the path from this file's hash to its batch's root ({side, hash}[]). */
+  timestampPath: string | null;
 }
 
 /** What a person did to a certification besides certifying it, for the custody register. */

@@ -17,6 +17,9 @@ import { adminRoutes } from './routes/admin';
 import { certificationRoutes } from './routes/certifications';
 import { logRoutes } from './routes/log';
 import { TOKEN_PATH, tokenRoutes } from './routes/token';
+import { TSA_PATH, tsaRoutes } from './routes/tsa';
+import type { DemoTsa } from './demo-tsa';
+import { loadOrCreateDemoTsa } from './demo-tsa';
 import { purgeExpiredTokens } from './tokens';
 
 export interface Sandbox {
@@ -27,6 +30,8 @@ export interface Sandbox {
   adminToken: string;
   demoClient: ClientCredentials;
   logKey: LogKey;
+  /** The DEMO timestamping authority: its address, and the root certificate to trust it by. */
+  tsa: { url: string; rootPem: string };
   db: SandboxDb;
   createClient(options?: ClientOptions): ClientCredentials;
   faults(): Faults;
@@ -49,6 +54,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   releaseAbandonedClaims(db);
   const logKey = loadOrCreateLogKey(db);
   const demoClient = ensureDemoClient(db);
+  let demoTsa: DemoTsa;
+  try {
+    demoTsa = await loadOrCreateDemoTsa(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   let faults = config.faults;
 
   const anchorNow = () =>
@@ -71,6 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await api.register(async (scope) => certificationRoutes(scope, context));
   await api.register(async (scope) => logRoutes(scope, context));
   await api.register(async (scope) => adminRoutes(scope, context));
+  await api.register(async (scope) => tsaRoutes(scope, demoTsa));
   let auth = api;
   if (config.authPort !== undefined) {
     auth = createHttpApp(config.logRequests, config.requestTimeoutMs, config.tls);
@@ -96,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       adminToken: context.adminToken,
       demoClient,
       logKey,
+      tsa: { url: `${baseUrl}${TSA_PATH}`, rootPem: demoTsa.rootPem },
       db,
       createClient: (clientOptions) => createClient(db, clientOptions),
       faults: context.faults,

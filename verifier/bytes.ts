@@ -40,3 +40,9 @@ export function uint64(value: number): Uint8Array {
 export function logKeyFingerprint(publicKeyDerBase64: string): string {
   return bytesToHex(sha256(base64ToBytes(publicKeyDerBase64)));
 }
+
+/** The exact bytes of a view as an ArrayBuffer of their own, as WebCrypto and pkijs want them. */
+export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  // Uint8Array's own slice copies; a Node Buffer's slice would share (and hand over) its whole pool.
+  return Uint8Array.prototype.slice.call(bytes).buffer as ArrayBuffer;
+}

@@ -52,3 +52,38 @@ export function merkleLeafHash(leafInput: Uint8Array): Uint8Array {
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   return sha256(concatBytes(NODE, left, right));
 }
+
+/** One step of a path: the sibling hash and its side, so anyone can fold it by hand (kit README). */
+export interface SidedStep {
+  side: 'left' | 'right';
+  hash: Uint8Array;
+}
+
+/**
+ * A batch's Merkle tree over its files' SHA-256s (RFC 6962 hashing, leaf = SHA-256(0x00 ‖ hash)):
+ * its root, and for each file the path to it. Recursion splits at the largest power of two below
+ * the size, exactly as RFC 6962 §2.1 defines the tree.
+ */
+export function batchTree(fileHashes: readonly Uint8Array[]): { root: Uint8Array; paths: SidedStep[][] } {
+  if (fileHashes.length === 0) throw new RangeError('A batch tree needs at least one hash.');
+  const paths: SidedStep[][] = fileHashes.map(() => []);
+  const build = (from: number, to: number): Uint8Array => {
+    if (to - from === 1) return merkleLeafHash(fileHashes[from] as Uint8Array);
+    let split = 1;
+    while (split * 2 < to - from) split *= 2;
+    const left = build(from, from + split);
+    const right = build(from + split, to);
+    for (let i = from; i < from + split; i++) paths[i]?.push({ side: 'right', hash: right });
+    for (let i = from + split; i < to; i++) paths[i]?.push({ side: 'left', hash: left });
+    return nodeHash(left, right);
+  };
+  return { root: build(0, fileHashes.length), paths };
+}
+
+/** Folds a sided path from a file's SHA-256 up to the root it leads to. */
+export function rootFromSidedPath(fileHash: Uint8Array, path: readonly SidedStep[]): Uint8Array {
+  let node = merkleLeafHash(fileHash);
+  for (const step of path)
+    node = step.side === 'left' ? nodeHash(step.hash, node) : nodeHash(node, step.hash);
+  return node;
+}

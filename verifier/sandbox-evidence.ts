@@ -50,7 +50,15 @@ export type EvidenceFailure =
   | 'key_id_mismatch';
 
 export type EvidenceVerdict =
-  | { verified: true; leafIndex: number; treeSize: number; rootHash: string; treeHeadTimestamp: number }
+  | {
+      verified: true;
+      leafIndex: number;
+      treeSize: number;
+      rootHash: string;
+      treeHeadTimestamp: number;
+      /** The leaf's bytes, as UTF-8 text: what the log signed about the certification. */
+      leafInput: string;
+    }
   | { verified: false; code: EvidenceFailure; message: string };
 
 export interface EvidenceExpectation {
@@ -121,6 +129,7 @@ export function verifySandboxEvidence(evidence: unknown, expect: EvidenceExpecta
     treeSize: e.tree_size,
     rootHash: e.root_hash,
     treeHeadTimestamp: head.timestamp,
+    leafInput: e.leaf_input,
   };
 }
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type { ReceiptVerdict } from '../protocol/receipt';
+import type { LogFacts, Receipt, ReceiptVerdict, TimeFacts } from '../protocol/receipt';
 import { receiptSchema } from '../protocol/receipt';
 import { isCanonicalBase64, logKeyFingerprint } from './bytes';
 import type { EvidenceFailure } from './sandbox-evidence';
-import { verifySandboxEvidence } from './sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-evidence';
 import type { Ed25519Verify } from './signature';
+import { firstCopyMismatch, logFactsOf, statedFactsOf } from './signed-facts';
+import { checkReceiptTimestamp } from './timestamp/receipt-timestamp';
 
 const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }>['check']> = {
   evidence_unreadable: 'format',
@@ -17,17 +19,25 @@ const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'rece
   key_id_mismatch: 'key_id',
 };
 
+export interface Trust {
+  /** Log keys trusted here, by fingerprint: the key pinned for a profile, or given by the user. */
+  logKeys: readonly string[];
+  /** Timestamping authorities' root certificates trusted here, by SHA-256 fingerprint of their DER. */
+  tsaRoots: readonly string[];
+}
+
 /**
- * Checks a document against a receipt, offline, with nothing but the two: is this the certified
- * file, does the receipt hold together (leaf, proof, root, key id, signature), and is its log key
- * one we trust (`trustedFingerprints`: the key pinned for this profile, or given by the user).
+ * Checks a document against a receipt, offline, with nothing but the two. A verdict states only
+ * what someone signed: the log (its leaf and signed tree head) or a timestamping authority (its
+ * token). Every readable copy of a signed fact in the receipt must equal the signed bytes, or the
+ * receipt is invalid, naming the field; what nobody signed is returned apart, as stated.
  */
-export function verifyReceipt(
+export async function verifyReceipt(
   fileSha256: string,
   receiptJson: unknown,
-  trustedFingerprints: readonly string[],
+  trust: Trust,
   verifyEd25519?: Ed25519Verify,
-): ReceiptVerdict {
+): Promise<ReceiptVerdict> {
   const parsed = receiptSchema.safeParse(receiptJson);
   if (!parsed.success)
     return {
@@ -36,22 +46,48 @@ export function verifyReceipt(
       message: `This is not an Evidence Desk receipt this version can read: ${z.prettifyError(parsed.error)}`,
     };
   const receipt = parsed.data;
-  const certifiedAt = receipt.certification.certified_at;
   if (receipt.file.sha256 !== fileSha256.toLowerCase())
     return {
       verdict: 'content_differs',
-      message: `This is not the certified file: the receipt is for "${receipt.file.name}" (SHA-256 ${receipt.file.sha256}), certified ${certifiedAt}, and this file's content is different.`,
-      certified: { file: receipt.file.name, sha256: receipt.file.sha256, certifiedAt },
+      message: `This is not the certified file: the receipt is for content with SHA-256 ${receipt.file.sha256} (its name is stated as "${receipt.file.name}"), and this file's content is different.`,
+      certified: { file: receipt.file.name, sha256: receipt.file.sha256 },
     };
-  if (
-    receipt.certification.state !== 'anchored' ||
-    receipt.evidence === null ||
-    receipt.evidence === undefined
-  )
+
+  if (receipt.certification.state !== 'anchored')
     return {
       verdict: 'not_anchored',
       message: `The receipt matches this file, but the certification was not anchored when the receipt was made (${receipt.certification.state}); it cannot be checked yet.`,
     };
+  const log = checkLog(receipt, fileSha256, trust, verifyEd25519);
+  if ('verdict' in log) return log;
+  const time = await checkReceiptTimestamp(receipt, fileSha256, trust.tsaRoots);
+  if ('verdict' in time) return time;
+  if (log.facts === null && time.facts === null)
+    return {
+      verdict: 'not_anchored',
+      message:
+        'The receipt matches this file, but nothing in it is signed in a form that can be checked here: the service’s evidence is in a format this verifier does not know, and there is no independent timestamp.',
+    };
+  return {
+    verdict: 'verified',
+    demo: receipt.demo,
+    message: verifiedMessage(log.facts, time.facts),
+    facts: { log: log.facts, time: time.facts, stated: statedFactsOf(receipt, log.facts !== null) },
+  };
+}
+
+type LogOutcome = ReceiptVerdict | { facts: LogFacts | null };
+
+/** The service's evidence: checked where its format is known; null facts where it is not. */
+function checkLog(
+  receipt: Receipt,
+  fileSha256: string,
+  trust: Trust,
+  verifyEd25519?: Ed25519Verify,
+): LogOutcome {
+  const evidence = receipt.evidence as { format?: unknown } | null | undefined;
+  if (evidence === null || evidence === undefined) return { facts: null };
+  if (evidence.format !== SANDBOX_EVIDENCE_FORMAT) return { facts: null };
   const key = receipt.log_key;
   if (!key)
     return {
@@ -65,7 +101,7 @@ export function verifyReceipt(
       check: 'key_id',
       message: 'The log key in the receipt does not match its own fingerprint: the receipt was altered.',
     };
-  const check = verifySandboxEvidence(receipt.evidence, {
+  const check = verifySandboxEvidence(evidence, {
     assetHash: fileSha256,
     certificationId: receipt.certification.certification_id ?? undefined,
     logPublicKey: key.public_key,
@@ -77,21 +113,47 @@ export function verifyReceipt(
       check: CHECK_OF[check.code],
       message: `The receipt was altered or damaged: ${check.message}`,
     };
-  if (!trustedFingerprints.includes(key.fingerprint))
+  const facts = logFactsOf(
+    check.leafInput,
+    { timestamp: check.treeHeadTimestamp },
+    check.leafIndex,
+    check.treeSize,
+    key.fingerprint,
+  );
+  const mismatch = firstCopyMismatch(receipt, facts);
+  if (mismatch)
+    return {
+      verdict: 'receipt_invalid',
+      check: 'copy',
+      field: mismatch.field,
+      message: `The receipt was altered: ${mismatch.field} in the receipt differs from ${mismatch.signedBy}.`,
+    };
+  if (!trust.logKeys.includes(key.fingerprint))
     return {
       verdict: 'untrusted_key',
       keyFingerprint: key.fingerprint,
       message: `The receipt is consistent, but it was signed by a log key this computer does not trust (fingerprint ${key.fingerprint}). Compare that fingerprint with the one the service publishes; if they match, check again trusting it.`,
     };
-  return {
-    verdict: 'verified',
-    file: receipt.file.name,
-    certifiedAt,
-    anchoredAt: receipt.certification.anchored_at,
-    demo: receipt.demo,
-    keyFingerprint: key.fingerprint,
-    message: `This is exactly the file certified as "${receipt.file.name}" on ${certifiedAt}, anchored ${receipt.certification.anchored_at ?? 'in the log'} (entry ${check.leafIndex + 1} of ${check.treeSize}), signed by the trusted log key ${key.fingerprint.slice(0, 16)}….`,
-  };
+  return { facts };
+}
+
+function verifiedMessage(log: LogFacts | null, time: TimeFacts | null): string {
+  const parts: string[] = [];
+  if (log) {
+    const event = log.eventType ? ` for the event ${log.eventType}` : '';
+    const certified = log.certifiedAt ? `, certified ${log.certifiedAt}` : '';
+    parts.push(
+      `This is exactly the certified content${event}${certified}, anchored ${log.anchoredAt} (entry ${log.entry} of ${log.treeSize} in the log, signed by the trusted log key ${log.keyFingerprint.slice(0, 16)}…).`,
+    );
+  }
+  if (time)
+    parts.push(
+      log
+        ? `Time confirmed by ${time.authority} at ${time.genTime} (RFC 3161).`
+        : `This content existed at ${time.genTime}, according to ${time.authority} (RFC 3161 timestamp); the service's own evidence cannot be checked here.`,
+    );
+  else parts.push('No independent timestamp: the time rests on the log alone.');
+  return parts.join(' ');
 }
 
 /** Each verdict's headline: the first thing the CLI, the app and verify.html say. */
@@ -99,10 +161,61 @@ export const VERDICT_HEADLINES: Record<ReceiptVerdict['verdict'], string> = {
   verified: 'Verified: this is the certified document',
   content_differs: 'Not the certified document',
   receipt_invalid: 'The proof does not hold together',
+  timestamp_invalid: 'The timestamp does not hold',
   untrusted_key: 'Consistent, but signed by a log key you have not trusted',
+  untrusted_tsa: 'Consistent, but timestamped by an authority you have not trusted',
   not_anchored: 'Not verifiable yet: the certification was not anchored',
 };
 
 /** Said with every verdict on a sandbox's certification. */
 export const DEMO_VERDICT_NOTICE =
   'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.';
+
+/** One labelled fact; `time` is ISO 8601 UTC, for each shell to show in its reader's local time. */
+export interface FactLine {
+  label: string;
+  value: string;
+  time?: string;
+}
+
+/** A verdict's facts as labelled lines, in English: signed ones first, then what nobody signed. */
+export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[]; stated: FactLine[] } {
+  if (verdict.verdict !== 'verified') return { signed: [], stated: [] };
+  const { log, time, stated } = verdict.facts;
+  const signed: FactLine[] = [];
+  if (log) {
+    if (log.eventType) signed.push({ label: 'Event', value: `${log.eventType} · ${log.assetType ?? ''}` });
+    if (log.sourceSystem) signed.push({ label: 'Source system', value: log.sourceSystem });
+    if (log.certifiedAt)
+      signed.push({ label: 'Certified at', value: log.certifiedAt, time: log.certifiedAt });
+    signed.push({ label: 'Anchored at', value: log.anchoredAt, time: log.anchoredAt });
+    signed.push({ label: 'Log entry', value: `${log.entry} of ${log.treeSize}` });
+    if (log.certificationId) signed.push({ label: 'Certification id', value: log.certificationId });
+    signed.push({ label: 'Log key fingerprint', value: log.keyFingerprint });
+  }
+  if (time) {
+    signed.push({ label: 'Time confirmed at', value: time.genTime, time: time.genTime });
+    signed.push({ label: 'Time confirmed by', value: `${time.authority} (RFC 3161)` });
+  }
+  const said: FactLine[] = [{ label: 'File name', value: stated.fileName }];
+  if (stated.matter) said.push({ label: 'Matter', value: stated.matter });
+  if (stated.certifiedBy || stated.computer)
+    said.push({
+      label: 'Certified by',
+      value: [stated.certifiedBy, stated.computer].filter(Boolean).join(' on '),
+    });
+  if (stated.computerClock) {
+    const clock = stated.computerClock;
+    said.push({ label: 'Queued at (computer clock)', value: clock.certifiedAt, time: clock.certifiedAt });
+    if (clock.anchoredAt)
+      said.push({
+        label: 'Seen anchored at (computer clock)',
+        value: clock.anchoredAt,
+        time: clock.anchoredAt,
+      });
+  }
+  return { signed, stated: said };
+}
+
+/** The heading over what nobody signed, wherever a verdict is shown. */
+export const STATED_HEADING = 'Stated by whoever made this receipt, not signed';

@@ -2,6 +2,7 @@ import type { LocalState } from '../../protocol/states';
 import { LOCAL_STATES } from '../../protocol/states';
 import type { ParseArgsConfig, parseArgs } from 'node:util';
 import type { EvidenceSelection } from '../../protocol/views';
+import { WELL_KNOWN_TSAS } from '../../protocol/profiles';
 
 export const USAGE = `Usage: evidence-desk <command> [options]
 
@@ -17,8 +18,10 @@ Commands:
   status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]
                         counts by state and by matter, connectivity, and optionally the rows
   verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]
+              [--tsa-root FINGERPRINT|ROOT.pem]
                         hash FILE and check it, offline: against its receipt or certificate (no
-                        queue needed; trusted log key: --log-key, or the one pinned here), or else
+                        queue needed; trusted log key: --log-key, or the one pinned here; trusted
+                        timestamping root: --tsa-root, or those of tokens kept here), or else
                         against the certifications of it in this queue
   export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]
                         write the evidence kit for the chosen certifications: a receipt and a
@@ -31,8 +34,12 @@ Commands:
                         once it is anchored (off unless chosen)
   profile show | use ID | test [ID] | trust-key FINGERPRINT
   profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]
-              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem] [--use]
-                        secrets are asked for (no echo), or read one per line from a pipe
+              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]
+              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID]] [--use]
+                        secrets are asked for (no echo), or read one per line from a pipe;
+                        --tsa-url names the timestamping authority (RFC 3161) that confirms each
+                        batch's time, --tsa-ca the root certificate(s) it must chain to. Public
+                        authorities (addresses only; get their roots from them): ${WELL_KNOWN_TSAS.map((tsa) => tsa.url).join(', ')}
   sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)
 
 Options for every command:
@@ -79,6 +86,10 @@ export const OPTIONS = {
   zip: { type: 'string' },
   'receipts-only': { type: 'boolean' },
   'log-key': { type: 'string', multiple: true },
+  'tsa-root': { type: 'string', multiple: true },
+  'tsa-url': { type: 'string' },
+  'tsa-policy': { type: 'string' },
+  'tsa-ca': { type: 'string' },
   out: { type: 'string' },
   ids: { type: 'string' },
   matter: { type: 'string' },

@@ -2,7 +2,16 @@ import { join } from 'node:path';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
-import { EMBEDDED_PROFILE_ID, SECRET_NAMES, isDemoKind, serviceProfileSchema } from '../../protocol/profiles';
+import {
+  EMBEDDED_PROFILE_ID,
+  SECRET_NAMES,
+  isDemoKind,
+  pemCertificates,
+  serviceProfileSchema,
+} from '../../protocol/profiles';
+import { base64ToBytes } from '../../verifier/bytes';
+import { certificateFingerprint } from '../../verifier/timestamp/token';
+import type { Authority } from '../timestamps/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
 import { DeskError } from '../errors';
 import type { SecretName, SecretStore } from '../secrets/secret-store';
@@ -143,6 +152,25 @@ export class ProfileConnections {
     };
   }
 
+  /**
+   * The timestamping authority a profile names, with the roots to trust it by: the embedded
+   * sandbox's DEMO authority, or the one saved with a service profile; null when it names none.
+   */
+  async authorityFor(id: string): Promise<Authority | null> {
+    if (id === EMBEDDED_PROFILE_ID) {
+      await this.embeddedConnection();
+      return this.sandbox ? authorityOf(this.sandbox.tsa.url, this.sandbox.tsa.rootPem) : null;
+    }
+    const tsa = this.read(id)?.tsa;
+    return tsa ? authorityOf(tsa.url, tsa.trustedCertificates, tsa.policyOid) : null;
+  }
+
+  /** How a profile's timestamp requests leave the machine: the same way as its service requests. */
+  fetchFor(id: string): Fetch {
+    const profile = id === EMBEDDED_PROFILE_ID ? undefined : this.read(id);
+    return (profile && this.networkFor(profile)) ?? fetch;
+  }
+
   /** Stops the embedded sandbox, if it runs. */
   async close(): Promise<void> {
     await this.sandbox?.stop();
@@ -164,4 +192,11 @@ export class ProfileConnections {
       signing: {},
     };
   }
+}
+
+function authorityOf(url: string, pem: string, policyOid?: string): Authority {
+  const certificates = pemCertificates(pem).map((block) =>
+    base64ToBytes(block.replace(/-----[^-]+-----|\s/g, '')),
+  );
+  return { url, policyOid, certificates, trustedRoots: certificates.map(certificateFingerprint) };
 }

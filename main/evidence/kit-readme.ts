@@ -5,6 +5,8 @@ export interface KitSummary {
   demoCount: number;
   notAnchored: number;
   keys: { file: string; fingerprint: string }[];
+  /** The root certificates of the timestamping authorities the receipts' tokens chain to. */
+  tsaRoots: { file: string; fingerprint: string }[];
   selection: string;
   generatedAt: Date;
 }
@@ -34,6 +36,28 @@ assert (sth["tree_size"], sth["root_hash"]) == (e["tree_size"], e["root_hash"]),
 open("tree-head.bin", "wb").write(b"\\x00\\x01" + struct.pack(">QQ", sth["timestamp"], sth["tree_size"]) + node)
 open("tree-head.sig", "wb").write(base64.b64decode(sth["signature"], validate=True))
 print("The document, the leaf and the inclusion proof hold. Now check the signature with OpenSSL.")
+`;
+
+/**
+ * The by-hand check of the independent timestamp: folds the receipt's path from the document's
+ * SHA-256 up to the batch root, and writes the root, the token and the authority's certificates for
+ * `openssl ts -verify`. The README prints it and a test runs it.
+ */
+export const MANUAL_TIMESTAMP_SCRIPT = `import base64, hashlib, json, sys
+receipt = json.load(open(sys.argv[1], encoding="utf-8"))
+document = hashlib.sha256(open(sys.argv[2], "rb").read()).digest()
+t = receipt["timestamp"]
+h = lambda *parts: hashlib.sha256(b"".join(parts)).digest()
+node = h(b"\\x00", document)
+for step in t["path"]:
+    sibling = bytes.fromhex(step["hash"])
+    node = h(b"\\x01", sibling, node) if step["side"] == "left" else h(b"\\x01", node, sibling)
+assert node.hex() == t["root"], "NOT the timestamped document: the path does not lead to the root"
+open("batch-root.bin", "wb").write(node)
+open("timestamp.tsr", "wb").write(base64.b64decode(t["token"], validate=True))
+pem = lambda der: "-----BEGIN CERTIFICATE-----\\n" + base64.encodebytes(base64.b64decode(der)).decode() + "-----END CERTIFICATE-----\\n"
+open("tsa-chain.pem", "w").write("".join(pem(c) for c in t["chain"][1:-1]) or pem(t["chain"][-1]))
+print("The path leads from the document to the timestamped root. Now check the token with OpenSSL.")
 `;
 
 /** The README for whoever receives the kit: what the files prove and how to check them, in plain words. */
@@ -117,7 +141,43 @@ ${MANUAL_CHECK_SCRIPT}----- end -----
        openssl pkeyutl -verify -pubin -inkey ${key?.file ?? 'log-key.pem'} -rawin -in tree-head.bin -sigfile tree-head.sig
      OpenSSL answers "Signature Verified Successfully".
 
+${timestampSection(summary.tsaRoots)}
 Each receipt also lists these steps in its "how_to_verify" field. The format of receipts is
-"evidence-desk-receipt/v1"; the evidence format is "rfc6962-merkle-inclusion/v1".
+"evidence-desk-receipt/v2"; the evidence format is "rfc6962-merkle-inclusion/v1".
+`;
+}
+
+function timestampSection(roots: KitSummary['tsaRoots']): string {
+  if (roots.length === 0)
+    return `
+INDEPENDENT TIME
+
+These receipts carry no RFC 3161 timestamp: their time rests on the log's signed tree head alone.
+`;
+  const [root] = roots;
+  if (!root) return '';
+  const lines = roots.map((r) => `    ${r.file}   SHA-256 fingerprint ${r.fingerprint}`).join('\n');
+  return `
+INDEPENDENT TIME (RFC 3161)
+
+Besides the log, a timestamping authority (TSA) signed the time: each batch of documents was put
+under one Merkle root (RFC 6962 hashing) and the TSA signed SHA-256 of that root. A receipt's
+"timestamp" holds the TSA's token, the path from the document's SHA-256 to the root, and the TSA's
+certificates. The roots these tokens chain to:
+${lines}
+Compare a root's fingerprint with the one the authority publishes (openssl x509 -in ${root.file}
+-outform DER | sha256sum). verify.html checks all of this; by hand:
+
+  5. Save these lines as check_timestamp.py, then run
+       python3 check_timestamp.py NAME.receipt.json DOCUMENT
+     It folds the path and writes batch-root.bin, timestamp.tsr (the token) and tsa-chain.pem.
+
+----- check_timestamp.py -----
+${MANUAL_TIMESTAMP_SCRIPT}----- end -----
+
+  6. The authority's signature, certificate and chain, over that root:
+       openssl ts -verify -data batch-root.bin -in timestamp.tsr -token_in -CAfile ${root.file} -untrusted tsa-chain.pem
+     OpenSSL answers "Verification: OK". The time is the token's genTime:
+       openssl ts -reply -in timestamp.tsr -token_in -text | grep "Time stamp"
 `;
 }

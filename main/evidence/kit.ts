@@ -14,9 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { ZipFile } from 'yazl';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
+import { base64ToBytes } from '../../verifier/bytes';
+import { certificateFingerprint } from '../../verifier/timestamp/token';
+import type { Trust } from '../../verifier/verify-receipt';
 import { DeskError } from '../errors';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
+import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
 
 export interface KitSource {
@@ -36,6 +40,8 @@ export interface KitTarget {
   timeZone?: string;
   now?: Date;
   onProgress?(done: number, total: number): void;
+  /** Seals each certificate and the register with a document timestamp (RFC 3161). */
+  timestamper?: DocumentTimestamper;
 }
 
 export interface KitWritten {
@@ -62,6 +68,7 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     demoCount: 0,
     notAnchored: 0,
     keys: new Map(),
+    tsaRoots: new Map(),
     environments: new Set(),
   };
   for (const receipt of source.receipts()) {
@@ -69,10 +76,17 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     const receiptName = `${base}.receipt.json`;
     writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
     if (!target.receiptsOnly) {
-      const pdf = await certificatePdf(receipt, { receiptName, generatedAt, timeZone: target.timeZone });
+      const pdf = await certificatePdf(receipt, {
+        receiptName,
+        generatedAt,
+        timeZone: target.timeZone,
+        timestamper: target.timestamper,
+      });
       writeFileSync(join(folder, `${base}.certificate.pdf`), pdf);
     }
     if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
+    const root = receipt.timestamp?.chain.at(-1);
+    if (root) seen.tsaRoots.set(certificateFingerprint(base64ToBytes(root)), root);
     seen.environments.add(receipt.environment.kind);
     if (receipt.demo) seen.demoCount++;
     if (receipt.certification.state !== 'anchored') seen.notAnchored++;
@@ -92,6 +106,8 @@ interface SeenInKit {
   notAnchored: number;
   /** Fingerprint → base64 SPKI DER of every log key the receipts carry. */
   keys: Map<string, string>;
+  /** Fingerprint → base64 DER of the root certificate each receipt's timestamp chains to. */
+  tsaRoots: Map<string, string>;
   environments: Set<ProfileKind>;
 }
 
@@ -110,6 +126,7 @@ async function writePapers(
       environments: [...seen.environments],
       generatedAt: target.now,
       timeZone: target.timeZone,
+      timestamper: target.timestamper,
     }),
   );
   const keyFiles = [...seen.keys].map(([fingerprint, der], i) => {
@@ -117,10 +134,25 @@ async function writePapers(
     writeFileSync(join(dir, file), pem(der));
     return { file, fingerprint };
   });
-  writeFileSync(join(dir, 'verify.html'), withTrustedKeys(verifier, [...seen.keys.keys()]));
+  const rootFiles = [...seen.tsaRoots].map(([fingerprint, der], i) => {
+    const file =
+      seen.tsaRoots.size === 1 ? 'tsa-root.pem' : `tsa-root-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
+    writeFileSync(join(dir, file), pem(der, 'CERTIFICATE'));
+    return { file, fingerprint };
+  });
+  writeFileSync(
+    join(dir, 'verify.html'),
+    withTrust(verifier, { logKeys: [...seen.keys.keys()], tsaRoots: [...seen.tsaRoots.keys()] }),
+  );
   writeFileSync(
     join(dir, 'README.txt'),
-    kitReadme({ ...seen, keys: keyFiles, selection: source.selection, generatedAt: target.now }),
+    kitReadme({
+      ...seen,
+      keys: keyFiles,
+      tsaRoots: rootFiles,
+      selection: source.selection,
+      generatedAt: target.now,
+    }),
   );
 }
 
@@ -137,13 +169,13 @@ function verifierPage(): string {
   return readFileSync(found, 'utf8');
 }
 
-function withTrustedKeys(page: string, fingerprints: string[]): string {
-  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(fingerprints));
+function withTrust(page: string, trust: Trust): string {
+  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(trust));
 }
 
-function pem(derBase64: string): string {
+function pem(derBase64: string, label = 'PUBLIC KEY'): string {
   const lines = derBase64.match(/.{1,64}/g) ?? [];
-  return `-----BEGIN PUBLIC KEY-----\n${lines.join('\n')}\n-----END PUBLIC KEY-----\n`;
+  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
 /** A name every file system takes (Windows refuses <>:"/\|?* and names ending in a dot or space). */

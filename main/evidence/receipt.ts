@@ -1,14 +1,17 @@
 import { RECEIPT_FORMAT } from '../../protocol/receipt';
-import type { Receipt } from '../../protocol/receipt';
+import type { MerkleStep, Receipt, ReceiptTimestamp } from '../../protocol/receipt';
+import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { logKeyFingerprint } from '../../verifier/bytes';
-import { SANDBOX_EVIDENCE_FORMAT } from '../../verifier/sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, logPosition } from '../../verifier/sandbox-evidence';
 
 export interface ReceiptContext {
   environment: ProfileSummary & { baseUrl: string | null };
   /** The log key pinned for the certification's environment (base64 SPKI DER), when there is one. */
   logPublicKey: string | null;
+  /** The confirmed RFC 3161 timestamp of the row's batch, when there is one. */
+  timestamp: ConfirmedTimestamp | null;
 }
 
 const DEMO_NOTICE =
@@ -30,12 +33,13 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
       event_type: row.eventType,
       matter: row.matter,
       certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
-      certified_at: utcIso(row.createdAt),
+      certified_at: signedCertifiedAt(evidence, knownFormat) ?? utcIso(row.createdAt),
+      queued_at: utcIso(row.createdAt),
       request_id: row.requestId,
       certification_id: row.serviceId,
       state: row.state,
       service_state: row.serviceState,
-      anchored_at: row.anchoredAt === null ? null : utcIso(row.anchoredAt),
+      anchored_at: signedAnchoredAt(evidence) ?? (row.anchoredAt === null ? null : utcIso(row.anchoredAt)),
     },
     environment: {
       kind: context.environment.kind,
@@ -55,7 +59,42 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
             public_key: context.logPublicKey,
             fingerprint: logKeyFingerprint(context.logPublicKey),
           },
+    timestamp: receiptTimestamp(row, context.timestamp),
     how_to_verify: verifiable ? HOW_TO_VERIFY : [],
+  };
+}
+
+/**
+ * v2 receipts copy the times someone signed, to the millisecond they were signed with: the leaf's
+ * certified_at and the tree head's time. The computer's own clock is kept apart, as queued_at.
+ */
+function signedCertifiedAt(evidence: unknown, knownFormat: boolean): string | null {
+  if (!knownFormat) return null;
+  try {
+    const leaf = JSON.parse((evidence as { leaf_input: string }).leaf_input) as { certified_at?: unknown };
+    return typeof leaf.certified_at === 'string' && Number.isFinite(Date.parse(leaf.certified_at))
+      ? leaf.certified_at
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function signedAnchoredAt(evidence: unknown): string | null {
+  const position = logPosition(evidence);
+  return position ? new Date(position.treeHeadTimestamp).toISOString() : null;
+}
+
+function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | null): ReceiptTimestamp | null {
+  if (!stamp || row.timestampPath === null) return null;
+  return {
+    authority: stamp.authority,
+    gen_time: new Date(stamp.genTime).toISOString(),
+    url: stamp.tsaUrl,
+    root: stamp.root,
+    path: JSON.parse(row.timestampPath) as MerkleStep[],
+    token: stamp.token,
+    chain: stamp.chain,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ReceiptVerdict } from '../../protocol/receipt';
+import type { Trust } from '../../verifier/verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../../verifier/verify-receipt';
 import { nodeEd25519Verify } from './native-signature';
 import { readProof } from './read-proof';
@@ -10,17 +11,17 @@ export interface ProofVerification {
   demoNotice: string | null;
 }
 
-/** Checks a document's hash against a receipt or certificate file, with the log keys trusted here. */
+/** Checks a document's hash against a receipt or certificate file, with the keys and roots trusted here. */
 export async function checkAgainstProof(
   sha256: string,
   proofPath: string,
-  trustedFingerprints: readonly string[],
+  trust: Trust,
 ): Promise<ProofVerification> {
   const proof = await readProof(proofPath);
   const verdict: ReceiptVerdict =
     'unreadable' in proof
       ? { verdict: 'receipt_invalid', check: 'format', message: proof.unreadable }
-      : verifyReceipt(sha256, proof.json, trustedFingerprints, nodeEd25519Verify);
+      : await verifyReceipt(sha256, proof.json, trust, nodeEd25519Verify);
   const demo = 'json' in proof && (proof.json as { demo?: unknown } | null)?.demo === true;
   return {
     verdict,

@@ -4,17 +4,20 @@ import { openQueueDb } from './database';
 import { CertificationQueue } from './queue';
 import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
+import { TimestampBatches } from './timestamp-batches';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
 export type { CertificationQueue, CertificationRow, ListQuery, NewCertification } from './queue';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
+export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
 
 /** Everything kept in `queue.sqlite`, over one connection, with one change feed. */
 export interface Store {
   queue: CertificationQueue;
   settings: SettingsStore;
   lease: SyncLeaseStore;
+  timestamps: TimestampBatches;
   changes: ChangeFeed;
   close(): void;
 }
@@ -35,6 +38,7 @@ function storeOn(db: QueueDb): Store {
     queue,
     settings,
     lease: new SyncLeaseStore(db),
+    timestamps: new TimestampBatches(db, changes),
     changes,
     close: () => {
       changes.close();

@@ -94,4 +94,30 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certifications_by_hash ON certifications(profile_id, asset_hash);
   ALTER TABLE sync_lease ADD COLUMN sender TEXT NOT NULL DEFAULT 'app';
   `,
+  // 8: independent time. Each batch's files are put under one Merkle root, and one RFC 3161 request
+  // asks a timestamping authority (TSA) to sign it; the request waits here, offline first, like a
+  // certification. A row keeps its path to its batch's root.
+  `
+  CREATE TABLE timestamp_batches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id TEXT NOT NULL,
+    tsa_url TEXT NOT NULL,
+    root TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('waiting', 'confirmed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    problem TEXT,
+    token TEXT,
+    authority TEXT,
+    gen_time INTEGER,
+    chain TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX timestamp_batches_due ON timestamp_batches(state, next_attempt_at);
+  ALTER TABLE certifications ADD COLUMN timestamp_batch_id INTEGER REFERENCES timestamp_batches(id);
+  ALTER TABLE certifications ADD COLUMN timestamp_path TEXT;
+  CREATE INDEX certifications_unstamped ON certifications(profile_id, timestamp_batch_id);
+  `,
 ];

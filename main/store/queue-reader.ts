@@ -23,7 +23,11 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
   evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
   updated_at AS updatedAt, anchored_at AS anchoredAt, certified_by AS certifiedBy, certified_on AS certifiedOn,
-  matter, batch_id AS batchId`;
+  matter, batch_id AS batchId, timestamp_path AS timestampPath,
+  (SELECT state FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampState,
+  (SELECT authority FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedBy,
+  (SELECT gen_time FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedAt,
+  (SELECT problem FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampProblem`;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
 export const notFound = (id: number) =>

@@ -126,6 +126,11 @@ export class CertificationQueue extends QueueReader {
           createdAt: now,
           updatedAt: now,
           anchoredAt: null,
+          timestampState: null,
+          timeConfirmedBy: null,
+          timeConfirmedAt: null,
+          timestampProblem: null,
+          timestampPath: null,
         };
       }),
     )();

@@ -12,6 +12,7 @@ import type { LeaseTiming } from './lease-keeper';
 import { DEFAULT_LEASE, LeaseKeeper } from './lease-keeper';
 import type { PolicyContext } from './outcome-policy';
 import { decidePoll, decideSubmit, settlementOf } from './outcome-policy';
+import { Rounds } from './rounds';
 import { runBounded } from './run-bounded';
 
 export type { ConnectivityStatus, EvidenceCheck };
@@ -56,10 +57,7 @@ export interface SyncEvents {
  * connectivity tracker; whether this process may send at all, by the lease keeper.
  */
 export class SyncEngine extends EventEmitter<SyncEvents> {
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private ticking: Promise<void> | undefined;
-  private again = false;
+  private readonly rounds: Rounds;
   private leaseLost = false;
   // Withdraws this round's requests the moment the lease is lost, even those waiting for a token.
   private withdraw = new AbortController();
@@ -89,6 +87,13 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.connectivity = new ConnectivityTracker(this.pacing, this.random, (status) =>
       this.emit('connectivity', status),
     );
+    // A round that failed as a whole (the queue busy, a disk error) is logged and tried again later.
+    this.rounds = new Rounds(
+      () => this.tick(),
+      () => this.nextRoundAt(),
+      (error) => this.log.log('error', 'sync.round_failed', { error: error.message }),
+      this.now,
+    );
   }
 
   get status(): ConnectivityStatus {
@@ -96,38 +101,18 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.wake();
+    this.rounds.start();
   }
 
   /** Stops planning new work and waits for requests already on the wire. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.rounds.stop();
     this.lease.release();
   }
 
   /** Something changed (rows queued, "try now"): look at the table again. */
   wake(): void {
-    if (!this.running) return;
-    clearTimeout(this.timer);
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((error: unknown) => {
-        // A round that failed as a whole (the queue busy, a disk error) is logged and tried again later.
-        this.log.log('error', 'sync.round_failed', { error: (error as Error).message });
-        this.again = false;
-      })
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again) this.wake();
-        else this.scheduleNext();
-      });
+    this.rounds.wake();
   }
 
   /** Everything waiting is due now, even while offline. */
@@ -138,8 +123,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   private async tick(): Promise<void> {
     const { queue, profileId } = this.options;
-    while (this.running) {
-      this.again = false;
+    while (this.rounds.isRunning) {
       if (!this.takeLease()) return;
       const width = this.connectivity.reachable ? this.concurrency * 4 : 1;
       // While unreachable, one request probes; the rest wait for its answer.
@@ -193,7 +177,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   /** True while this engine may still send and write: it holds the lease and was not told otherwise. */
   private mayProceed(): boolean {
-    return this.running && !this.leaseLost && this.lease.holds();
+    return this.rounds.isRunning && !this.leaseLost && this.lease.holds();
   }
 
   /** A row whose handling threw stays safe: logged, and sent again later with the same request id. */
@@ -222,21 +206,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     }
   }
 
-  private scheduleNext(): void {
-    if (!this.running) return;
-    if (this.connectivity.status.state === 'standby' || this.leaseLost) {
-      this.timer = setTimeout(() => this.wake(), STANDBY_RETRY_MS);
-      return;
-    }
-    let due: number | null;
-    try {
-      due = this.options.queue.nextDueAt(this.options.profileId);
-    } catch {
-      // The queue could not be read just now: look again shortly rather than never.
-      due = this.now() + STANDBY_RETRY_MS;
-    }
-    if (due === null) return;
-    this.timer = setTimeout(() => this.wake(), Math.max(0, due - this.now()));
+  /** When to look again: soon while another process sends, else when the next row is due. */
+  private nextRoundAt(): number | null {
+    if (this.connectivity.status.state === 'standby' || this.leaseLost) return this.now() + STANDBY_RETRY_MS;
+    return this.options.queue.nextDueAt(this.options.profileId);
   }
 
   private async submit(row: CertificationRow): Promise<void> {
@@ -328,7 +301,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     if (this.connectivity.noteAnswer()) {
       // Back online: drain the queue now rather than at each row's deferred time.
       this.options.queue.makeDueNow(this.options.profileId, this.now());
-      this.again = true;
+      this.rounds.wake();
     }
   }
 

@@ -2,8 +2,10 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Receipt } from '../../protocol/receipt';
 import type { Sandbox } from '../../sandbox/server';
 import { METADATA, openCore, useSandboxProfile } from '../support/core';
+import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { startTestSandbox } from '../support/sandbox';
 import type { Harness } from './harness';
 import { accessibilityViolations, harnessPerTest } from './harness';
@@ -87,8 +89,16 @@ describe('saving and verifying evidence in the app', () => {
     await expect
       .poll(() => verdict.textContent())
       .toMatch(
-        /^Verified: this is the certified documentThis is exactly the file certified as .*DEMO: this certification was made on a sandbox/,
+        /^Verified: this is the certified documentThis is exactly the certified content for the event DOCUMENT_SIGNED.*Time confirmed by DEMO Evidence Sandbox Timestamping Authority.*DEMO: this certification was made on a sandbox/,
       );
+    // What was signed, and apart what only the receipt says: the name is never among the signed facts.
+    const signed = dialog.getByRole('region', { name: 'Signed', exact: true });
+    const stated = dialog.getByRole('region', { name: 'Stated by whoever made this receipt, not signed' });
+    expect(await signed.textContent()).toMatch(
+      /Certified at.*Anchored at.*Time confirmed.*DEMO Evidence Sandbox Timestamping Authority/,
+    );
+    expect(await signed.textContent()).not.toContain('Purchase contract.pdf');
+    expect(await stated.textContent()).toContain('Purchase contract.pdf');
     for (const scheme of ['light', 'dark'] as const)
       for (const [size, viewport] of Object.entries(SIZES)) {
         await page.emulateMedia({ colorScheme: scheme });
@@ -107,6 +117,19 @@ describe('saving and verifying evidence in the app', () => {
       .toMatch(/^The proof does not hold togetherThe receipt was altered or damaged/);
     await page.emulateMedia({ colorScheme: 'light' });
     await harness.screenshot('screen-verify-tampered-light-large');
+
+    // A genuine receipt whose readable copies were edited: each is refused, naming the field.
+    const genuine = JSON.parse(
+      readFileSync(join(kit, 'Purchase contract.pdf.receipt.json'), 'utf8'),
+    ) as Receipt;
+    for (const [field, edited] of Object.entries(editedCopies(genuine))) {
+      const path = join(harness.ws.dir, `edited-${field}.receipt.json`);
+      writeFileSync(path, JSON.stringify(edited));
+      await harness.drop([contract!, path]);
+      await expect.poll(() => verdict.textContent(), { message: field }).toMatch(refusedCopy(field));
+      expect(await verdict.textContent(), field).not.toMatch(/2019|Verified/);
+    }
+    await harness.screenshot('screen-verify-edited-date-light-large');
   }, 60_000);
 
   it('explains a different document, a receipt from a log this computer never trusted, and one not yet anchored', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
+import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { CHROMIUM, SCREENSHOTS, accessibilityViolations } from './harness';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
@@ -80,10 +81,20 @@ async function check(page: Page, document: string, proof: string): Promise<strin
 describe('verify.html, opened from the kit', () => {
   it('verifies a document with its receipt or its certificate, offline, and explains the verdict', async () => {
     const { page, requests } = await open();
+    const receipt = JSON.parse(readFileSync(receiptOf('Exhibit B.pdf'), 'utf8')) as Receipt;
     expect(await check(page, docs[1]!, receiptOf('Exhibit B.pdf'))).toMatch(
-      /^Verified: this is the certified documentThis is exactly the file certified as "Exhibit B.pdf".*DEMO: this certification was made on a sandbox/,
+      /^Verified: this is the certified documentThis is exactly the certified content for the event DOCUMENT_SIGNED.*Time confirmed by DEMO Evidence Sandbox Timestamping Authority.*DEMO: this certification was made on a sandbox/,
     );
-    await expect.poll(() => page.locator('#facts').textContent()).toContain('Exhibit B.pdf');
+    // Signed facts first; the name comes after, under what nobody signed.
+    const facts = page.locator('#facts');
+    await expect.poll(() => facts.textContent()).toContain('Exhibit B.pdf');
+    const text = (await facts.textContent()) ?? '';
+    const [before, stated] = text.split('Stated by whoever made this receipt, not signed');
+    const signed = before!.slice(before!.indexOf('Signed'));
+    expect(signed).toContain(receipt.certification.certified_at);
+    expect(signed).toContain(receipt.timestamp!.gen_time);
+    expect(signed).not.toContain('Exhibit B.pdf');
+    expect(stated).toContain('Exhibit B.pdf');
     await page.reload();
     expect(await check(page, docs[1]!, certificateOf('Exhibit B.pdf'))).toMatch(
       /^Verified: this is the certified document/,
@@ -96,7 +107,7 @@ describe('verify.html, opened from the kit', () => {
     const { page, requests } = await open();
     const [changed] = ws.files({ 'Exhibit B (edited).pdf': 'exhibit b, edited' });
     expect(await check(page, changed!, certificateOf('Exhibit B.pdf'))).toMatch(
-      /^Not the certified document.*"Exhibit B.pdf"/,
+      /^Not the certified document.*stated as "Exhibit B.pdf"/,
     );
     expect(requests).toEqual([]);
   });
@@ -141,6 +152,20 @@ describe('verify.html, opened from the kit', () => {
     expect(requests).toEqual([]);
   });
 
+  it('refuses a receipt whose readable dates, event or timestamp were edited, naming the field', async () => {
+    const receipt = JSON.parse(readFileSync(receiptOf('Exhibit A.pdf'), 'utf8')) as Receipt;
+    const { page, requests } = await open();
+    for (const [field, edited] of Object.entries(editedCopies(receipt))) {
+      const path = join(ws.dir, `edited-${field}.receipt.json`);
+      writeFileSync(path, JSON.stringify(edited));
+      await page.reload();
+      const said = await check(page, docs[0]!, path);
+      expect(said, field).toMatch(refusedCopy(field));
+      expect(said, field).not.toMatch(/2019|Verified/);
+    }
+    expect(requests).toEqual([]);
+  });
+
   it('asks to compare the key when the page does not trust it, and verifies once the fingerprint is given', async () => {
     // The verifier as built, trusting no key: a receipt alone proves only that it is consistent.
     const { page, requests } = await open(join(process.cwd(), 'dist', 'verify.html'));
@@ -153,6 +178,16 @@ describe('verify.html, opened from the kit', () => {
     await page
       .getByLabel('Also trust the log key with this SHA-256 fingerprint')
       .fill(receipt.log_key!.fingerprint);
+    // The log key alone is not enough: the timestamp's authority must be trusted too.
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/^Consistent, but timestamped by an authority you have not trusted/);
+    const rootFingerprint = /fingerprint ([0-9a-f]{64})/.exec(
+      (await page.getByRole('status').textContent()) ?? '',
+    )?.[1];
+    await page
+      .getByLabel('Also trust the timestamping authority whose root certificate has this SHA-256 fingerprint')
+      .fill(rootFingerprint ?? '');
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Verified/);
     expect(requests).toEqual([]);
   });

@@ -64,6 +64,7 @@ describe('the evidence kit', () => {
       'certifications',
       'log-key.pem',
       'register.pdf',
+      'tsa-root.pem',
       'verify.html',
     ]);
     expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
@@ -78,7 +79,7 @@ describe('the evidence kit', () => {
       .trim()
       .split('\n')
       .sort();
-    expect(listed).toHaveLength(12);
+    expect(listed).toHaveLength(13);
     expect(listed).toContain('evidence-kit/verify.html');
 
     const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
@@ -87,10 +88,13 @@ describe('the evidence kit', () => {
     ) as Receipt;
     expect(readme).toContain(receipt.log_key!.fingerprint);
     expect(readme).toMatch(/WARNING — DEMO: 4 of these certifications were made on a sandbox/);
-    // verify.html trusts exactly the kit's key, and allows no network request.
+    // verify.html trusts exactly the kit's log key and timestamp root, and allows no network request.
     const page = readFileSync(join(kit, 'verify.html'), 'utf8');
+    const root = execFileSync('openssl', ['x509', '-in', join(kit, 'tsa-root.pem'), '-outform', 'DER']);
+    const rootFingerprint = createHash('sha256').update(root).digest('hex');
+    expect(readme).toContain(rootFingerprint);
     expect(page).toContain(
-      `<script type="application/json" id="kit-trusted-keys">["${receipt.log_key!.fingerprint}"]</script>`,
+      `<script type="application/json" id="kit-trusted-keys">${JSON.stringify({ logKeys: [receipt.log_key!.fingerprint], tsaRoots: [rootFingerprint] })}</script>`,
     );
     expect(page).toMatch(/connect-src 'none'/);
   }, 90_000);
@@ -168,6 +172,8 @@ describe('the evidence kit', () => {
         proof,
         '--log-key',
         join(kit, 'log-key.pem'),
+        '--tsa-root',
+        join(kit, 'tsa-root.pem'),
         '--json',
       ]);
       return {
@@ -254,5 +260,75 @@ describe('the evidence kit', () => {
     const wrong = spawnSync('python3', ['check_receipt.py', receiptPath, docs[0]!], { cwd: bench });
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr.toString()).toMatch(/NOT the certified document/);
+
+    // The independent timestamp by hand: the README's script, then exactly its OpenSSL commands.
+    const stampScript = /----- check_timestamp.py -----\n([\s\S]*?)----- end -----/.exec(readme)![1]!;
+    writeFileSync(join(bench, 'check_timestamp.py'), stampScript);
+    copyFileSync(join(kit, 'tsa-root.pem'), join(bench, 'tsa-root.pem'));
+    const step5 = spawnSync('python3', ['check_timestamp.py', receiptPath, docs[1]!], { cwd: bench });
+    expect(step5.status, step5.stderr.toString()).toBe(0);
+    const commands = readme
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('openssl ts '));
+    expect(commands).toHaveLength(2);
+    const [verifyToken, showTime] = commands.map((command) => command.split(' | ')[0]!.split(/\s+/).slice(1));
+    const step6 = spawnSync('openssl', verifyToken!, { cwd: bench });
+    expect(step6.stdout.toString(), step6.stderr.toString()).toMatch(/Verification: OK/);
+    const time = execFileSync('openssl', showTime!, { cwd: bench }).toString();
+    const genTime = new Date(receipt.timestamp!.gen_time);
+    expect(time).toContain(`Time stamp: ${genTime.toUTCString().slice(8, 11)}`);
+    const wrongStamp = spawnSync('python3', ['check_timestamp.py', receiptPath, docs[0]!], { cwd: bench });
+    expect(wrongStamp.status).not.toBe(0);
+    expect(wrongStamp.stderr.toString()).toMatch(/NOT the timestamped document/);
+  }, 90_000);
+
+  it('seals certificates and the register with a document timestamp OpenSSL accepts, which one changed byte breaks', async () => {
+    const { kit } = await certifiedKit();
+    const check = (pdf: Buffer, name: string) => {
+      // The PDF's own ByteRange and the token in /Contents, read as any independent checker would.
+      const text = pdf.toString('latin1');
+      const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text)!.slice(1).map(Number);
+      const [a, b, c, d] = range as [number, number, number, number];
+      expect(a).toBe(0);
+      expect(c + d).toBe(pdf.length);
+      expect(text).toMatch(/\/Type \/DocTimeStamp/);
+      expect(text).toMatch(/\/SubFilter \/ETSI\.RFC3161/);
+      writeFileSync(
+        join(ws.dir, `${name}.signed`),
+        Buffer.concat([pdf.subarray(a, b), pdf.subarray(c, c + d)]),
+      );
+      const hex = text.slice(b + 1, c - 1).replace(/(00)+$/, '');
+      writeFileSync(join(ws.dir, `${name}.tst`), Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex'));
+      return spawnSync('openssl', [
+        'ts',
+        '-verify',
+        '-data',
+        join(ws.dir, `${name}.signed`),
+        '-in',
+        join(ws.dir, `${name}.tst`),
+        '-token_in',
+        '-CAfile',
+        join(kit, 'tsa-root.pem'),
+      ]).stdout.toString();
+    };
+    for (const file of [
+      join('certifications', `${Object.keys(DOCUMENTS)[0]}.certificate.pdf`),
+      'register.pdf',
+    ]) {
+      const pdf = readFileSync(join(kit, file));
+      expect(check(pdf, 'intact'), file).toMatch(/Verification: OK/);
+      expect(
+        execFileSync('pdftotext', [join(kit, file), '-'])
+          .toString()
+          .replace(/\s+/g, ' '),
+        file,
+      ).toMatch(/sealed|Sealed/);
+      // One byte of the visible text, changed as a forger would.
+      const changed = Buffer.from(pdf);
+      const at = changed.indexOf('/Producer');
+      changed[at + 12] = changed[at + 12]! ^ 0x01;
+      expect(check(changed, 'changed'), file).not.toMatch(/Verification: OK/);
+    }
   }, 90_000);
 });

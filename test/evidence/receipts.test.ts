@@ -6,6 +6,7 @@ import type { Receipt } from '../../protocol/receipt';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { runCli } from '../support/cli';
+import { BACKDATED, editedCopies } from '../support/edited-receipts';
 
 // Receipts made by the CLI on the embedded sandbox, checked by the CLI on an empty data folder.
 let ws: TestWorkspace;
@@ -34,7 +35,7 @@ describe('receipts', () => {
   it('are self-contained, say they come from a sandbox, and verify on an empty data folder with a trusted key', async () => {
     const { doc, receiptPath, receipt } = await certifiedWithReceipt();
     expect(receipt).toMatchObject({
-      format: 'evidence-desk-receipt/v1',
+      format: 'evidence-desk-receipt/v2',
       demo: true,
       notice: expect.stringMatching(/DEMO .* no legal weight/),
       file: { name: 'share purchase agreement.pdf', size: 20, sha256: sha256('the signed agreement') },
@@ -52,24 +53,36 @@ describe('receipts', () => {
       verdict: 'untrusted_key',
       keyFingerprint: receipt.log_key!.fingerprint,
     });
+    // The log key alone is not enough while the timestamp's authority is not trusted either.
+    const keyOnly = ['verify', doc, '--receipt', receiptPath, '--log-key', receipt.log_key!.fingerprint];
+    const untrustedTsa = await runCli(empty, [...keyOnly, '--json']);
+    expect(untrustedTsa.code).toBe(1);
+    const { rootFingerprint } = JSON.parse(untrustedTsa.stdout) as { rootFingerprint: string };
+    expect(JSON.parse(untrustedTsa.stdout)).toMatchObject({
+      verdict: 'untrusted_tsa',
+      authority: 'DEMO Evidence Sandbox Timestamping Authority',
+      rootFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
 
-    const trusted = await runCli(empty, [
-      'verify',
-      doc,
-      '--receipt',
-      receiptPath,
-      '--log-key',
-      receipt.log_key!.fingerprint,
-    ]);
+    const trusted = await runCli(empty, [...keyOnly, '--tsa-root', rootFingerprint]);
     expect(trusted.code).toBe(0);
-    expect(trusted.stdout).toMatch(
-      /Verified: this is the certified document\nThis is exactly the file certified as "share purchase agreement.pdf"/,
+    // Only signed facts are vouched for; the file's name, the matter and who certified it come apart.
+    expect(trusted.stdout).toContain(
+      `Verified: this is the certified document\nThis is exactly the certified content for the event DOCUMENT_SIGNED, certified ${receipt.certification.certified_at}, anchored ${receipt.certification.anchored_at}`,
     );
+    expect(trusted.stdout).toContain(
+      `Time confirmed by DEMO Evidence Sandbox Timestamping Authority at ${receipt.timestamp!.gen_time} (RFC 3161).`,
+    );
+    const [verdict, stated] = trusted.stdout.split('Stated by whoever made this receipt, not signed:');
+    const signed = verdict!.slice(verdict!.indexOf('Verified:'));
+    expect(signed).toMatch(/Signed:\n {2}Event: DOCUMENT_SIGNED · contract\n/);
+    expect(signed).not.toContain('share purchase agreement.pdf');
+    expect(stated).toMatch(/File name: share purchase agreement\.pdf\n {2}Certified by: \S+ on \S+/);
     expect(trusted.stdout).toMatch(/DEMO: this certification was made on a sandbox/);
     // Nothing was written on the other computer: no queue, no profile.
     expect(existsSync(empty) ? readdirSync(empty) : []).toEqual([]);
 
-    // Where the key is pinned (the data folder that certified it), no --log-key is needed.
+    // Where the key is pinned and the token was kept (the data folder that certified it), nothing needs to be given.
     expect((await runCli(ws.dataDir, ['verify', doc, '--receipt', receiptPath])).code).toBe(0);
   }, 60_000);
 
@@ -80,7 +93,7 @@ describe('receipts', () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({
       verdict: 'content_differs',
-      certified: { file: 'share purchase agreement.pdf', certifiedAt: receipt.certification.certified_at },
+      certified: { file: 'share purchase agreement.pdf', sha256: receipt.file.sha256 },
     });
 
     // Without a receipt, this computer's register knows a file of that name with other content.
@@ -168,6 +181,54 @@ describe('receipts', () => {
       expect(result.code, what).toBe(1);
       expect(JSON.parse(result.stdout), what).toMatchObject({ verdict: 'receipt_invalid', check });
     }
+  }, 90_000);
+
+  it('refuse a readable copy of any signed fact that was edited, naming the field; v1 receipts keep verifying', async () => {
+    const { doc, receipt } = await certifiedWithReceipt();
+    const c = receipt.certification;
+    for (const [field, edited] of Object.entries(editedCopies(receipt))) {
+      const path = join(ws.dir, `edited-${field}.json`);
+      writeFileSync(path, JSON.stringify(edited));
+      const result = await runCli(ws.dataDir, ['verify', doc, '--receipt', path, '--json']);
+      expect(result.code, field).toBe(1);
+      expect(JSON.parse(result.stdout), field).toMatchObject({
+        verdict: 'receipt_invalid',
+        check: 'copy',
+        field,
+        message: expect.stringContaining(`${field} in the receipt differs from`),
+      });
+      expect(result.stdout, field).not.toContain('2019');
+    }
+    // The certification id is bound by the evidence check itself.
+    const otherId = join(ws.dir, 'edited-id.json');
+    writeFileSync(
+      otherId,
+      JSON.stringify({ ...receipt, certification: { ...c, certification_id: 'cert_other' } }),
+    );
+    expect(
+      JSON.parse((await runCli(ws.dataDir, ['verify', doc, '--receipt', otherId, '--json'])).stdout),
+    ).toMatchObject({
+      verdict: 'receipt_invalid',
+      check: 'leaf',
+    });
+
+    // A v1 receipt (handed out before v2) wrote this computer's clock in its dates: it verifies on the
+    // signed times, and an edited date there is only ever shown as the computer's, never vouched for.
+    const v1 = {
+      ...receipt,
+      format: 'evidence-desk-receipt/v1',
+      certification: { ...c, certified_at: BACKDATED, queued_at: undefined },
+      timestamp: undefined,
+    };
+    const v1Path = join(ws.dir, 'v1.receipt.json');
+    writeFileSync(v1Path, JSON.stringify(v1));
+    const old = await runCli(ws.dataDir, ['verify', doc, '--receipt', v1Path]);
+    expect(old.code).toBe(0);
+    const [signedPart, statedPart] = old.stdout.split('Stated by whoever made this receipt, not signed:');
+    expect(signedPart).toContain(`Certified at: ${c.certified_at}`);
+    expect(signedPart).not.toContain('2019');
+    expect(statedPart).toContain(`Queued at (computer clock): ${BACKDATED}`);
+    expect(old.stdout).toContain('No independent timestamp: the time rests on the log alone.');
   }, 90_000);
 
   it('of a certification not yet anchored say so, and never verify', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rootFromInclusionProof } from '../../verifier/merkle';
+import { batchTree, rootFromInclusionProof, rootFromSidedPath } from '../../verifier/merkle';
 import { buildTree, leafHash } from '../../sandbox/merkle';
 
 // RFC 6962 §2.1 written recursively, exactly as the RFC states it: the reference both
@@ -65,3 +65,18 @@ describe('RFC 6962 Merkle tree', () => {
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
   return a !== undefined && Buffer.from(a).equals(b);
 }
+
+describe('a batch tree for timestamping', () => {
+  it("gives a batch of files one root (the RFC's tree over their SHA-256s) and each file a sided path to it", () => {
+    for (let n = 1; n <= 40; n++) {
+      const hashes = inputs(n).map((input) => sha(input));
+      const { root, paths } = batchTree(hashes);
+      expect(Buffer.from(root).equals(mth(hashes)), `root of ${n}`).toBe(true);
+      hashes.forEach((hash, i) => {
+        expect(sameBytes(rootFromSidedPath(hash, paths[i]!), mth(hashes)), `path ${i} of ${n}`).toBe(true);
+        // Another file's hash on the same path leads elsewhere.
+        expect(sameBytes(rootFromSidedPath(sha(Buffer.from('other')), paths[i]!), mth(hashes))).toBe(false);
+      });
+    }
+  });
+});

@@ -3,7 +3,14 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { isOurReceipt, readProofBytes } from '../pdf-attachment';
-import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
+import type { FactLine, Trust } from '../verify-receipt';
+import {
+  DEMO_VERDICT_NOTICE,
+  STATED_HEADING,
+  VERDICT_HEADLINES,
+  verdictFactLines,
+  verifyReceipt,
+} from '../verify-receipt';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -18,24 +25,40 @@ const LOOKS: Record<ReceiptVerdict['verdict'], 'verified' | 'failed' | 'warning'
   receipt_invalid: 'failed',
   untrusted_key: 'warning',
   not_anchored: 'warning',
+  timestamp_invalid: 'failed',
+  untrusted_tsa: 'warning',
 };
 
 let documentFile: File | undefined;
 let proofFile: File | undefined;
 let run = 0;
 
-function kitKeys(): string[] {
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+/** What the kit trusts: its log keys and TSA roots (a kit before v2 listed log keys only). */
+function kitTrust(): Trust {
   try {
-    const keys = JSON.parse($('kit-trusted-keys').textContent ?? '[]') as unknown;
-    return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : [];
+    const trust = JSON.parse($('kit-trusted-keys').textContent ?? '[]') as unknown;
+    if (Array.isArray(trust)) return { logKeys: strings(trust), tsaRoots: [] };
+    const { logKeys, tsaRoots } = (trust ?? {}) as Record<string, unknown>;
+    return { logKeys: strings(logKeys), tsaRoots: strings(tsaRoots) };
   } catch {
-    return [];
+    return { logKeys: [], tsaRoots: [] };
   }
 }
 
-function trustedKeys(): string[] {
-  const extra = $<HTMLInputElement>('extra-key').value.trim().toLowerCase().replace(/\s+/g, '');
-  return [...kitKeys(), ...(/^[0-9a-f]{64}$/.test(extra) ? [extra] : [])];
+const fingerprintIn = (id: string): string[] => {
+  const value = $<HTMLInputElement>(id).value.trim().toLowerCase().replace(/\s+/g, '');
+  return /^[0-9a-f]{64}$/.test(value) ? [value] : [];
+};
+
+function trusted(): Trust {
+  const kit = kitTrust();
+  return {
+    logKeys: [...kit.logKeys, ...fingerprintIn('extra-key')],
+    tsaRoots: [...kit.tsaRoots, ...fingerprintIn('extra-tsa-root')],
+  };
 }
 
 async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
@@ -92,30 +115,41 @@ function show(
   }
 }
 
-function facts(receipt: Receipt | undefined, documentHash: string): void {
-  const list = $('facts');
-  list.replaceChildren();
-  list.hidden = false;
-  const add = (term: string, value: string, mono = false) => {
-    const dt = document.createElement('dt');
-    dt.textContent = term;
-    const dd = document.createElement('dd');
-    dd.textContent = value;
-    if (mono) dd.className = 'mono';
-    list.append(dt, dd);
+/** The document, then what someone signed, then apart what nobody signed: each a list of its own. */
+function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHash: string): void {
+  const box = $('facts');
+  box.replaceChildren();
+  box.hidden = false;
+  const when = (iso: string) => `${localWithZone(Date.parse(iso))} — ${iso}`;
+  const group = (title: string | null, lines: FactLine[]) => {
+    if (lines.length === 0) return;
+    if (title) {
+      const heading = document.createElement('h3');
+      heading.textContent = title;
+      box.append(heading);
+    }
+    const list = document.createElement('dl');
+    for (const line of lines) {
+      const dt = document.createElement('dt');
+      dt.textContent = line.label;
+      const dd = document.createElement('dd');
+      dd.textContent = line.time ? when(line.time) : line.value;
+      if (/SHA-256|id$|fingerprint$/.test(line.label)) dd.className = 'mono';
+      list.append(dt, dd);
+    }
+    box.append(list);
   };
-  const when = (iso: string | null) => (iso ? `${localWithZone(Date.parse(iso))} — ${iso}` : 'not anchored');
-  add('This document', `${documentFile?.name ?? ''} (${documentFile?.size.toLocaleString() ?? 0} bytes)`);
-  add('Its SHA-256', documentHash, true);
-  if (!receipt?.file) return;
-  add('Certified document', `${receipt.file.name} (${receipt.file.size.toLocaleString()} bytes)`);
-  add('Certified SHA-256', receipt.file.sha256, true);
-  add('Event', `${receipt.certification.event_type} · ${receipt.certification.asset_type}`);
-  if (receipt.certification.matter) add('Matter', receipt.certification.matter);
-  add('Certified at', when(receipt.certification.certified_at));
-  add('Anchored at', when(receipt.certification.anchored_at));
-  add('Certification id', receipt.certification.certification_id ?? '—', true);
-  if (receipt.log_key) add('Log key fingerprint', receipt.log_key.fingerprint, true);
+  group(null, [
+    {
+      label: 'This document',
+      value: `${documentFile?.name ?? ''} (${documentFile?.size.toLocaleString() ?? 0} bytes)`,
+    },
+    { label: 'Its SHA-256', value: documentHash },
+    ...(receipt?.file ? [{ label: 'Certified SHA-256', value: receipt.file.sha256 }] : []),
+  ]);
+  const { signed, stated } = verdictFactLines(verdict);
+  group('Signed', signed);
+  group(STATED_HEADING, stated);
 }
 
 async function check(): Promise<void> {
@@ -149,21 +183,29 @@ async function check(): Promise<void> {
   });
   progress.hidden = true;
   if (current !== run) return;
-  const verdict = verifyReceipt(documentHash, receipt, trustedKeys());
+  const verdict = await verifyReceipt(documentHash, receipt, trusted());
+  if (current !== run) return;
   show(
     LOOKS[verdict.verdict],
     VERDICT_HEADLINES[verdict.verdict],
     verdict.message,
     (receipt as Receipt).demo === true,
   );
-  facts(receipt as Receipt, documentHash);
+  facts(verdict, receipt as Receipt, documentHash);
 }
 
 function start(): void {
-  const keys = kitKeys();
-  $('trusted-keys').textContent = keys.length
-    ? `This kit trusts the log key with fingerprint ${keys.join(', ')}.`
-    : 'This page trusts no log key yet: add the fingerprint the service publishes below.';
+  const kit = kitTrust();
+  $('trusted-keys').textContent = [
+    kit.logKeys.length
+      ? `This kit trusts the log key with fingerprint ${kit.logKeys.join(', ')}.`
+      : 'This page trusts no log key yet: add the fingerprint the service publishes below.',
+    kit.tsaRoots.length
+      ? `It trusts the timestamping authority whose root certificate has the SHA-256 fingerprint ${kit.tsaRoots.join(', ')}.`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   $<HTMLInputElement>('document').addEventListener('change', (event) => {
     documentFile = (event.target as HTMLInputElement).files?.[0];
     void check();
@@ -173,6 +215,7 @@ function start(): void {
     void check();
   });
   $<HTMLInputElement>('extra-key').addEventListener('input', () => void check());
+  $<HTMLInputElement>('extra-tsa-root').addEventListener('input', () => void check());
   const drop = $('drop');
   // Dropping anywhere on the page counts; the browser must not open the file instead.
   window.addEventListener('dragover', (event) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { SecretName } from '../../../protocol/profiles';
+import type { SecretName, TsaSettings } from '../../../protocol/profiles';
 import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/profiles';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
@@ -84,13 +84,10 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
     logKey: logKeyArgument(values['log-key']?.[0]),
     // Kept as an absolute path: the CLI may be run again from another folder.
     caFile: values['ca-file'] && caFileArgument(values['ca-file']),
+    tsa: tsaArgument(values),
   });
   if (!parsed.success)
-    throw new UsageError(
-      parsed.error.issues
-        .map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${i.message}`)
-        .join('; '),
-    );
+    throw new UsageError(parsed.error.issues.map((i) => `${flagOf(i.path)} ${i.message}`).join('; '));
   const asked: SecretName[] = [
     'client_secret',
     ...(parsed.data.apiKey ? (['api_secret'] as const) : []),
@@ -105,6 +102,39 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
     `The active profile is ${core.activeProfileId}${values.use || core.activeProfileId === parsed.data.id ? '' : ` (to use ${parsed.data.id}: evidence-desk profile use ${parsed.data.id}, or profile set … --use)`}.`,
   );
   return EXIT.ok;
+}
+
+const TSA_FLAGS: Record<string, string> = {
+  url: '--tsa-url',
+  policyOid: '--tsa-policy',
+  trustedCertificates: '--tsa-ca',
+};
+
+/** The option a schema path came from: baseUrl → --base-url, tsa.url → --tsa-url. */
+function flagOf(path: readonly PropertyKey[]): string {
+  if (path[0] === 'tsa') return TSA_FLAGS[String(path[1])] ?? '--tsa-url';
+  return `--${String(path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** --tsa-url with --tsa-ca (the roots, read from a PEM file) and perhaps --tsa-policy. */
+function tsaArgument(values: Values): TsaSettings | undefined {
+  const url = values['tsa-url'];
+  if (url === undefined) {
+    if (values['tsa-ca'] || values['tsa-policy'])
+      throw new UsageError('--tsa-ca and --tsa-policy go with --tsa-url.');
+    return undefined;
+  }
+  if (!values['tsa-ca'])
+    throw new UsageError(
+      '--tsa-url needs --tsa-ca: the root certificate(s) the authority publishes, as a PEM file, so its tokens can be trusted.',
+    );
+  let trustedCertificates: string;
+  try {
+    trustedCertificates = readFileSync(values['tsa-ca'], 'utf8');
+  } catch {
+    throw new UsageError(`--tsa-ca ${values['tsa-ca']}: that file cannot be read.`);
+  }
+  return { url, trustedCertificates, ...(values['tsa-policy'] ? { policyOid: values['tsa-policy'] } : {}) };
 }
 
 /** --log-key for a profile: a fingerprint as given, or the text of a PEM file. */

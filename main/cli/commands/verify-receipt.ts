@@ -3,7 +3,13 @@ import { EvidenceCore } from '../../core';
 import { isDeskError } from '../../errors';
 import { isLogKeyFingerprint } from '../../../protocol/profiles';
 import { fingerprintOfKey } from '../../evidence/log-trust';
+import type { ProofVerification } from '../../evidence/verify-document';
 import { checkAgainstProof } from '../../evidence/verify-document';
+import { pemCertificates } from '../../../protocol/profiles';
+import { base64ToBytes } from '../../../verifier/bytes';
+import { certificateFingerprint } from '../../../verifier/timestamp/token';
+import type { FactLine } from '../../../verifier/verify-receipt';
+import { STATED_HEADING, verdictFactLines } from '../../../verifier/verify-receipt';
 import { hashOneFile } from '../../hashing/hash-one-file';
 import { HashPool } from '../../hashing/hash-pool';
 import type { Values } from '../arguments';
@@ -17,7 +23,11 @@ import { out, outJson, printable } from '../output';
  */
 export async function verifyAgainstReceipt(path: string, values: Values, dataDir: string): Promise<number> {
   const proofPath = (values.certificate ?? values.receipt) as string;
-  const trusted = [...(values['log-key'] ?? []).map(fingerprintOf), ...EvidenceCore.trustedLogKeys(dataDir)];
+  const here = EvidenceCore.trustedHere(dataDir);
+  const trusted = {
+    logKeys: [...(values['log-key'] ?? []).map(fingerprintOf), ...here.logKeys],
+    tsaRoots: [...(values['tsa-root'] ?? []).map(rootFingerprintOf), ...here.tsaRoots],
+  };
   const pool = new HashPool(1);
   try {
     const { hash } = await hashOneFile(pool, path);
@@ -26,16 +36,44 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
       throw error;
     });
     if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demoNotice !== null });
-    else
-      out(
-        [printable(path), `sha256 ${hash}`, result.headline, result.verdict.message, result.demoNotice]
-          .filter(Boolean)
-          .join('\n'),
-      );
+    else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
     return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
   } finally {
     await pool.close();
   }
+}
+
+/** The verdict as a reader sees it: headline, explanation, what was signed, and apart what nobody signed. */
+function verdictText(result: ProofVerification): (string | null)[] {
+  const { signed, stated } = verdictFactLines(result.verdict);
+  const block = (lines: FactLine[]) => lines.map((line) => `  ${line.label}: ${printable(line.value)}`);
+  return [
+    result.headline,
+    result.verdict.message,
+    ...(signed.length ? ['Signed:', ...block(signed)] : []),
+    ...(stated.length ? [`${STATED_HEADING}:`, ...block(stated)] : []),
+    result.demoNotice,
+  ];
+}
+
+/** A trusted timestamping root given as its SHA-256 fingerprint or as a PEM certificate file. */
+function rootFingerprintOf(value: string): string {
+  if (/^(sha256:)?[0-9a-fA-F]{64}$/.test(value.trim()))
+    return value
+      .trim()
+      .replace(/^sha256:/, '')
+      .toLowerCase();
+  let pem = '';
+  try {
+    pem = readFileSync(value, 'utf8');
+  } catch {
+    // Refused below, like a file that holds no certificate.
+  }
+  const [first] = pemCertificates(pem);
+  if (first) return certificateFingerprint(base64ToBytes(first.replace(/-----[^-]+-----|\s/g, '')));
+  throw new UsageError(
+    `--tsa-root takes a root certificate's SHA-256 fingerprint or a PEM certificate file; ${value} is neither.`,
+  );
 }
 
 /** A trusted log key given as its fingerprint (64 hex characters) or as a PEM public key file. */

@@ -18,12 +18,16 @@ import {
   useFont,
   useFontFor,
 } from './document';
+import type { DocumentTimestamper, SealNote } from './seal';
+import { SEALED_WORDS, addSealPlaceholder, sealedPdf } from './seal';
 import { humanSize, verificationWords } from './wording';
 
 export interface CertificateOptions extends LocalTimeOptions {
   /** The name the receipt is attached under (and saved under beside the certificate). */
   receiptName: string;
   generatedAt: Date;
+  /** Seals the PDF with a document timestamp; without it the certificate says it is not sealed. */
+  timestamper?: DocumentTimestamper;
 }
 
 const LABEL_WIDTH = 132;
@@ -35,7 +39,15 @@ const STEP_INDENT = 14;
  * by whom, where, and how anyone can check it. The receipt is attached to the PDF, so the
  * certificate alone is enough to verify.
  */
-export async function certificatePdf(receipt: Receipt, options: CertificateOptions): Promise<Buffer> {
+export function certificatePdf(receipt: Receipt, options: CertificateOptions): Promise<Buffer> {
+  return sealedPdf((seal) => renderCertificate(receipt, options, seal), options.timestamper);
+}
+
+async function renderCertificate(
+  receipt: Receipt,
+  options: CertificateOptions,
+  seal: SealNote,
+): Promise<Buffer> {
   const doc = createPdf(
     {
       title: `Certificate — ${receipt.file.name}`,
@@ -44,6 +56,7 @@ export async function certificatePdf(receipt: Receipt, options: CertificateOptio
     },
     options.generatedAt,
   );
+  if (seal.placeholder) addSealPlaceholder(doc);
   if (receipt.demo) demoWatermark(doc);
   const when = (iso: string | null) => (iso === null ? null : whenText(iso, options));
   const anchored = receipt.certification.state === 'anchored';
@@ -63,30 +76,40 @@ export async function certificatePdf(receipt: Receipt, options: CertificateOptio
   if (receipt.demo) notice(doc, receipt.notice ?? 'DEMO — made on a sandbox: no legal weight.', DEMO_RED);
   else if (!anchored) notice(doc, receipt.status, DEMO_RED);
 
-  section(doc, 'The document');
-  field(doc, 'File name', receipt.file.name);
-  field(doc, 'Size', humanSize(receipt.file.size));
+  const c = receipt.certification;
+  const stamp = receipt.timestamp ?? null;
+  // Signed facts first: what the log's leaf and tree head, and the authority's token, vouch for.
+  section(doc, 'What was certified — signed');
   // Unbroken, so the hash can be searched for and copied whole from the PDF.
   field(doc, 'SHA-256', receipt.file.sha256, { font: 'mono' });
-
-  const c = receipt.certification;
-  section(doc, 'The event');
   const qrTop = doc.y;
   const beside = { rightReserve: QR_SIZE + 12 };
   field(doc, 'Event', c.event_type, beside);
   field(doc, 'Asset type', c.asset_type, beside);
   field(doc, 'Source system', c.source_system, beside);
-  field(doc, 'Matter', c.matter ?? '—', beside);
+  field(doc, 'Certified at', when(c.certified_at) ?? '—', beside);
+  field(doc, 'Anchored at', when(c.anchored_at) ?? 'Not anchored yet', beside);
+  field(
+    doc,
+    'Time confirmed',
+    stamp
+      ? `${when(stamp.gen_time) ?? ''}\nby ${stamp.authority} (RFC 3161 timestamp)`
+      : 'No independent timestamp: the time rests on the service’s log alone',
+    beside,
+  );
+  const afterFields = doc.y;
   qrCode(
     doc,
     `SHA-256: ${receipt.file.sha256}\nCertification: ${c.certification_id ?? 'not yet issued'}`,
     qrTop,
   );
-  doc.y = Math.max(doc.y, qrTop + QR_SIZE + 8);
+  doc.x = MARGIN;
+  doc.y = Math.max(afterFields, qrTop + QR_SIZE + 8);
 
-  section(doc, 'When and by whom');
-  field(doc, 'Certified at', when(c.certified_at) ?? '—');
-  field(doc, 'Anchored at', when(c.anchored_at) ?? 'Not anchored yet');
+  section(doc, 'Stated by Evidence Desk, not signed by anyone');
+  field(doc, 'File name', receipt.file.name);
+  field(doc, 'Size', humanSize(receipt.file.size));
+  field(doc, 'Matter', c.matter ?? '—');
   field(doc, 'Certified by', byWhom(c.certified_by));
 
   section(doc, 'Where');
@@ -111,6 +134,9 @@ export async function certificatePdf(receipt: Receipt, options: CertificateOptio
     `With the evidence kit: open verify.html in any web browser (it works offline and sends nothing anywhere), then drop in the document and this certificate. It says whether the document is exactly the one certified, and when.`,
     `Without the kit: this PDF carries the machine-readable receipt as an attachment (${options.receiptName}; open your PDF reader’s attachments panel, or run pdfdetach -saveall on it). The receipt lists each check, and the kit’s README shows how to make them by hand with OpenSSL.`,
     `Trust the log, not this paper: compare the log key fingerprint above with the one the service publishes. Changing a single byte of the document changes its SHA-256, and the check fails.`,
+    seal.placeholder
+      ? `This PDF is sealed: ${SEALED_WORDS}`
+      : `This PDF is not sealed by a document timestamp. ${seal.words.replace(/^Not sealed: /, 'Why: ')}`,
   ];
   // Numbered by hand, not with pdfkit's list: each step is set in the font its own text needs.
   const width = doc.page.width - 2 * MARGIN - STEP_INDENT;

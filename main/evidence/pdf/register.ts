@@ -1,5 +1,7 @@
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
+import type { DocumentTimestamper, SealNote } from './seal';
+import { addSealPlaceholder, sealedPdf } from './seal';
 import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
 import { localWithZone, utcIso } from '../../../protocol/time-format';
@@ -25,6 +27,8 @@ export interface RegisterOptions extends LocalTimeOptions {
   /** The environments the certifications were made in: named under the title. */
   environments: readonly ProfileKind[];
   generatedAt: Date;
+  /** Seals the PDF with a document timestamp; without it the register says it is not sealed. */
+  timestamper?: DocumentTimestamper;
 }
 
 interface Column {
@@ -69,9 +73,14 @@ const PADDING = 3;
  * A register of many certifications on landscape pages, one line each: what a paralegal hands
  * over with a production set. The receipts, not this table, are what a verifier checks.
  */
-export async function registerPdf(
+export function registerPdf(receipts: () => Iterable<Receipt>, options: RegisterOptions): Promise<Buffer> {
+  return sealedPdf((seal) => renderRegister(receipts, options, seal), options.timestamper);
+}
+
+async function renderRegister(
   receipts: () => Iterable<Receipt>,
   options: RegisterOptions,
+  seal: SealNote,
 ): Promise<Buffer> {
   const info = {
     title: 'Register of certified evidence',
@@ -93,8 +102,9 @@ export async function registerPdf(
   const pages = pageBreaks.length;
 
   const doc = createPdf({ ...info, bufferPages: false }, options.generatedAt);
+  if (seal.placeholder) addSealPlaceholder(doc);
   const count = heights.length;
-  const footerText = `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}${demo ? ' · includes DEMO certifications: no legal weight' : ''}`;
+  const footerText = `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}${demo ? ' · includes DEMO certifications: no legal weight' : ''} · ${seal.words}`;
   const startPage = (page: number) => {
     if (page > 1) doc.addPage();
     if (demo) demoWatermark(doc);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ReceiptVerdict } from '../../../protocol/receipt';
 import type { DocumentVerification } from '../../../protocol/views';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,66 @@ interface Answer {
   look: Look;
   headline: string;
   lines: string[];
+  /** What someone signed, then apart what nobody signed: label and value. */
+  signed?: [string, string][];
+  stated?: [string, string][];
+}
+
+/** A verdict's facts in the reader's language: signed ones, and apart what only the receipt says. */
+function factsOf(
+  verdict: ReceiptVerdict,
+  t: TFunction,
+  when: (ms: number) => string,
+): Pick<Answer, 'signed' | 'stated'> {
+  if (verdict.verdict !== 'verified') return {};
+  const { log, time, stated } = verdict.facts;
+  const at = (iso: string) => when(Date.parse(iso));
+  const signed: [string, string][] = [];
+  if (log) {
+    if (log.eventType) signed.push([t('verify.facts.event'), `${log.eventType} · ${log.assetType ?? ''}`]);
+    if (log.sourceSystem) signed.push([t('verify.facts.sourceSystem'), log.sourceSystem]);
+    if (log.certifiedAt) signed.push([t('verify.facts.certifiedAt'), at(log.certifiedAt)]);
+    signed.push([t('verify.facts.anchoredAt'), at(log.anchoredAt)]);
+    signed.push([
+      t('verify.facts.logEntry'),
+      t('verify.facts.logEntryValue', { entry: log.entry, size: log.treeSize }),
+    ]);
+  }
+  if (time)
+    signed.push([
+      t('verify.facts.timeConfirmed'),
+      t('verify.facts.timeConfirmedValue', { when: at(time.genTime), authority: time.authority }),
+    ]);
+  const said: [string, string][] = [[t('verify.facts.fileName'), stated.fileName]];
+  if (stated.matter) said.push([t('verify.facts.matter'), stated.matter]);
+  if (stated.certifiedBy || stated.computer)
+    said.push([
+      t('verify.facts.certifiedBy'),
+      [stated.certifiedBy, stated.computer].filter(Boolean).join(' @ '),
+    ]);
+  if (stated.computerClock) {
+    said.push([t('verify.facts.queuedAt'), at(stated.computerClock.certifiedAt)]);
+    if (stated.computerClock.anchoredAt)
+      said.push([t('verify.facts.seenAnchoredAt'), at(stated.computerClock.anchoredAt)]);
+  }
+  return { signed, stated: said };
+}
+
+function FactList({ heading, facts, name }: { heading: string; facts?: [string, string][]; name: string }) {
+  if (!facts?.length) return null;
+  return (
+    <section className={`verdict-facts ${name}`} aria-label={heading}>
+      <h4>{heading}</h4>
+      <dl>
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 /** A verification in plain words: a headline, then what it rests on. */
@@ -24,13 +85,14 @@ function explain(result: DocumentVerification, t: TFunction, when: (ms: number) 
     const look: Look =
       result.verdict.verdict === 'verified'
         ? 'verified'
-        : result.verdict.verdict === 'content_differs' || result.verdict.verdict === 'receipt_invalid'
+        : ['content_differs', 'receipt_invalid', 'timestamp_invalid'].includes(result.verdict.verdict)
           ? 'failed'
           : 'warning';
     return {
       look,
       headline: t(`verify.verdicts.${result.verdict.verdict}`),
       lines: [result.verdict.message, result.demoNotice ?? ''],
+      ...factsOf(result.verdict, t, when),
     };
   }
   const verified = result.certifications.filter((c) => c.check.verification === 'verified');
@@ -150,6 +212,8 @@ export function VerifyDialog({
                 {line}
               </p>
             ))}
+            <FactList heading={t('verify.signedHeading')} facts={answer.signed} name="signed" />
+            <FactList heading={t('verify.statedHeading')} facts={answer.stated} name="stated" />
           </>
         ) : (
           <p>{t('verify.waiting')}</p>

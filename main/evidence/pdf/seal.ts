@@ -1,0 +1,119 @@
+import type { Pdf } from './document';
+
+/**
+ * Sealing a PDF with a PAdES document timestamp (ETSI EN 319 142-1, /DocTimeStamp, SubFilter
+ * ETSI.RFC3161): an RFC 3161 token over every byte of the file but the token itself. Acrobat shows
+ * it in its signature panel and flags a file changed since. No maintained Node library writes a
+ * document timestamp into a PDF that pdfkit makes (the signpdf family signs CMS signatures, /Sig),
+ * so this is a signature placeholder written with pdfkit's own objects and filled in afterwards:
+ * four numbers and one hex string, at the same length, so no offset in the file moves.
+ */
+
+/** Room for the token: real TSAs' tokens with their chains are 2–8 KiB. */
+const CONTENTS_BYTES = 16 * 1024;
+// Ten digits: wide enough for any offset of a file below 10 GB; the real numbers are padded to it.
+const BYTE_RANGE_PLACEHOLDER = 9_999_999_999;
+const PLACEHOLDER_TEXT = `/ByteRange [0 ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER}]`;
+
+/** Asks a timestamping authority for a token over these bytes; null (with why) when none was had. */
+export type DocumentTimestamper = (
+  signedBytes: Uint8Array,
+) => Promise<{ token: Uint8Array } | { problem: string }>;
+
+interface PdfInternals {
+  _root: { data: Record<string, unknown> };
+  page: { annotations: unknown[]; dictionary: unknown };
+}
+
+/**
+ * Adds the empty document timestamp to a pdfkit document, while it is on its first page: the
+ * signature dictionary, an invisible signature field on that page, and the form that lists it.
+ */
+export function addSealPlaceholder(doc: Pdf): void {
+  const internals = doc as unknown as PdfInternals;
+  const signature = doc.ref({
+    Type: 'DocTimeStamp',
+    Filter: 'Adobe.PPKLite',
+    SubFilter: 'ETSI.RFC3161',
+    ByteRange: [0, BYTE_RANGE_PLACEHOLDER, BYTE_RANGE_PLACEHOLDER, BYTE_RANGE_PLACEHOLDER],
+    Contents: new Uint8Array(CONTENTS_BYTES),
+  });
+  const widget = doc.ref({
+    Type: 'Annot',
+    Subtype: 'Widget',
+    FT: 'Sig',
+    Rect: [0, 0, 0, 0],
+    F: 132, // Print + Locked: invisible, and not to be changed by a form filler.
+    T: new String('Document timestamp'),
+    V: signature,
+    P: internals.page.dictionary,
+  });
+  internals.page.annotations.push(widget);
+  // pdfkit's form (it writes and ends it with the document), holding only this field. A form that
+  // asks readers to redraw its fields would count as a change after sealing: it asks for none.
+  doc.initForm();
+  const form = internals._root.data.AcroForm as {
+    data: { Fields: unknown[]; NeedAppearances?: boolean; SigFlags?: number };
+  };
+  delete form.data.NeedAppearances;
+  form.data.SigFlags = 3; // SignaturesExist + AppendOnly
+  form.data.Fields.push(widget);
+  // pdfkit's types want a chunk; a dictionary object ends without one.
+  for (const ref of [signature, widget] as unknown as { end(): void }[]) ref.end();
+}
+
+/**
+ * Fills the placeholder of a finished PDF: the byte range around the token's hex string, then the
+ * token over those bytes. Without a token, the placeholder is not filled and the caller keeps an
+ * unsealed copy instead (a visible empty signature would look broken).
+ */
+export async function sealPdf(
+  pdf: Buffer,
+  timestamper: DocumentTimestamper,
+): Promise<{ sealed: Buffer } | { problem: string }> {
+  const text = pdf.toString('latin1');
+  const rangeAt = text.lastIndexOf(PLACEHOLDER_TEXT);
+  const contentsAt = text.indexOf(`<${'00'.repeat(CONTENTS_BYTES)}>`, rangeAt);
+  if (rangeAt < 0 || contentsAt < 0) return { problem: 'The PDF has no place for a document timestamp.' };
+  const contentsEnd = contentsAt + 2 + 2 * CONTENTS_BYTES;
+  const range = [0, contentsAt, contentsEnd, pdf.length - contentsEnd];
+  const written = `/ByteRange [${range.join(' ')}]`.padEnd(PLACEHOLDER_TEXT.length, ' ');
+  const out = Buffer.from(pdf);
+  out.write(written, rangeAt, 'latin1');
+  const signed = Buffer.concat([out.subarray(0, contentsAt), out.subarray(contentsEnd)]);
+  const answer = await timestamper(signed);
+  if ('problem' in answer) return answer;
+  if (answer.token.length > CONTENTS_BYTES)
+    return {
+      problem: `The authority's token (${answer.token.length} bytes) is larger than the room kept for it.`,
+    };
+  out.write(Buffer.from(answer.token).toString('hex'), contentsAt + 1, 'latin1');
+  return { sealed: out };
+}
+
+/** What a PDF says of its own seal, in its footer: written before the seal exists, so rendered twice if it fails. */
+export interface SealNote {
+  placeholder: boolean;
+  words: string;
+}
+
+export const SEALED_WORDS =
+  'an RFC 3161 document timestamp covers every byte of it. Your PDF reader’s signature panel shows the seal, and a single changed byte breaks it.';
+
+/**
+ * A PDF sealed when an authority gives a token, else the same PDF unsealed and saying why. Never a
+ * PDF with an empty or broken seal.
+ */
+export async function sealedPdf(
+  render: (note: SealNote) => Promise<Buffer>,
+  timestamper: DocumentTimestamper | undefined,
+): Promise<Buffer> {
+  if (!timestamper)
+    return render({ placeholder: false, words: 'Not sealed: no timestamping authority is set.' });
+  const result = await sealPdf(
+    await render({ placeholder: true, words: `Sealed: ${SEALED_WORDS}` }),
+    timestamper,
+  );
+  if ('sealed' in result) return result.sealed;
+  return render({ placeholder: false, words: `Not sealed: ${result.problem}` });
+}

@@ -1,0 +1,145 @@
+import type { MerkleStep } from '../../protocol/receipt';
+import { base64ToBytes, bytesToHex, hexToBytes } from '../../verifier/bytes';
+import { certificateFingerprint } from '../../verifier/timestamp/token';
+import { batchTree } from '../../verifier/merkle';
+import type { ChangeFeed } from './change-feed';
+import type { QueueDb } from './database';
+import { statementCache } from './statements';
+
+/** A batch's request to a timestamping authority, as the engine works on it. */
+export interface TimestampBatch {
+  id: number;
+  profileId: string;
+  tsaUrl: string;
+  /** Hex: the Merkle root over the batch's SHA-256s; the token's imprint is SHA-256 of it. */
+  root: string;
+  size: number;
+  attempts: number;
+}
+
+/** What a receipt needs of a confirmed batch. */
+export interface ConfirmedTimestamp {
+  tsaUrl: string;
+  root: string;
+  token: string;
+  authority: string;
+  genTime: number;
+  chain: string[];
+}
+
+/**
+ * Independent time, kept like certifications: a batch's rows get one Merkle root and their paths
+ * to it in the same transaction, and the request to the authority waits in the table until it is
+ * answered with a token that holds, however many restarts and failures lie in between.
+ */
+export class TimestampBatches {
+  private readonly sql;
+
+  constructor(
+    private readonly db: QueueDb,
+    private readonly feed: ChangeFeed,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  /**
+   * Puts every row of a profile that has no timestamp yet (and was made before `before`) under a new
+   * root: one request for a whole drop. Returns the batch id, or null when nothing waited.
+   */
+  open(profileId: string, tsaUrl: string, before: number, now = Date.now()): number | null {
+    return this.db.transaction(() => {
+      const rows = this.sql(
+        `SELECT id, asset_hash AS assetHash, state FROM certifications
+         WHERE profile_id = ? AND timestamp_batch_id IS NULL AND created_at <= ? ORDER BY id`,
+      ).all(profileId, before) as { id: number; assetHash: string; state: string }[];
+      if (rows.length === 0) return null;
+      const tree = batchTree(rows.map((row) => hexToBytes(row.assetHash)));
+      const { lastInsertRowid } = this.sql(
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
+      ).run(profileId, tsaUrl, bytesToHex(tree.root), rows.length, now, now, now);
+      const batchId = Number(lastInsertRowid);
+      const mark = this.sql(
+        'UPDATE certifications SET timestamp_batch_id = ?, timestamp_path = ? WHERE id = ?',
+      );
+      rows.forEach((row, index) => {
+        const path: MerkleStep[] = (tree.paths[index] ?? []).map((step) => ({
+          side: step.side,
+          hash: bytesToHex(step.hash),
+        }));
+        mark.run(batchId, JSON.stringify(path), row.id);
+      });
+      this.announce(batchId);
+      return batchId;
+    })();
+  }
+
+  /** Requests due now, oldest first. */
+  due(now: number, limit = 8): TimestampBatch[] {
+    return this.sql(
+      `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, size, attempts FROM timestamp_batches
+       WHERE state = 'waiting' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+    ).all(now, limit) as TimestampBatch[];
+  }
+
+  /** When the next waiting request becomes due, if any. */
+  nextDueAt(): number | null {
+    return (
+      (this.sql(`SELECT MIN(next_attempt_at) FROM timestamp_batches WHERE state = 'waiting'`)
+        .pluck()
+        .get() as number | null) ?? null
+    );
+  }
+
+  confirm(id: number, token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root'>, now = Date.now()): void {
+    this.sql(
+      `UPDATE timestamp_batches SET state = 'confirmed', token = ?, authority = ?, gen_time = ?, chain = ?,
+       problem = NULL, attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'waiting'`,
+    ).run(token.token, token.authority, token.genTime, JSON.stringify(token.chain), now, id);
+    this.announce(id);
+  }
+
+  /** An attempt failed: keep the request, say why in words, and try again at `retryAt`. */
+  defer(id: number, problem: string, retryAt: number, now = Date.now()): void {
+    this.sql(
+      `UPDATE timestamp_batches SET problem = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'waiting'`,
+    ).run(problem, retryAt, now, id);
+    this.announce(id);
+  }
+
+  /** The confirmed timestamp a row's receipt carries, or null. */
+  confirmedFor(rowId: number): ConfirmedTimestamp | null {
+    const found = this.sql(
+      `SELECT t.tsa_url AS tsaUrl, t.root, t.token, t.authority, t.gen_time AS genTime, t.chain
+       FROM certifications c JOIN timestamp_batches t ON t.id = c.timestamp_batch_id
+       WHERE c.id = ? AND t.state = 'confirmed'`,
+    ).get(rowId) as (Omit<ConfirmedTimestamp, 'chain'> & { chain: string }) | undefined;
+    return found ? { ...found, chain: JSON.parse(found.chain) as string[] } : null;
+  }
+
+  /**
+   * The roots this computer's authorities' tokens were checked against when they were kept: trusted
+   * here for checking receipts, as a pinned log key is.
+   */
+  trustedRoots(): string[] {
+    const chains = this.sql(`SELECT DISTINCT chain FROM timestamp_batches WHERE state = 'confirmed'`)
+      .pluck()
+      .all() as string[];
+    const roots = chains
+      .map((chain) => (JSON.parse(chain) as string[]).at(-1))
+      .filter((root) => root !== undefined);
+    return [...new Set(roots.map((root) => certificateFingerprint(base64ToBytes(root))))];
+  }
+
+  /** The rows of a batch changed how they read ("time confirmed by …", or why not yet). */
+  private announce(batchId: number): void {
+    const rows = this.sql('SELECT id, state FROM certifications WHERE timestamp_batch_id = ?').all(
+      batchId,
+    ) as {
+      id: number;
+      state: Parameters<ChangeFeed['noteChanged']>[1];
+    }[];
+    for (const row of rows) this.feed.noteChanged(row.id, row.state);
+  }
+}

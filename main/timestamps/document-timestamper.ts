@@ -1,0 +1,25 @@
+import { base64ToBytes } from '../../verifier/bytes';
+import type { DocumentTimestamper } from '../evidence/pdf/seal';
+import type { Fetch } from '../service/network';
+import type { Authority } from './ask-authority';
+import { askAuthority } from './ask-authority';
+
+/**
+ * Seals for one export: each PDF asks the authority for its own token. After the first refusal the
+ * rest of the export is not sealed and says the same reason, instead of asking thousands of times
+ * an authority that is down.
+ */
+export function documentTimestamper(
+  fetch: Fetch,
+  authority: Authority,
+  timeoutMs: number,
+): DocumentTimestamper {
+  let refused: string | undefined;
+  return async (signedBytes) => {
+    if (refused) return { problem: refused };
+    const answer = await askAuthority(fetch, authority, signedBytes, timeoutMs);
+    if (answer.ok) return { token: base64ToBytes(answer.token) };
+    refused = answer.problem;
+    return { problem: refused };
+  };
+}

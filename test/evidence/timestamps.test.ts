@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import type { CertificationRow } from '../../protocol/views';
+import type { Sandbox } from '../../sandbox/server';
+import { runCli } from '../support/cli';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
+import type { OpensslTsa, TsaBehaviour } from '../support/openssl-tsa';
+import { startOpensslTsa } from '../support/openssl-tsa';
+import { startTestSandbox } from '../support/sandbox';
+
+// Independent time against a TSA that is not ours: OpenSSL's `ts -reply` on loopback, with CAs
+// OpenSSL made. A real core, a real queue file and keychain, a real sandbox anchoring every 100 ms.
+let tsa: OpensslTsa;
+let tsaDir: string;
+let sandbox: Sandbox;
+let ws: TestWorkspace;
+let core: EvidenceCore;
+
+beforeAll(async () => {
+  tsaDir = mkdtempSync(join(tmpdir(), 'evidence-openssl-tsa-'));
+  tsa = await startOpensslTsa(tsaDir);
+  sandbox = await startTestSandbox({ batchIntervalMs: 100 });
+});
+afterAll(async () => {
+  await tsa.close();
+  await sandbox.stop();
+  rmSync(tsaDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  ws = workspace('evidence-timestamps-');
+  tsa.behaviour = 'good';
+  tsa.requests = 0;
+  core = await openCore(ws.dataDir, {
+    timestampPacing: { timeoutMs: 2000, firstRetryMs: 300, capMs: 600, strayAfterMs: 60_000 },
+  });
+  await useSandboxProfile(core, sandbox, 'with-tsa', {
+    tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+  });
+});
+afterEach(async () => {
+  await core.close();
+  ws.cleanup();
+});
+
+async function until(
+  ids: number[],
+  done: (row: CertificationRow) => boolean,
+  what: string,
+): Promise<CertificationRow[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const rows = core.rows(ids);
+    if (rows.every(done)) return rows;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(rows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let fileCount = 0;
+const newFiles = (n: number) =>
+  ws.files(
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`doc-${++fileCount}-${i}.pdf`, `content ${fileCount} ${i}`]),
+    ),
+  );
+
+describe('independent time (RFC 3161)', () => {
+  it('asks the authority once per batch, keeps a token OpenSSL accepts, and receipts say who confirmed the time', async () => {
+    const { queued } = await core.certify(newFiles(6), METADATA);
+    const ids = queued.map((row) => row.id);
+    const rows = await until(ids, (row) => row.timestampState === 'confirmed', 'the timestamp');
+    expect(tsa.requests).toBe(1);
+    expect(rows.map((row) => row.timeConfirmedBy)).toEqual(Array(6).fill('tsa-signer'));
+    await core.waitUntilSettled(ids, 15_000);
+
+    const receipt = core.receipt(ids[3]!);
+    expect(receipt.timestamp).toMatchObject({ authority: 'tsa-signer', url: tsa.url });
+    // OpenSSL, not our code, checks the token over the batch root, against the root it made.
+    writeFileSync(join(ws.dir, 'root.bin'), Buffer.from(receipt.timestamp!.root, 'hex'));
+    writeFileSync(join(ws.dir, 'token.der'), Buffer.from(receipt.timestamp!.token, 'base64'));
+    const oracle = execFileSync('openssl', [
+      'ts',
+      '-verify',
+      '-data',
+      join(ws.dir, 'root.bin'),
+      '-in',
+      join(ws.dir, 'token.der'),
+      '-token_in',
+      '-CAfile',
+      tsa.rootFile,
+    ]).toString();
+    expect(oracle).toContain('Verification: OK');
+
+    const path = join(ws.dir, 'doc.receipt.json');
+    writeFileSync(path, JSON.stringify(receipt));
+    const verified = await runCli(ws.dataDir, ['verify', queued[3]!.filePath, '--receipt', path]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain(
+      `Time confirmed by tsa-signer at ${receipt.timestamp!.gen_time} (RFC 3161).`,
+    );
+  }, 60_000);
+
+  it('keeps the request with a reason in words for every bad answer, never blocks the certification, and confirms once the authority answers well', async () => {
+    const bad: [TsaBehaviour, RegExp][] = [
+      ['html', /answered with a web page, not a timestamp/],
+      ['garbage', /not an RFC 3161 timestamp response/],
+      ['rejection', /rejected the request: “bad request”/],
+      ['other-imprint', /for other data than this batch/],
+      ['other-nonce', /answers another request \(its nonce is not ours\)/],
+      ['no-usage', /not one for timestamping/],
+      ['unbound-signer', /does not name the certificate that signed it \(ESSCertID\)/],
+      ['expired-signer', /outside its signing certificate’s validity/],
+      ['untrusted-root', /chains to a root certificate this computer does not trust/],
+      ['silent', /did not answer within 2 seconds/],
+    ];
+    const ids: number[] = [];
+    for (const [behaviour, reason] of bad) {
+      tsa.behaviour = behaviour;
+      const { queued } = await core.certify(newFiles(1), METADATA);
+      ids.push(queued[0]!.id);
+      const [row] = await until([queued[0]!.id], (r) => r.timestampProblem !== null, behaviour);
+      expect(row!.timestampState, behaviour).toBe('waiting');
+      expect(row!.timestampProblem, behaviour).toMatch(reason);
+    }
+    // Nothing waited for the authority: every certification anchored meanwhile.
+    await until(ids, (row) => row.state === 'anchored', 'anchoring');
+    // Nothing was lost: once the authority answers well, every waiting batch is confirmed.
+    tsa.behaviour = 'good';
+    const rows = await until(ids, (row) => row.timestampState === 'confirmed', 'recovery');
+    expect(rows.every((row) => row.timestampProblem === null && row.timeConfirmedBy === 'tsa-signer')).toBe(
+      true,
+    );
+  }, 90_000);
+});

@@ -1,0 +1,286 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * A timestamping authority that is not ours: OpenSSL's `ts -reply` behind a small loopback HTTP
+ * handler (application/timestamp-query in, application/timestamp-reply out), with CAs and signer
+ * certificates that OpenSSL makes. Each way a real TSA can answer badly is one `behaviour`.
+ */
+export type TsaBehaviour =
+  | 'good'
+  | 'html'
+  | 'garbage'
+  | 'rejection'
+  | 'other-imprint'
+  | 'other-nonce'
+  | 'no-usage'
+  | 'unbound-signer'
+  | 'expired-signer'
+  | 'untrusted-root'
+  | 'silent';
+
+export interface OpensslTsa {
+  url: string;
+  /** The root that signs the good signer, PEM: what a profile trusts. */
+  rootPem: string;
+  rootDer: Buffer;
+  /** Files for `openssl ts -verify`: the root, and the signer's chain without it. */
+  rootFile: string;
+  signerFile: string;
+  behaviour: TsaBehaviour;
+  requests: number;
+  close(): Promise<void>;
+}
+
+const openssl = (args: string[], cwd: string, input?: Buffer) =>
+  execFileSync('openssl', args, { cwd, input, stdio: ['pipe', 'pipe', 'pipe'] });
+
+/** A new P-256 key, unencrypted: quick to make, and what real TSAs use as often as RSA. */
+const NEW_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+
+function makeCa(dir: string, name: string): void {
+  openssl(
+    ['req', '-x509', ...NEW_KEY, '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '3650'].concat([
+      '-subj',
+      `/O=Test TSA/CN=${name}`,
+    ]),
+    dir,
+  );
+}
+
+/** A signer certificate issued by `ca` with the given extensions file section, via `openssl ca` (dates settable). */
+function makeSigner(
+  dir: string,
+  ca: string,
+  name: string,
+  extensions: string,
+  dates?: [string, string],
+): void {
+  openssl(
+    ['req', ...NEW_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/O=Test TSA/CN=${name}`],
+    dir,
+  );
+  openssl(
+    [
+      'ca',
+      '-batch',
+      '-config',
+      'ca.cnf',
+      '-name',
+      ca,
+      '-in',
+      `${name}.csr`,
+      '-out',
+      `${name}.pem`,
+      '-extensions',
+      extensions,
+      '-notext',
+    ].concat(dates ? ['-startdate', dates[0], '-enddate', dates[1]] : ['-days', '1825']),
+    dir,
+  );
+}
+
+const caSection = (dir: string, name: string) => `
+[ ca_${name} ]
+dir = ${dir}
+database = ${dir}/index-${name}.txt
+new_certs_dir = ${dir}/issued
+certificate = ${dir}/${name}.pem
+private_key = ${dir}/${name}.key
+serial = ${dir}/serial-${name}
+default_md = sha256
+policy = any
+unique_subject = no
+`;
+
+const CONFIG = (dir: string) => `${caSection(dir, 'root')}${caSection(dir, 'stranger')}
+[ any ]
+organizationName = optional
+commonName = supplied
+
+[ tsa_usage ]
+basicConstraints = CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = critical, timeStamping
+
+[ no_usage ]
+basicConstraints = CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = clientAuth
+
+[ tsa ]
+default_tsa = tsa_good
+
+[ tsa_good ]
+dir = ${dir}
+serial = ${dir}/tsaserial
+crypto_device = builtin
+signer_digest = sha256
+default_policy = 1.3.6.1.4.1.99999.1
+digests = sha256
+accuracy = secs:1
+ordering = no
+tsa_name = no
+ess_cert_id_chain = no
+ess_cert_id_alg = sha256
+`;
+
+export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'good'): Promise<OpensslTsa> {
+  mkdirSync(join(dir, 'issued'), { recursive: true });
+  for (const file of ['index-root.txt', 'index-stranger.txt']) writeFileSync(join(dir, file), '');
+  writeFileSync(join(dir, 'serial-root'), '1000\n');
+  writeFileSync(join(dir, 'serial-stranger'), '2000\n');
+  writeFileSync(join(dir, 'tsaserial'), '01\n');
+  writeFileSync(join(dir, 'ca.cnf'), CONFIG(dir));
+  makeCa(dir, 'root');
+  makeCa(dir, 'stranger');
+  makeSigner(dir, 'ca_root', 'tsa-signer', 'tsa_usage');
+  makeSigner(dir, 'ca_root', 'plain-signer', 'no_usage');
+  makeSigner(dir, 'ca_root', 'expired-signer', 'tsa_usage', ['20200101000000Z', '20210101000000Z']);
+  makeSigner(dir, 'ca_stranger', 'stranger-signer', 'tsa_usage');
+
+  const signerOf: Partial<Record<TsaBehaviour, [string, string]>> = {
+    'expired-signer': ['expired-signer', 'root'],
+    'untrusted-root': ['stranger-signer', 'stranger'],
+  };
+  const reply = (query: Buffer, current: TsaBehaviour): Buffer => {
+    const [signer, root] = signerOf[current] ?? ['tsa-signer', 'root'];
+    writeFileSync(join(dir, 'query.tsq'), query);
+    let asked = 'query.tsq';
+    if (current === 'other-imprint' || current === 'other-nonce') {
+      // A reply to somebody else's request: other data, or the same data under another nonce.
+      writeFileSync(join(dir, 'other.bin'), current === 'other-imprint' ? 'other data' : 'x');
+      const text = openssl(['ts', '-query', '-in', 'query.tsq', '-text'], dir).toString();
+      const args =
+        current === 'other-imprint'
+          ? ['ts', '-query', '-data', 'other.bin', '-sha256', '-cert', '-out', 'other.tsq']
+          : ['ts', '-query', '-digest', digestOf(text), '-sha256', '-cert', '-out', 'other.tsq'];
+      openssl(args, dir);
+      asked = 'other.tsq';
+    }
+    openssl(
+      [
+        'ts',
+        '-reply',
+        '-config',
+        'ca.cnf',
+        '-section',
+        'tsa_good',
+        '-queryfile',
+        asked,
+        '-signer',
+        `${signer}.pem`,
+      ].concat(['-inkey', `${signer}.key`, '-chain', `${root}.pem`, '-out', 'reply.tsr']),
+      dir,
+    );
+    if (current !== 'no-usage' && current !== 'unbound-signer') return readFileSync(join(dir, 'reply.tsr'));
+    // OpenSSL's TSA refuses to sign with a certificate not meant for timestamping, so such a token is
+    // made as a TSA without scruples would: the same TSTInfo, signed as plain CMS, which names no
+    // ESSCertID (so 'unbound-signer' is a good TSA certificate that the token does not bind).
+    const cmsSigner = current === 'no-usage' ? 'plain-signer' : 'tsa-signer';
+    openssl(['ts', '-reply', '-in', 'reply.tsr', '-token_out', '-out', 'token.der'], dir);
+    openssl(
+      ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', 'token.der', '-out', 'tstinfo.der'],
+      dir,
+    );
+    const token = openssl(
+      [
+        'cms',
+        '-sign',
+        '-nodetach',
+        '-binary',
+        '-econtent_type',
+        '1.2.840.113549.1.9.16.1.4',
+        '-in',
+        'tstinfo.der',
+      ].concat([
+        '-signer',
+        `${cmsSigner}.pem`,
+        '-inkey',
+        `${cmsSigner}.key`,
+        '-md',
+        'sha256',
+        '-nosmimecap',
+        '-outform',
+        'DER',
+      ]),
+      dir,
+    );
+    return der(0x30, Buffer.concat([der(0x30, Buffer.from([0x02, 0x01, 0x00])), token]));
+  };
+
+  const tsa: OpensslTsa = {
+    url: '',
+    rootPem: readFileSync(join(dir, 'root.pem'), 'utf8'),
+    rootDer: openssl(['x509', '-in', 'root.pem', '-outform', 'DER'], dir),
+    rootFile: join(dir, 'root.pem'),
+    signerFile: join(dir, 'tsa-signer.pem'),
+    behaviour,
+    requests: 0,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      tsa.requests++;
+      const current = tsa.behaviour;
+      if (current === 'silent') return; // Never answers: the caller's timeout must end the wait.
+      if (request.headers['content-type'] !== 'application/timestamp-query') {
+        response.writeHead(415).end();
+        return;
+      }
+      if (current === 'html') {
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body>Sign in to continue</body></html>');
+        return;
+      }
+      const body =
+        current === 'garbage'
+          ? Buffer.from('3082ffff0102030405', 'hex')
+          : current === 'rejection'
+            ? rejection()
+            : reply(Buffer.concat(chunks), current);
+      response.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  tsa.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsa`;
+  return tsa;
+}
+
+/** The SHA-256 imprint of a query, read back from `openssl ts -query -text`. */
+function digestOf(text: string): string {
+  const block = /Message data:\n([\s\S]*?)\n(?:Policy|Nonce)/.exec(text)?.[1] ?? '';
+  return [...block.matchAll(/ - ((?:[0-9a-f]{2}[ -]?)+)/g)]
+    .map((m) => m[1]!.replace(/[ -]/g, ''))
+    .join('')
+    .slice(0, 64);
+}
+
+/** One DER element: tag, definite length, content. */
+function der(tag: number, content: Buffer): Buffer {
+  const n = content.length;
+  const length =
+    n < 0x80
+      ? [n]
+      : n < 0x100
+        ? [0x81, n]
+        : n < 0x10000
+          ? [0x82, n >> 8, n & 0xff]
+          : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff];
+  return Buffer.concat([Buffer.from([tag, ...length]), content]);
+}
+
+/** TimeStampResp { status PKIStatusInfo { status rejection(2), statusString "bad request" } }. */
+function rejection(): Buffer {
+  const said = der(0x30, der(0x0c, Buffer.from('bad request', 'utf8')));
+  return der(0x30, der(0x30, Buffer.concat([Buffer.from([0x02, 0x01, 0x02]), said])));
+}

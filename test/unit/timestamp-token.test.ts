@@ -1,0 +1,77 @@
+import { randomFillSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshNonce, readTimestampResponse, timestampRequest } from '../../verifier/timestamp/exchange';
+import { certificateFingerprint, checkTimestampToken } from '../../verifier/timestamp/token';
+import type { OpensslTsa } from '../support/openssl-tsa';
+import { startOpensslTsa } from '../support/openssl-tsa';
+
+// The token checks that a well-formed answer can still fail, on tokens OpenSSL's TSA signed.
+let tsa: OpensslTsa;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'evidence-token-'));
+  tsa = await startOpensslTsa(dir);
+});
+afterAll(async () => {
+  await tsa.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const data = new Uint8Array(32).fill(42);
+
+async function token(): Promise<{ token: Uint8Array; nonce: bigint }> {
+  const nonce = freshNonce((bytes) => randomFillSync(bytes));
+  const response = await fetch(tsa.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/timestamp-query' },
+    body: Buffer.from(timestampRequest(data, nonce)),
+  });
+  const read = readTimestampResponse(new Uint8Array(await response.arrayBuffer()));
+  if (!('token' in read)) throw new Error(JSON.stringify(read));
+  return { token: read.token, nonce };
+}
+
+const trust = () => ({ certificates: [tsa.rootDer], trustedRoots: [certificateFingerprint(tsa.rootDer)] });
+
+describe('an RFC 3161 token', () => {
+  it('holds with its data, nonce and trusted root, naming the authority and the time', async () => {
+    const { token: der, nonce } = await token();
+    const check = await checkTimestampToken(der, { data, nonce, ...trust() });
+    expect(check).toMatchObject({ ok: true, authority: 'tsa-signer' });
+    expect(check.ok && Math.abs(check.genTime.getTime() - Date.now())).toBeLessThan(60_000);
+    // A stored token is checked without the nonce, and still holds.
+    expect(await checkTimestampToken(der, { data, ...trust() })).toMatchObject({ ok: true });
+  });
+
+  it('fails on a changed signature byte, other data, or a root nobody trusts', async () => {
+    const { token: der } = await token();
+    const broken = der.slice();
+    // The signature is the last element of the SignerInfo, at the very end of the token.
+    broken[broken.length - 3] = (broken[broken.length - 3] ?? 0) ^ 0x01;
+    expect(await checkTimestampToken(broken, { data, ...trust() })).toMatchObject({
+      ok: false,
+      check: 'signature',
+    });
+    expect(await checkTimestampToken(der, { data: new Uint8Array(32), ...trust() })).toMatchObject({
+      ok: false,
+      check: 'imprint',
+    });
+    // pkijs checks no chain unless asked: a token whose root is not trusted must still be refused.
+    expect(
+      await checkTimestampToken(der, { data, certificates: [tsa.rootDer], trustedRoots: [] }),
+    ).toMatchObject({
+      ok: false,
+      check: 'untrusted',
+      rootFingerprint: certificateFingerprint(tsa.rootDer),
+    });
+    expect(
+      await checkTimestampToken(new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]), { data, ...trust() }),
+    ).toMatchObject({
+      ok: false,
+      check: 'format',
+    });
+  });
+});

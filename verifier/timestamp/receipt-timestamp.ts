@@ -1,0 +1,63 @@
+import type { Receipt, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
+import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
+import { rootFromSidedPath } from '../merkle';
+import { checkTimestampToken } from './token';
+
+/**
+ * A receipt's independent timestamp: its path leads from this file's hash to the batch root, the
+ * token over that root holds and chains to a trusted authority, and the readable copies (time,
+ * authority) equal what the token signed. No timestamp is no facts, not a failure.
+ */
+export async function checkReceiptTimestamp(
+  receipt: Receipt,
+  fileSha256: string,
+  trustedRoots: readonly string[],
+): Promise<ReceiptVerdict | { facts: TimeFacts | null }> {
+  const stamp = receipt.timestamp;
+  if (!stamp) return { facts: null };
+  const invalid = (
+    check: Extract<ReceiptVerdict, { verdict: 'timestamp_invalid' }>['check'],
+    message: string,
+  ) => ({ verdict: 'timestamp_invalid', check, message }) as const;
+  const root = rootFromSidedPath(
+    hexToBytes(fileSha256.toLowerCase()),
+    stamp.path.map((step) => ({ side: step.side, hash: hexToBytes(step.hash) })),
+  );
+  if (bytesToHex(root) !== stamp.root)
+    return invalid(
+      'path',
+      'The path in the receipt does not lead from this file’s hash to the timestamped root.',
+    );
+  if (!isCanonicalBase64(stamp.token) || !stamp.chain.every(isCanonicalBase64))
+    return invalid('format', 'The timestamp token in the receipt is not valid base64.');
+  const check = await checkTimestampToken(base64ToBytes(stamp.token), {
+    data: root,
+    certificates: stamp.chain.map(base64ToBytes),
+    trustedRoots,
+  });
+  if (!check.ok && check.check === 'untrusted')
+    return {
+      verdict: 'untrusted_tsa',
+      rootFingerprint: check.rootFingerprint,
+      authority: check.authority,
+      message: check.message,
+    };
+  if (!check.ok) return invalid(check.check, check.message);
+  const genTime = check.genTime.toISOString();
+  if (Date.parse(stamp.gen_time) !== check.genTime.getTime())
+    return {
+      verdict: 'receipt_invalid',
+      check: 'copy',
+      field: 'timestamp.gen_time',
+      message: 'The receipt was altered: timestamp.gen_time in the receipt differs from the timestamp token.',
+    };
+  if (stamp.authority !== check.authority)
+    return {
+      verdict: 'receipt_invalid',
+      check: 'copy',
+      field: 'timestamp.authority',
+      message:
+        'The receipt was altered: timestamp.authority in the receipt differs from the timestamp token.',
+    };
+  return { facts: { authority: check.authority, genTime, rootFingerprint: check.rootFingerprint } };
+}
