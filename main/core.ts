@@ -423,7 +423,11 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         selection: describeSelection(selection, ids.length),
         receipts: () => this.receiptsOf(ids),
       },
-      { timestamper: target.receiptsOnly ? undefined : await this.documentTimestamper(), ...target },
+      {
+        ...target,
+        timestamper:
+          target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
+      },
     ).catch((error: unknown) => {
       throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
     });

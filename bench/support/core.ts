@@ -1,4 +1,5 @@
 import type { CoreOptions } from '../../main/core';
+import type { TsaSettings } from '../../protocol/profiles';
 import { EvidenceCore } from '../../main/core';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ export async function coreOnSandbox(
   dataDir: string,
   sandbox: SandboxInfo,
   options: Partial<CoreOptions> = {},
+  tsa?: TsaSettings,
 ): Promise<EvidenceCore> {
   const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false, ...options });
   await core.saveProfile(
@@ -21,6 +23,7 @@ export async function coreOnSandbox(
       tokenUrl: sandbox.tokenUrl,
       clientId: sandbox.client.clientId,
       signRequests: false,
+      ...(tsa ? { tsa } : {}),
     },
     { client_secret: sandbox.client.clientSecret },
   );

@@ -2,13 +2,15 @@
 import { EvidenceCore } from '../../main/core';
 import { benchSecrets } from './core';
 
-const [dataDir, out, mode] = process.argv.slice(2) as [string, string, 'kit' | 'receipts'];
+const [dataDir, out, mode] = process.argv.slice(2) as [string, string, 'kit' | 'unsealed-kit' | 'receipts'];
 const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false });
 try {
   const started = performance.now();
   const result = await core.exportEvidence(
     {},
-    mode === 'kit' ? { dir: out, zip: `${out}.zip` } : { dir: out, receiptsOnly: true },
+    mode === 'receipts'
+      ? { dir: out, receiptsOnly: true }
+      : { dir: out, zip: `${out}.zip`, seal: mode === 'kit' },
   );
   const ms = performance.now() - started;
   process.stdout.write(

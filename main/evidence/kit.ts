@@ -42,6 +42,8 @@ export interface KitTarget {
   onProgress?(done: number, total: number): void;
   /** Seals each certificate and the register with a document timestamp (RFC 3161). */
   timestamper?: DocumentTimestamper;
+  /** False leaves the PDFs unsealed even where an authority is set (the benchmark's reference). */
+  seal?: boolean;
 }
 
 export interface KitWritten {

@@ -191,6 +191,12 @@ export const de: Catalogue = {
       certifiedAt: 'Zertifiziert',
       anchoredAt: 'Verankert',
       notAnchored: 'Noch nicht',
+      timeConfirmed: 'Zeit bestätigt',
+      timeConfirmedBy: 'durch {{authority}} (RFC-3161-Zeitstempel)',
+      timeAsked: 'Angefragt; die Zeitstempelstelle hat noch nicht geantwortet.',
+      timeNotYet: 'Noch nicht, wird später erneut angefragt: {{reason}}',
+      noTimestamp:
+        'Für dieses Profil ist keine Zeitstempelstelle eingerichtet: Die Zeit beruht allein auf dem Dienst.',
       utcTitle: 'UTC: {{iso}}',
       where: 'Wer und wo',
       certifiedBy: 'Zertifiziert von',
@@ -315,7 +321,22 @@ export const de: Catalogue = {
         hmacKey: 'Signieren ist eingeschaltet: Geben Sie den Signaturschlüssel des Dienstes ein.',
         logKey:
           'Fügen Sie einen öffentlichen PEM-Schlüssel (-----BEGIN PUBLIC KEY-----…) oder einen Fingerabdruck aus 64 Hexadezimalzeichen ein.',
+        tsaUrl: 'Geben Sie die vollständige Adresse der Stelle ein, etwa http://timestamp.digicert.com.',
+        tsaPolicy: 'Eine Policy ist ein Objektbezeichner wie 1.2.3.4; oder lassen Sie das Feld leer.',
+        tsaCa:
+          'Fügen Sie das Wurzelzertifikat der Stelle ein (PEM, beginnt mit -----BEGIN CERTIFICATE-----).',
         other: 'Bitte prüfen Sie diesen Wert.',
+      },
+      tsa: {
+        title: 'Unabhängige Zeit (RFC 3161)',
+        use: 'Die Zeit jeder Charge von einer Zeitstempelstelle bestätigen lassen',
+        url: 'Adresse der Stelle',
+        policy: 'Policy (optionaler Objektbezeichner)',
+        suggestions:
+          'Bekannte Stellen: {{names}}. Es wird nichts abgerufen: Laden Sie das Wurzelzertifikat von der Website der Stelle und fügen Sie es unten ein.',
+        roots: 'Wurzelzertifikat(e), denen vertraut wird (PEM)',
+        embedded:
+          'Die Demo-Sandbox bestätigt die Zeit jeder Charge mit ihrer eigenen DEMO-Zeitstempelstelle (RFC 3161).',
       },
       fixFirst: 'Einige Einstellungen brauchen Ihre Aufmerksamkeit; sie sind oben markiert.',
       preferences: 'Vorlieben',

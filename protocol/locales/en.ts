@@ -189,6 +189,11 @@ export const en = {
       certifiedAt: 'Certified',
       anchoredAt: 'Anchored',
       notAnchored: 'Not yet',
+      timeConfirmed: 'Time confirmed',
+      timeConfirmedBy: 'by {{authority}} (RFC 3161 timestamp)',
+      timeAsked: 'Asked for; waiting for the timestamping authority.',
+      timeNotYet: 'Not yet, and asked again later: {{reason}}',
+      noTimestamp: 'No timestamping authority is set for this profile: the time rests on the service alone.',
       utcTitle: 'UTC: {{iso}}',
       where: 'Who and where',
       certifiedBy: 'Certified by',
@@ -311,7 +316,21 @@ export const en = {
         hmacKey: 'Signing is on: enter the signing key the service gave you.',
         logKey:
           'Paste a PEM public key (-----BEGIN PUBLIC KEY-----…) or a fingerprint of 64 hexadecimal characters.',
+        tsaUrl: 'Enter the authority’s full address, like http://timestamp.digicert.com.',
+        tsaPolicy: 'A policy is an object identifier, like 1.2.3.4; or leave it empty.',
+        tsaCa: 'Paste the authority’s root certificate (PEM, starting -----BEGIN CERTIFICATE-----).',
         other: 'Check this value.',
+      },
+      tsa: {
+        title: 'Independent time (RFC 3161)',
+        use: 'Have a timestamping authority confirm the time of each batch',
+        url: 'Authority address',
+        policy: 'Policy (optional object identifier)',
+        suggestions:
+          'Well-known authorities: {{names}}. Nothing is fetched: take the root certificate from the authority’s own site and paste it below.',
+        roots: 'Root certificate(s) to trust it by (PEM)',
+        embedded:
+          'The demo sandbox confirms each batch’s time with its own DEMO timestamping authority (RFC 3161).',
       },
       fixFirst: 'Some settings need attention; they are marked above.',
       preferences: 'Preferences',

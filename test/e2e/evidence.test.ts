@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { Receipt } from '../../protocol/receipt';
 import type { Sandbox } from '../../sandbox/server';
 import { METADATA, openCore, useSandboxProfile } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
+import { startOpensslTsa } from '../support/openssl-tsa';
 import { startTestSandbox } from '../support/sandbox';
 import type { Harness } from './harness';
 import { accessibilityViolations, harnessPerTest } from './harness';
@@ -213,4 +214,61 @@ describe('saving and verifying evidence in the app', () => {
       for (const service of services) await service.stop();
     }
   }, 60_000);
+});
+
+describe('independent time in the app', () => {
+  it('chooses a timestamping authority in Settings, says what is missing, and the details say who confirmed the time', async () => {
+    const tsaDir = mkdtempSync(join(tmpdir(), 'evidence-e2e-tsa-'));
+    const tsa = await startOpensslTsa(tsaDir);
+    const service = await startTestSandbox({ batchIntervalMs: 100 });
+    try {
+      const harness = await harnesses.start();
+      const { page } = harness;
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      const settings = page.getByRole('dialog', { name: 'Settings' });
+      expect(await settings.textContent()).toContain('The demo sandbox confirms each batch’s time');
+      const client = service.createClient();
+      await settings.getByLabel('Environment').selectOption('custom');
+      await settings.getByLabel('Profile name (lower case)').fill('with-time');
+      await settings.getByLabel('Service address (base URL)').fill(service.baseUrl);
+      await settings.getByLabel('Token address (token URL)').fill(service.tokenUrl);
+      await settings.getByLabel('Client id').fill(client.clientId);
+      await settings.getByLabel('Client secret').fill(client.clientSecret);
+      await settings.getByLabel('Have a timestamping authority confirm the time of each batch').check();
+      // The suggestions are addresses only; the root to trust is the user's to give.
+      const suggested = await settings
+        .locator('datalist option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(suggested).toContain('http://timestamp.digicert.com');
+      await settings.getByLabel('Authority address').fill(tsa.url);
+      await settings.getByRole('button', { name: 'Save' }).click();
+      const rootsField = settings.getByLabel('Root certificate(s) to trust it by (PEM)');
+      await expect
+        .poll(() =>
+          rootsField.evaluate(
+            (input) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent,
+          ),
+        )
+        .toBe('Paste the authority’s root certificate (PEM, starting -----BEGIN CERTIFICATE-----).');
+      await harness.screenshotEverywhere('desk-settings-timestamp-authority');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await rootsField.fill(tsa.rootPem);
+      await settings.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => settings.getByRole('status').textContent()).toBe('Saved.');
+      await settings.getByRole('button', { name: 'Close' }).click();
+
+      await certified(harness, { 'Board minutes.pdf': 'minutes of the board' });
+      await page.getByRole('button', { name: 'Board minutes.pdf', exact: true }).click();
+      const details = page.getByRole('dialog', { name: 'Board minutes.pdf' });
+      await expect
+        .poll(() => details.textContent(), { timeout: 15_000 })
+        .toMatch(/Time confirmed.*by tsa-signer \(RFC 3161 timestamp\)/);
+      await harness.screenshotEverywhere('desk-details-time-confirmed');
+      expect(tsa.requests).toBe(1);
+    } finally {
+      await tsa.close();
+      await service.stop();
+      rmSync(tsaDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

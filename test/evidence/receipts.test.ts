@@ -229,6 +229,24 @@ describe('receipts', () => {
     expect(signedPart).not.toContain('2019');
     expect(statedPart).toContain(`Queued at (computer clock): ${BACKDATED}`);
     expect(old.stdout).toContain('No independent timestamp: the time rests on the log alone.');
+
+    // Evidence in a format nobody here can check (as the real service's may be), with a token that holds:
+    // it verifies on the authority's word alone, and says so.
+    const foreign = join(ws.dir, 'foreign-evidence.receipt.json');
+    writeFileSync(
+      foreign,
+      JSON.stringify({
+        ...receipt,
+        evidence: { format: 'another-service/v3', proof: 'opaque' },
+        log_key: null,
+      }),
+    );
+    const timeOnly = await runCli(ws.dataDir, ['verify', doc, '--receipt', foreign]);
+    expect(timeOnly.code).toBe(0);
+    expect(timeOnly.stdout).toContain(
+      `This content existed at ${receipt.timestamp!.gen_time}, according to DEMO Evidence Sandbox Timestamping Authority (RFC 3161 timestamp); the service's own evidence cannot be checked here.`,
+    );
+    expect(timeOnly.stdout).not.toMatch(/Certified at|Anchored at:/);
   }, 90_000);
 
   it('of a certification not yet anchored say so, and never verify', async () => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { EvidenceCore } from '../../main/core';
 import type { CertificationRow } from '../../protocol/views';
 import type { Sandbox } from '../../sandbox/server';
-import { runCli } from '../support/cli';
+import { profileSetArgs, runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { OpensslTsa, TsaBehaviour } from '../support/openssl-tsa';
@@ -136,4 +136,20 @@ describe('independent time (RFC 3161)', () => {
       true,
     );
   }, 90_000);
+
+  it('is chosen with profile set --tsa-url and --tsa-ca, shown by profile show, and refused without its roots', async () => {
+    const client = sandbox.createClient();
+    const roots = join(ws.dir, 'tsa-roots.pem');
+    writeFileSync(roots, tsa.rootPem);
+    const args = profileSetArgs('cli-tsa', sandbox, client.clientId, '--tsa-url', tsa.url);
+    const refused = await runCli(ws.dataDir, args, `${client.clientSecret}\n`);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /--tsa-url needs --tsa-ca: the root certificate\(s\) the authority publishes/,
+    );
+    const saved = await runCli(ws.dataDir, [...args, '--tsa-ca', roots, '--use'], `${client.clientSecret}\n`);
+    expect(saved.code, saved.stderr).toBe(0);
+    const shown = await runCli(ws.dataDir, ['profile', 'show']);
+    expect(shown.stdout).toContain(`timestamps:     ${tsa.url} (RFC 3161), trusted by 1 root certificate`);
+  }, 60_000);
 });

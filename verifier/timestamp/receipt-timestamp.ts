@@ -1,7 +1,33 @@
 import type { Receipt, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
 import { rootFromSidedPath } from '../merkle';
+import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
+
+// Every receipt of a batch carries the same token over the same root: a set of 10,000 documents
+// certified in one drop needs its token checked once. The answer depends only on these inputs.
+const checked = new Map<string, Promise<TokenCheck>>();
+const CACHE_LIMIT = 256;
+
+function checkedOnce(
+  token: string,
+  chain: readonly string[],
+  root: Uint8Array,
+  trustedRoots: readonly string[],
+): Promise<TokenCheck> {
+  const key = [token, chain.join(','), bytesToHex(root), [...trustedRoots].sort().join(',')].join('|');
+  let check = checked.get(key);
+  if (!check) {
+    if (checked.size >= CACHE_LIMIT) checked.delete(checked.keys().next().value as string);
+    check = checkTimestampToken(base64ToBytes(token), {
+      data: root,
+      certificates: chain.map(base64ToBytes),
+      trustedRoots,
+    });
+    checked.set(key, check);
+  }
+  return check;
+}
 
 /**
  * A receipt's independent timestamp: its path leads from this file's hash to the batch root, the
@@ -30,11 +56,7 @@ export async function checkReceiptTimestamp(
     );
   if (!isCanonicalBase64(stamp.token) || !stamp.chain.every(isCanonicalBase64))
     return invalid('format', 'The timestamp token in the receipt is not valid base64.');
-  const check = await checkTimestampToken(base64ToBytes(stamp.token), {
-    data: root,
-    certificates: stamp.chain.map(base64ToBytes),
-    trustedRoots,
-  });
+  const check = await checkedOnce(stamp.token, stamp.chain, root, trustedRoots);
   if (!check.ok && check.check === 'untrusted')
     return {
       verdict: 'untrusted_tsa',

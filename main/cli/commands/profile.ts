@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { SecretName, TsaSettings } from '../../../protocol/profiles';
-import { isLogKeyFingerprint, serviceProfileSchema } from '../../../protocol/profiles';
+import { isLogKeyFingerprint, pemCertificates, serviceProfileSchema } from '../../../protocol/profiles';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
@@ -24,7 +24,7 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
     );
     if (!settings) {
       out(
-        'It runs inside Evidence Desk: nothing to set up. Choose a service with: evidence-desk profile set …',
+        'It runs inside Evidence Desk: nothing to set up. Its DEMO timestamping authority confirms each batch’s time. Choose a service with: evidence-desk profile set …',
       );
       return EXIT.ok;
     }
@@ -41,6 +41,9 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
     if (settings.logKey)
       out(`  log key:        ${settings.logKey.startsWith('-----') ? 'a PEM key' : settings.logKey}`);
     if (settings.caFile) out(`  CA file:        ${settings.caFile}`);
+    out(
+      `  timestamps:     ${settings.tsa ? `${settings.tsa.url} (RFC 3161), trusted by ${count(pemCertificates(settings.tsa.trustedCertificates).length, 'root certificate')}${settings.tsa.policyOid ? `, policy ${settings.tsa.policyOid}` : ''}` : 'none: the time rests on the service alone (profile set … --tsa-url URL --tsa-ca ROOTS.pem)'}`,
+    );
     return EXIT.ok;
   }
   if (action === 'use') {

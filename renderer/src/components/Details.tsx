@@ -106,6 +106,10 @@ export function Details({
             </dd>
             <dt>{t('details.anchoredAt')}</dt>
             <dd>{row.anchoredAt === null ? t('details.notAnchored') : <When ms={row.anchoredAt} />}</dd>
+            <dt>{t('details.timeConfirmed')}</dt>
+            <dd>
+              <TimeConfirmed row={row} />
+            </dd>
           </dl>
 
           <h3>{t('details.where')}</h3>
@@ -235,4 +239,25 @@ export function Details({
       </div>
     </Dialog>
   );
+}
+
+/** Independent time (RFC 3161): who confirmed it and when, or why not yet, in words. */
+function TimeConfirmed({ row }: { row: CertificationRow }) {
+  const { t } = useTranslation();
+  if (row.timestampState === 'confirmed' && row.timeConfirmedAt !== null)
+    return (
+      <>
+        <When ms={row.timeConfirmedAt} />{' '}
+        {t('details.timeConfirmedBy', { authority: row.timeConfirmedBy ?? '' })}
+      </>
+    );
+  if (row.timestampState === 'waiting')
+    return (
+      <>
+        {row.timestampProblem
+          ? t('details.timeNotYet', { reason: row.timestampProblem })
+          : t('details.timeAsked')}
+      </>
+    );
+  return <>{t('details.noTimestamp')}</>;
 }

@@ -15,6 +15,8 @@ import { ask, bridge, messageOf } from '../bridge';
 import { systemLanguages } from '../i18n';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
+import type { TsaField } from './TsaFields';
+import { TsaFields } from './TsaFields';
 
 const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
 
@@ -28,9 +30,23 @@ const NEW_PROFILE: ServiceProfile = {
 };
 const NO_SECRETS = { client_secret: '', api_secret: '', hmac_key: '' };
 type Secrets = typeof NO_SECRETS;
-type Field = 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'client_secret' | 'hmac_key' | 'logKey';
+type Field = 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'client_secret' | 'hmac_key' | 'logKey' | TsaField;
 type Problem =
-  'id' | 'url' | 'urlHttps' | 'urlCredentials' | 'clientId' | 'clientSecret' | 'hmacKey' | 'logKey' | 'other';
+  | 'id'
+  | 'url'
+  | 'urlHttps'
+  | 'urlCredentials'
+  | 'clientId'
+  | 'clientSecret'
+  | 'hmacKey'
+  | 'logKey'
+  | TsaField
+  | 'other';
+const TSA_FIELDS: Record<string, TsaField> = {
+  url: 'tsaUrl',
+  policyOid: 'tsaPolicy',
+  trustedCertificates: 'tsaCa',
+};
 
 /** What is wrong with each field, as a sentence key: checked here as typed, and again in main. */
 function problemsOf(
@@ -53,7 +69,10 @@ function problemsOf(
             ? 'urlHttps'
             : 'url';
     } else if (field === 'id' || field === 'clientId' || field === 'logKey') problems[field] = field;
-    else if (typeof field === 'string') problems[field as Field] = 'other';
+    else if (field === 'tsa') {
+      const tsaField = TSA_FIELDS[String(issue.path[1])] ?? 'tsaUrl';
+      problems[tsaField] = tsaField;
+    } else if (typeof field === 'string') problems[field as Field] = 'other';
   }
   if (!profileIdSchema.safeParse(profile.id).success) problems.id = 'id';
   if (!secrets.client_secret && !saved?.client_secret) problems.client_secret = 'clientSecret';
@@ -265,8 +284,15 @@ export function Settings({ onClose }: { onClose(): void }) {
                   />
                   {errorOf('logKey')}
                 </div>
+                <TsaFields
+                  value={profile.tsa}
+                  onChange={(tsa) => editProfile({ tsa })}
+                  described={described}
+                  errorOf={errorOf}
+                />
               </div>
             )}
+            {kind === 'embedded' && <p className="hint">{t('settings.tsa.embedded')}</p>}
           </fieldset>
           <fieldset>
             <legend>{t('settings.preferences')}</legend>
