@@ -14,13 +14,18 @@ export const FAILED_SERVICE_STATES: ReadonlySet<string> = new Set([
 ]);
 const IN_PROGRESS_SERVICE_STATES: ReadonlySet<string> = new Set(['pending', 'processing', 'queued']);
 
+/** Whether the service's word is one of the states we know (in any case). */
+export function isKnownServiceState(word: string): boolean {
+  const normal = word.toLowerCase();
+  return (
+    normal === ANCHORED_SERVICE_STATE ||
+    FAILED_SERVICE_STATES.has(normal) ||
+    IN_PROGRESS_SERVICE_STATES.has(normal)
+  );
+}
+
 /** The service's state as people see it: a word we know, or "unknown (<word>)" as the service wrote it. */
 export function serviceStateLabel(word: string | null): string | null {
   if (word === null) return null;
-  const normal = word.toLowerCase();
-  const known =
-    normal === ANCHORED_SERVICE_STATE ||
-    FAILED_SERVICE_STATES.has(normal) ||
-    IN_PROGRESS_SERVICE_STATES.has(normal);
-  return known ? normal : `unknown (${word})`;
+  return isKnownServiceState(word) ? word.toLowerCase() : `unknown (${word})`;
 }

@@ -52,7 +52,6 @@ async function start(): Promise<void> {
       networkFor: () => (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
     });
   } catch (error) {
-    const { dialog } = await import('electron');
     dialog.showErrorBox(setShellLanguage('system')('dialogs.cannotStart'), (error as Error).message);
     app.exit(3);
     return;

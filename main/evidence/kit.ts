@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   createWriteStream,
   existsSync,
@@ -158,17 +159,26 @@ async function writePapers(
   );
 }
 
-/** verify.html as built (scripts/build-verifier.mjs): beside the bundled main, or in dist/ from source. */
+/**
+ * verify.html as built (scripts/build-verifier.mjs): beside the bundled main in the app, or in dist/
+ * of a source checkout, where it is built on first need (after `npm ci` nothing has built it yet,
+ * whichever entry runs: `npm run cli` or the package's own `evidence-desk`).
+ */
 function verifierPage(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '..', 'verify.html'), join(here, '..', '..', 'dist', 'verify.html')];
+  const checkout = join(here, '..', '..');
+  const candidates = [join(here, '..', 'verify.html'), join(checkout, 'dist', 'verify.html')];
+  const builder = join(checkout, 'scripts', 'build-verifier.mjs');
+  if (!candidates.some((path) => existsSync(path)) && existsSync(builder))
+    execFileSync(process.execPath, [builder], { cwd: checkout, stdio: 'ignore' });
   const found = candidates.find((path) => existsSync(path));
-  if (!found)
-    throw new DeskError(
-      'verifier_missing',
-      'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk, or run npm run build:verifier.',
-    );
-  return readFileSync(found, 'utf8');
+  if (found) return readFileSync(found, 'utf8');
+  throw new DeskError(
+    'verifier_missing',
+    existsSync(builder)
+      ? 'The offline verifier (verify.html) could not be built in this checkout, so no kit can be made: run npm run build:verifier and read what it says.'
+      : 'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk.',
+  );
 }
 
 function withTrust(page: string, trust: Trust): string {

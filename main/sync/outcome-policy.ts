@@ -2,6 +2,7 @@ import type { CertificationReading } from '../service/response-reader';
 import type { Pacing } from '../service/retry-policy';
 import { backoffDelay, pollDelay } from '../service/retry-policy';
 import type { CallResult } from '../service/service-client';
+import { isKnownServiceState } from '../../protocol/service-states';
 
 /**
  * What to do with the answer to one request, as pure functions of the answer, the row and the
@@ -16,8 +17,6 @@ export interface PolicyContext {
   /** When the service counts as lost (offline, credentials refused): the planned probe; else null. */
   cutOffUntil: number | null;
 }
-
-type Failure = Extract<CallResult<unknown>, { ok: false }>;
 
 export type SubmitDecision =
   | { kind: 'accepted'; nextPollAt: number; settleNow: boolean }
@@ -80,11 +79,21 @@ export function decidePoll(
   const later = now + pollDelay(polls + 1, pacing);
   if (result.ok) {
     if (result.value.progress !== 'in_progress') return { kind: 'settle' };
+    const word = result.value.serviceState;
     return {
       kind: 'look-again',
       at: later,
-      serviceState: result.value.serviceState,
+      serviceState: word,
       rawResponse: result.raw,
+      // A word we do not know may be the service's way of saying anything: say it, in its words.
+      ...(word !== null && !isKnownServiceState(word)
+        ? {
+            problem: {
+              code: 'unknown_service_state',
+              message: `The service says this certification is “${word}”, a state Evidence Desk does not know; it keeps asking until the service says anchored or failed.`,
+            },
+          }
+        : {}),
     };
   }
   if (context.cutOffUntil !== null)
@@ -121,5 +130,3 @@ export function settlementOf(
     },
   };
 }
-
-export const isFailure = (result: CallResult<unknown>): result is Failure => !result.ok;

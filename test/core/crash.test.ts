@@ -36,8 +36,12 @@ function runSync(
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  child.stderr.on('data', (chunk: Buffer) => {
+    // The clock starts at the first progress line, when sending has begun: how long the CLI took to
+    // start (slow on a busy machine) must not decide whether a kill lands mid-flight.
+    if (killAfterMs !== undefined && stderr === '') setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    stderr += chunk.toString();
+  });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
 }
 
@@ -56,7 +60,7 @@ describe('a crash at any instant', () => {
 
     let killedMidFlight = 0;
     for (let round = 0; round < 8; round++) {
-      const result = await runSync(500 + Math.floor(Math.random() * 1000));
+      const result = await runSync(100 + Math.floor(Math.random() * 700));
       if (result.signal !== 'SIGKILL') break;
       const db = new Database(join(ws.dataDir, 'queue.sqlite'), { readonly: true });
       killedMidFlight += db

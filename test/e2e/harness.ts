@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,7 +14,7 @@ import type { LanguageChoice } from '../../protocol/locales/languages';
 import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import { openCore, workspace } from '../support/core';
-import { afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const RENDERER = join(process.cwd(), 'dist/renderer');
@@ -229,12 +228,9 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}, ${v.count}×): ${v.help}`);
 }
 
-/** For a test file: builds the app once, and closes each test's harness when the test ends. */
+/** For a test file (the app is built once per run, by the global setup): closes each test's harness when the test ends. */
 export function harnessPerTest(): { start(options?: Parameters<typeof startHarness>[0]): Promise<Harness> } {
   let current: Harness | undefined;
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-  }, 120_000);
   afterEach(async () => {
     await current?.close();
     current = undefined;

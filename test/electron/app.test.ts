@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ if (!binary) process.stdout.write(`Electron app tests skipped: ${WHY_NO_ELECTRON
 
 describe.skipIf(!binary)('the Electron app', () => {
   it('opens a locked-down window and certifies a file given on the command line until it is anchored', async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+    // The app was built by the global setup (test/support/build-once.ts).
     const dir = mkdtempSync(join(tmpdir(), 'evidence-electron-'));
     const file = join(dir, 'deed.pdf');
     writeFileSync(file, 'a deed');

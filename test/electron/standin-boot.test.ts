@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -61,7 +61,7 @@ function ask<T>(order: Record<string, unknown>): Promise<T> {
 const recorded = () => ask<Recorded>({ type: 'record' });
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  // The built dist/main bundle: made once per run by the global setup (test/support/build-once.ts).
   ws = workspace('evidence-standin-');
   // A queue with one certification waiting: its profile's secret is not set, so it cannot be sent.
   const core = await openCore(ws.dataDir, { sync: false });

@@ -21,7 +21,7 @@ beforeAll(() => {
   for (const tool of ['pdftotext', 'pdfdetach', 'pdftoppm', 'openssl', 'python3'])
     if (spawnSync('which', [tool]).status !== 0)
       throw new Error(`${tool} is needed (apt-get install poppler-utils openssl python3)`);
-  execFileSync(process.execPath, ['scripts/build-verifier.mjs', '--if-missing']);
+  // verify.html is built by the global setup (test/support/build-once.ts).
 });
 beforeEach(() => {
   ws = workspace('evidence-kit-');

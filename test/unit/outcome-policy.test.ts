@@ -86,6 +86,22 @@ describe('what to do with the answer to a status look', () => {
     });
   });
 
+  it('says what the service said when its state is a word we do not know, while it keeps asking', () => {
+    expect(
+      decidePoll(ok(reading('in_progress', { serviceState: 'notarising' })), 0, context()),
+    ).toMatchObject({
+      kind: 'look-again',
+      serviceState: 'notarising',
+      problem: {
+        code: 'unknown_service_state',
+        message: expect.stringContaining('The service says this certification is “notarising”'),
+      },
+    });
+    expect(
+      decidePoll(ok(reading('in_progress', { serviceState: 'Processing' })), 0, context()),
+    ).not.toHaveProperty('problem');
+  });
+
   it('settles a final answer, and fails a certification the service no longer knows', () => {
     expect(decidePoll(ok(reading('anchored')), 0, context())).toEqual({ kind: 'settle' });
     expect(decidePoll(failure({ status: 404 }), 0, context())).toMatchObject({
