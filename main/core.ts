@@ -1,25 +1,16 @@
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { SandboxOptions } from '../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
-import type { LanguageChoice } from '../protocol/locales/languages';
-import { isLanguageChoice } from '../protocol/locales/languages';
 import { logPosition } from '../verifier/sandbox-evidence';
 import type { Fetch } from './service/network';
 import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
-import type { Receipt } from '../protocol/receipt';
 import { isSettled, isUnsent } from '../protocol/states';
 import type {
   CertificationDetails,
   CertificationRow,
   ConnectivityStatus,
   CoreStatus,
-  DocumentVerification,
-  EvidenceCheck,
-  EvidenceSelection,
-  ExportResult,
-  FileVerification,
   IntakeProgress,
   LogKeyChangeView,
   MatterCount,
@@ -30,17 +21,9 @@ import { isSendingBlocked } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { ErrorCode } from './errors';
-import { DeskError, exportFailed, isDeskError } from './errors';
+import { DeskError, isDeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
-import { writeCustodyRegister } from './evidence/custody-register';
-import type { ReceiptContext } from './evidence/receipt';
-import { buildReceipt } from './evidence/receipt';
-import { checkAgainstProof } from './evidence/verify-document';
-import { writeReceiptBesideFile } from './evidence/receipt-beside-file';
-import type { KitTarget } from './evidence/kit';
-import { describeSelection, writeKit } from './evidence/kit';
-import { hashOneFile } from './hashing/hash-one-file';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
 import { certifyPaths } from './intake/certify-paths';
@@ -55,11 +38,12 @@ import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
 import { waitForRows } from './sync/row-waiter';
 import { SyncEngine } from './sync/sync-engine';
-import type { Trust } from '../verifier/verify-receipt';
+import { EvidenceExports } from './evidence/evidence-exports';
+import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
+import { Verification } from './evidence/verification';
+import { Preferences } from './preferences/preferences';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
-import { documentTimestamper } from './timestamps/document-timestamper';
-import type { DocumentTimestamper } from './evidence/pdf/seal';
 
 export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
@@ -96,8 +80,6 @@ export interface CoreEvents {
 }
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
-const RECEIPTS_BESIDE_FILES = 'receipts_beside_files';
-const LANGUAGE = 'language';
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'secret_missing',
   'keychain_unavailable',
@@ -127,6 +109,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private paused = false;
   private stopReceiptsBeside: (() => void) | undefined;
   private readonly timestamps: TimestampEngine;
+  /** Receipts, kits and registers leaving the machine. */
+  readonly exports: EvidenceExports;
+  /** Checking documents against receipts, certificates or this computer's certifications. */
+  readonly verification: Verification;
+  /** The person's choices: language, receipts beside files. */
+  readonly preferences: Preferences;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -156,11 +144,21 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       pacing: options.timestampPacing,
     });
+    const activeProfileId = () => this.activeProfileId;
+    this.exports = new EvidenceExports({
+      store,
+      profiles: this.profiles,
+      log: this.log,
+      activeProfileId,
+      timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
+    });
+    this.verification = new Verification({ store, pool: this.pool, logKeys: this.logKeys, activeProfileId });
+    this.preferences = new Preferences(store.settings);
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
     const core = new EvidenceCore(options, openStore(join(options.dataDir, 'queue.sqlite')));
-    core.stopReceiptsBeside = core.onChanges((changes) => core.writeReceiptsBeside(changes));
+    core.stopReceiptsBeside = keepReceiptsBesideFiles(core.store, core.preferences, core.exports, core.log);
     try {
       await core.connect();
       core.log.log('info', 'core.opened', { profile: core.activeProfileId, sync: options.sync !== false });
@@ -237,7 +235,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return {
       row,
       history: this.store.queue.history(id),
-      environment: this.environmentOf(row.profileId),
+      environment: this.exports.environmentOf(row.profileId),
       logPosition: position && { entry: position.leafIndex + 1, of: position.treeSize },
     };
   }
@@ -382,184 +380,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.rows(ids);
   }
 
-  /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
-  receipt(id: number): Receipt {
-    return this.receiptFor(this.details(id).row);
-  }
-
-  private environmentOf(profileId: string): ReceiptContext['environment'] {
-    return { ...this.profiles.summary(profileId), baseUrl: this.readProfile(profileId)?.baseUrl ?? null };
-  }
-
-  private receiptFor(row: CertificationRow): Receipt {
-    return buildReceipt(row, {
-      environment: this.environmentOf(row.profileId),
-      logPublicKey: LogTrust.keyForEvidence(
-        this.store.settings,
-        row.profileId,
-        row.evidence === null ? null : JSON.parse(row.evidence),
-      ),
-      timestamp: row.timestampState === 'confirmed' ? this.store.timestamps.confirmedFor(row.id) : null,
-    });
-  }
-
-  /**
-   * Writes the evidence kit (docs/evidence.md) for the chosen certifications of the active
-   * profile: receipts, certificates, the register, verify.html, the log key and a README.
-   */
-  /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
-  private async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
-    const authority = await this.profiles.authorityFor(this.activeProfileId).catch(() => null);
-    if (!authority) return undefined;
-    const pacing = this.options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING;
-    return documentTimestamper(this.profiles.fetchFor(this.activeProfileId), authority, pacing.timeoutMs);
-  }
-
-  async exportEvidence(selection: EvidenceSelection, target: KitTarget): Promise<ExportResult> {
-    const ids = this.selectedIds(selection);
-    const written = await writeKit(
-      {
-        count: ids.length,
-        selection: describeSelection(selection, ids.length),
-        receipts: () => this.receiptsOf(ids),
-      },
-      {
-        ...target,
-        timestamper:
-          target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
-      },
-    ).catch((error: unknown) => {
-      throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
-    });
-    this.log.log('info', 'evidence.exported', {
-      certifications: written.certifications,
-      zip: written.zip !== null,
-    });
-    return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
-  }
-
-  /**
-   * Writes the chain-of-custody register (CSV for Excel) of the chosen certifications: each with
-   * its matter, who, when, state, verification and whole timeline; then the removals, when the
-   * selection is a matter or everything (chosen rows or a state have no removed rows).
-   */
-  async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const ids = this.selectedIds(selection);
-    const byFilterOnly = !selection.ids && !selection.states?.length;
-    const search = selection.search?.toLowerCase();
-    const removals = byFilterOnly
-      ? this.store.queue
-          .auditTrail(this.activeProfileId, selection.matter)
-          .filter((entry) => entry.action === 'removed')
-          .filter(
-            (entry) =>
-              !search || entry.fileName.toLowerCase().includes(search) || entry.assetHash.startsWith(search),
-          )
-      : [];
-    const environment = this.environmentOf(this.activeProfileId);
-    const queue = this.store.queue;
-    const rows = (chunk: readonly number[]) => this.rows(chunk);
-    const certifications = await writeCustodyRegister(
-      {
-        *entries() {
-          for (let i = 0; i < ids.length; i += 200)
-            for (const row of rows(ids.slice(i, i + 200)))
-              yield { row, history: queue.history(row.id), environment };
-        },
-        removals,
-      },
-      path,
-    );
-    this.log.log('info', 'register.exported', { certifications, removals: removals.length });
-    return { certifications, dir: null, zip: null, file: path };
-  }
-
-  /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
-  private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
-    for (let i = 0; i < ids.length; i += 200)
-      for (const row of this.rows(ids.slice(i, i + 200))) yield this.receiptFor(row);
-  }
-
-  /**
-   * The ids a selection names, in register order (oldest batch first, each in path order): chosen
-   * ids of the active profile, or all a filter matches.
-   */
-  private selectedIds(selection: EvidenceSelection): number[] {
-    if (selection.ids)
-      return this.rows(selection.ids)
-        .filter((row) => row.profileId === this.activeProfileId)
-        .sort(
-          (a, b) =>
-            (a.batchId ?? 0) - (b.batchId ?? 0) || a.filePath.localeCompare(b.filePath) || a.id - b.id,
-        )
-        .map((row) => row.id);
-    const ids: number[] = [];
-    const query = {
-      states: selection.states,
-      search: selection.search,
-      matter: selection.matter,
-      sort: { column: 'added', direction: 'asc' } as const,
-    };
-    for (let offset = 0; ; offset += 1000) {
-      const page = this.list({ ...query, limit: 1000, offset });
-      ids.push(...page.map((row) => row.id));
-      if (page.length < 1000) break;
-    }
-    return ids;
-  }
-
-  /**
-   * The log keys a data folder trusts (their fingerprints): every one a profile of it has trusted.
-   * Reads the queue only if there is one — verifying a receipt needs no queue at all.
-   */
-  static trustedHere(dataDir: string): Trust {
-    const path = join(dataDir, 'queue.sqlite');
-    if (!existsSync(path)) return { logKeys: [], tsaRoots: [] };
-    const store = openStore(path);
-    try {
-      return trustIn(store);
-    } finally {
-      store.close();
-    }
-  }
-
-  /**
-   * Verifies a document: against its receipt or certificate when one is given (the log keys this
-   * computer trusts decide), else against this queue's certifications of it.
-   */
-  async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
-    if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
-    const hashed = await hashOneFile(this.pool, path);
-    const result = await checkAgainstProof(hashed.hash, proofPath, trustIn(this.store));
-    return { kind: 'proof', path, assetHash: hashed.hash, ...result };
-  }
-
-  /** Hashes a file and re-checks, offline, the evidence of every certification of it. */
-  async verifyFile(path: string): Promise<FileVerification> {
-    const hashed = await hashOneFile(this.pool, path);
-    const rows = this.store.queue.findByHash(this.activeProfileId, hashed.hash);
-    const certifications = [];
-    for (const row of rows) {
-      const evidence = row.evidence === null ? null : (JSON.parse(row.evidence) as unknown);
-      const check: EvidenceCheck =
-        row.state === 'anchored'
-          ? await checkEvidence(row, evidence, this.logKeys)
-          : { verification: 'unverifiable', message: `Not anchored yet (${row.state}).` };
-      certifications.push({ row, check });
-    }
-    const sameName = certifications.length
-      ? []
-      : this.store.queue
-          .findSameNameOtherContent(this.activeProfileId, basename(path), hashed.hash)
-          .map((row) => ({
-            id: row.id,
-            fileName: row.fileName,
-            createdAt: row.createdAt,
-            assetHash: row.assetHash,
-          }));
-    return { path, assetHash: hashed.hash, certifications, sameName };
-  }
-
   /** A change of the active service's log key that waits for the user to accept it, if any. */
   pendingLogKeyChange(): LogKeyChangeView | null {
     const change = this.logKeys.keyChange(this.activeProfileId);
@@ -612,12 +432,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
    * entered again), and the connection status says why.
    */
   readProfile(id: string): ServiceProfile | undefined {
-    try {
-      return this.profiles.read(id);
-    } catch (error) {
-      if (isDeskError(error) && error.code === 'invalid_profile') return undefined;
-      throw error;
-    }
+    return this.profiles.readUsable(id);
   }
 
   secretsSet(id: string): Promise<SecretsSet> {
@@ -644,45 +459,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     secrets: ProfileSecrets,
   ): Promise<CallResult<{ expiresInSeconds: number }>> {
     return this.profiles.testUnsaved(profile, secrets);
-  }
-
-  /** The language of the app's screens: the computer's (default) or one chosen in Settings. */
-  get language(): LanguageChoice {
-    const saved = this.store.settings.get(LANGUAGE);
-    return isLanguageChoice(saved) ? saved : 'system';
-  }
-
-  setLanguage(language: LanguageChoice): void {
-    this.store.settings.set(LANGUAGE, language);
-  }
-
-  /** Whether a receipt is written beside each certified file once it is anchored (off unless chosen). */
-  get receiptsBesideFiles(): boolean {
-    return this.store.settings.get(RECEIPTS_BESIDE_FILES) === 'on';
-  }
-
-  setReceiptsBesideFiles(on: boolean): void {
-    this.store.settings.set(RECEIPTS_BESIDE_FILES, on ? 'on' : 'off');
-  }
-
-  /** Anchored here (not by another process): its receipt goes beside the file, when that is chosen. */
-  private writeReceiptsBeside(changes: QueueChanges): void {
-    if (!this.receiptsBesideFiles) return;
-    const anchored = changes.changed
-      .filter((change) => change.state === 'anchored')
-      .map((change) => change.id);
-    for (const row of this.rows(anchored)) {
-      try {
-        const path = writeReceiptBesideFile(row.filePath, this.receiptFor(row));
-        this.log.log('info', 'evidence.receipt_beside_file', { id: row.id, path });
-      } catch (error) {
-        // A read-only or vanished folder loses nothing: the receipt can be saved from the app at any time.
-        this.log.log('warn', 'evidence.receipt_beside_file_failed', {
-          id: row.id,
-          error: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
-        });
-      }
-    }
   }
 
   async close(): Promise<void> {
@@ -740,9 +516,4 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.client = undefined;
     await this.profiles.close();
   }
-}
-
-/** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
-function trustIn(store: Store): Trust {
-  return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
 }

@@ -6,7 +6,7 @@ const [dataDir, out, mode] = process.argv.slice(2) as [string, string, 'kit' | '
 const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false });
 try {
   const started = performance.now();
-  const result = await core.exportEvidence(
+  const result = await core.exports.exportEvidence(
     {},
     mode === 'receipts'
       ? { dir: out, receiptsOnly: true }

@@ -13,7 +13,7 @@ import { base64ToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/token';
 import type { Authority } from '../timestamps/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
-import { DeskError } from '../errors';
+import { DeskError, isDeskError } from '../errors';
 import type { SecretName, SecretStore } from '../secrets/secret-store';
 import type { CallResult, ServiceConnection } from '../service/service-client';
 import { ServiceClient } from '../service/service-client';
@@ -53,6 +53,19 @@ export class ProfileConnections {
       'invalid_profile',
       `The saved settings of "${id}" are no longer accepted (${reasons}); enter them again in Settings.`,
     );
+  }
+
+  /**
+   * A saved profile to show and edit; settings that no longer pass the rules read as absent (to be
+   * entered again), and the connection status says why.
+   */
+  readUsable(id: string): ServiceProfile | undefined {
+    try {
+      return this.read(id);
+    } catch (error) {
+      if (isDeskError(error) && error.code === 'invalid_profile') return undefined;
+      throw error;
+    }
   }
 
   summary(id = this.activeId): ProfileSummary {

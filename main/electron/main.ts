@@ -56,7 +56,7 @@ async function start(): Promise<void> {
     app.exit(3);
     return;
   }
-  let t = setShellLanguage(core.language);
+  let t = setShellLanguage(core.preferences.language);
   const state = loadWindowState(dataDir);
   const window = new BrowserWindow({
     ...state,

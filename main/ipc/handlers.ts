@@ -70,24 +70,24 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     tryNow: () => acting(() => core.tryNow()),
     setSendingPaused: ({ paused }) => acting(() => (paused ? core.pauseSync() : core.resumeSync())),
     status: () => core.status(),
-    verifyDocument: ({ path, proofPath }) => core.verifyDocument(path, proofPath),
+    verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {
       const dir = await shell.chooseExportFolder();
-      return dir === null ? null : core.exportEvidence(selection, { dir });
+      return dir === null ? null : core.exports.exportEvidence(selection, { dir });
     },
     exportRegister: async (selection) => {
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
-      return file === null ? null : core.exportRegister(selection, file);
+      return file === null ? null : core.exports.exportRegister(selection, file);
     },
     matters: () => ({ recent: core.recentMatters(), counts: core.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
     setPreferences: ({ receiptsBesideFiles, language, launchAtLogin }) =>
       acting(() => {
-        if (receiptsBesideFiles !== undefined) core.setReceiptsBesideFiles(receiptsBesideFiles);
+        if (receiptsBesideFiles !== undefined) core.preferences.setReceiptsBesideFiles(receiptsBesideFiles);
         if (launchAtLogin !== undefined) shell.setLaunchAtLogin(launchAtLogin);
         if (language !== undefined) {
-          core.setLanguage(language);
+          core.preferences.setLanguage(language);
           shell.languageChanged(language);
         }
       }),
@@ -98,8 +98,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         active,
         profile,
         secretsSet: profile ? await core.secretsSet(active) : null,
-        receiptsBesideFiles: core.receiptsBesideFiles,
-        language: core.language,
+        receiptsBesideFiles: core.preferences.receiptsBesideFiles,
+        language: core.preferences.language,
         launchAtLogin: shell.launchAtLogin(),
       };
     },

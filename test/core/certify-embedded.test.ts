@@ -51,7 +51,7 @@ describe('certifying on the embedded sandbox', () => {
     expect(timeline).toEqual(['queued', 'submitting', 'pending', 'anchored']);
     expect(core.status().counts).toMatchObject({ anchored: 2, queued: 0, failed: 0 });
 
-    const verification = await core.verifyFile(paths[0]!);
+    const verification = await core.verification.verifyFile(paths[0]!);
     expect(verification.certifications).toHaveLength(1);
     expect(verification.certifications[0]!.check.verification).toBe('verified');
   });

@@ -252,24 +252,24 @@ describe('evidence-desk CLI', () => {
     it('saves a profile with secrets read from a pipe, tests it, and never prints the secrets', async () => {
       const client = sandbox.createClient({ requireSignature: true });
       const set = await cli(
-        profileSetArgs('acme', sandbox, client.clientId, '--sign', '--use'),
+        profileSetArgs('acme-signed', sandbox, client.clientId, '--sign', '--use'),
         `${client.clientSecret}\n${client.hmacKey}\n`,
       );
-      expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/Saved profile acme/) });
+      expect(set).toMatchObject({ code: 0, stdout: expect.stringMatching(/Saved profile acme-signed/) });
       // --use made it the active profile, and the output says which one is active.
-      expect(set.stdout).toContain('The active profile is acme.');
-      expect(await cli(['profile', 'test', 'acme'])).toMatchObject({
+      expect(set.stdout).toContain('The active profile is acme-signed.');
+      expect(await cli(['profile', 'test', 'acme-signed'])).toMatchObject({
         code: 0,
         stdout: expect.stringMatching(/Connected/),
       });
       const shown = await cli(['profile', 'show', '--json']);
       expect(JSON.parse(shown.stdout)).toMatchObject({
-        active: 'acme',
+        active: 'acme-signed',
         secretsSet: { client_secret: true, hmac_key: true, api_secret: false },
       });
       // For people, text: which profile, which service, and whether each secret is set (never the secret).
       const told = await cli(['profile', 'show']);
-      expect(told.stdout).toMatch(/^Active profile: acme — Custom service\n/);
+      expect(told.stdout).toMatch(/^Active profile: acme-signed — Custom service\n/);
       expect(told.stdout).toContain(`service:        ${sandbox.baseUrl}`);
       expect(told.stdout).toMatch(/client secret: {2}set \(in the system keychain\)/);
       expect(told.stdout).toMatch(/signs requests: yes; signing key set/);

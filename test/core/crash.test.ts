@@ -53,7 +53,8 @@ describe('a crash at any instant', () => {
       secrets: new KeychainSecretStore(),
       sync: false,
     });
-    await useSandboxProfile(setup, sandbox);
+    // Its own profile id: the CLI's keychain is shared with other files running at the same time.
+    await useSandboxProfile(setup, sandbox, 'crash-test');
     const { queued } = await setup.certify(manyFiles(ws, 150), METADATA);
     await setup.close();
     expect(queued).toHaveLength(150);

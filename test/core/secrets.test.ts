@@ -3,13 +3,13 @@ import type { EvidenceCore } from '../../main/core';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
-import { METADATA, filesHoldingSecrets, openCore, workspace } from '../support/core';
+import { METADATA, TEST_KEYCHAIN_SERVICE, filesHoldingSecrets, openCore, workspace } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
 
 // Everything here runs against the real OS keychain (gnome-keyring under `npm test` on Linux).
 describe('secrets in the OS keychain', () => {
   it('stores, reads and deletes secrets per profile', async () => {
-    const store = new KeychainSecretStore('Evidence Desk tests');
+    const store = new KeychainSecretStore(TEST_KEYCHAIN_SERVICE);
     await store.set('alpha', 'client_secret', 'cs_alpha');
     await store.set('beta', 'client_secret', 'cs_beta');
     expect(await store.get('alpha', 'client_secret')).toBe('cs_alpha');
@@ -60,7 +60,7 @@ describe('a service profile', () => {
       api_secret: true,
       hmac_key: true,
     });
-    expect(await new KeychainSecretStore('Evidence Desk tests').get('acme-sandbox', 'hmac_key')).toBe(
+    expect(await new KeychainSecretStore(TEST_KEYCHAIN_SERVICE).get('acme-sandbox', 'hmac_key')).toBe(
       client.hmacKey,
     );
 

@@ -55,7 +55,7 @@ describe('the sync lease', () => {
     sandbox.setFaults({ latencyMs: 700 });
     const first = memoryLog();
     const a = await sender({ sync: false, log: first.log });
-    await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url });
+    await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url }, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 16), METADATA);
     a.startSync();
     // 8 rows claimed, 2 at a time, 0.7 s each: the first batch alone outlasts the lease twice over.
@@ -79,7 +79,7 @@ describe('the sync lease', () => {
     sandbox.setFaults({ latencyMs: 500 });
     const first = memoryLog();
     const a = await sender({ sync: false, log: first.log });
-    await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url });
+    await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url }, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 16), METADATA);
     a.startSync();
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -107,7 +107,7 @@ describe('the sync lease', () => {
   it('lets a standby `sync --wait` finish as soon as another process has anchored everything', async () => {
     sandbox.setFaults({ latencyMs: 200 });
     const a = await sender({ sync: false });
-    await useSandboxProfile(a, sandbox);
+    await useSandboxProfile(a, sandbox, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 12), METADATA);
     a.startSync();
     await expect.poll(() => a.status().connectivity.state, { timeout: 10_000 }).toBe('online');

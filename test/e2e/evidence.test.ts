@@ -146,14 +146,14 @@ describe('saving and verifying evidence in the app', () => {
       writeFileSync(draftDoc, 'a draft');
       const { queued } = await other.certify([foreignDoc], METADATA);
       const [row] = await other.waitUntilSettled(queued.map((r) => r.id));
-      writeFileSync(foreign, JSON.stringify(other.receipt(row!.id)));
+      writeFileSync(foreign, JSON.stringify(other.exports.receipt(row!.id)));
     } finally {
       await other.close();
     }
     const offline = await openCore(join(elsewhere, 'offline'), { sync: false });
     try {
       const [row] = (await offline.certify([draftDoc], METADATA)).queued;
-      writeFileSync(pending, JSON.stringify(offline.receipt(row!.id)));
+      writeFileSync(pending, JSON.stringify(offline.exports.receipt(row!.id)));
     } finally {
       await offline.close();
     }

@@ -6,7 +6,7 @@ import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import { DEFAULT_PACING } from '../../main/service/retry-policy';
 import type { Sandbox } from '../../sandbox/server';
 import { startSandbox } from '../../sandbox/server';
-import { filesHoldingSecrets, useSandboxProfile } from '../support/core';
+import { TEST_KEYCHAIN_SERVICE, filesHoldingSecrets, useSandboxProfile } from '../support/core';
 import { accessibilityViolations, harnessPerTest } from './harness';
 
 const harnesses = harnessPerTest();
@@ -94,7 +94,7 @@ describe('settings', () => {
     // The field is emptied after saving; the label now says the secret is kept in the keychain.
     expect(await dialog.getByLabel(/^Client secret/).inputValue()).toBe('');
 
-    expect(await new KeychainSecretStore('Evidence Desk tests').get('firm-sandbox', 'client_secret')).toBe(
+    expect(await new KeychainSecretStore(TEST_KEYCHAIN_SERVICE).get('firm-sandbox', 'client_secret')).toBe(
       client.clientSecret,
     );
     expect(harness.core.activeProfileId).toBe('firm-sandbox');

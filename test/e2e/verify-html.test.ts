@@ -26,7 +26,7 @@ beforeAll(async () => {
     const { queued } = await core.certify(docs, METADATA);
     await core.waitUntilSettled(queued.map((row) => row.id));
     kit = join(ws.dir, 'kit');
-    await core.exportEvidence({}, { dir: kit });
+    await core.exports.exportEvidence({}, { dir: kit });
   } finally {
     await core.close();
   }
@@ -35,7 +35,10 @@ beforeAll(async () => {
   try {
     const [draft] = ws.files({ 'Draft.pdf': 'a draft never sent' });
     const [row] = (await queuedOnly.certify([draft!], METADATA)).queued;
-    writeFileSync(join(ws.dir, 'Draft.pdf.receipt.json'), JSON.stringify(queuedOnly.receipt(row!.id)));
+    writeFileSync(
+      join(ws.dir, 'Draft.pdf.receipt.json'),
+      JSON.stringify(queuedOnly.exports.receipt(row!.id)),
+    );
   } finally {
     await queuedOnly.close();
   }

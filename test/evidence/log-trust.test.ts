@@ -100,7 +100,7 @@ describe('the log key', () => {
       fingerprint: second.logKey.keyId,
     });
     // The older certification's receipt still carries the key that signed it.
-    expect(desk.receipt(before.id).log_key?.fingerprint).toBe(first.logKey.keyId);
+    expect(desk.exports.receipt(before.id).log_key?.fingerprint).toBe(first.logKey.keyId);
     await desk.close();
 
     // Accepting takes the new fingerprint typed out, and checks the waiting evidence again.

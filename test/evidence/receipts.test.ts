@@ -253,7 +253,7 @@ describe('receipts', () => {
     const core = await openCore(ws.dataDir, { sync: false });
     try {
       const [row] = (await core.certify(ws.files({ 'draft.pdf': 'draft' }), METADATA)).queued;
-      const receipt = core.receipt(row!.id);
+      const receipt = core.exports.receipt(row!.id);
       expect(receipt).toMatchObject({
         verifiable: false,
         status: expect.stringMatching(/^Not yet verifiable/),

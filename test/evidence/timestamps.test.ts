@@ -78,7 +78,7 @@ describe('independent time (RFC 3161)', () => {
     expect(rows.map((row) => row.timeConfirmedBy)).toEqual(Array(6).fill('tsa-signer'));
     await core.waitUntilSettled(ids, 15_000);
 
-    const receipt = core.receipt(ids[3]!);
+    const receipt = core.exports.receipt(ids[3]!);
     expect(receipt.timestamp).toMatchObject({ authority: 'tsa-signer', url: tsa.url });
     // OpenSSL, not our code, checks the token over the batch root, against the root it made.
     writeFileSync(join(ws.dir, 'root.bin'), Buffer.from(receipt.timestamp!.root, 'hex'));

@@ -38,11 +38,17 @@ export function workspace(prefix = 'evidence-core-'): TestWorkspace {
   };
 }
 
+/**
+ * The keychain service the tests' cores keep secrets under: one per test process, because files run
+ * side by side and several save a profile of the same id with secrets of their own.
+ */
+export const TEST_KEYCHAIN_SERVICE = `Evidence Desk tests ${process.pid}`;
+
 /** A core on the real keychain (a test-only service name), the real queue file, an embedded sandbox. */
 export function openCore(dataDir: string, options: Partial<CoreOptions> = {}): Promise<EvidenceCore> {
   return EvidenceCore.open({
     dataDir,
-    secrets: new KeychainSecretStore('Evidence Desk tests'),
+    secrets: new KeychainSecretStore(TEST_KEYCHAIN_SERVICE),
     embeddedSandbox: { batchIntervalMs: 200 },
     ...options,
   });

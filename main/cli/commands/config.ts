@@ -9,13 +9,13 @@ export function config(core: EvidenceCore, args: string[], values: Values): numb
   if (name !== undefined) {
     if (name !== 'receipts-beside-files' || (value !== 'on' && value !== 'off'))
       throw new UsageError('config takes: receipts-beside-files on|off');
-    core.setReceiptsBesideFiles(value === 'on');
+    core.preferences.setReceiptsBesideFiles(value === 'on');
   }
-  const current = { 'receipts-beside-files': core.receiptsBesideFiles ? 'on' : 'off' };
+  const current = { 'receipts-beside-files': core.preferences.receiptsBesideFiles ? 'on' : 'off' };
   if (values.json) outJson(current);
   else
     out(
-      `receipts-beside-files ${current['receipts-beside-files']}: ${core.receiptsBesideFiles ? 'a receipt is written beside each certified file once it is anchored' : 'receipts are saved only when asked for (export)'}`,
+      `receipts-beside-files ${current['receipts-beside-files']}: ${core.preferences.receiptsBesideFiles ? 'a receipt is written beside each certified file once it is anchored' : 'receipts are saved only when asked for (export)'}`,
     );
   return EXIT.ok;
 }

@@ -14,7 +14,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
   const showProgress = process.stderr.isTTY && !values.json;
   const kit: ExportResult | null =
     values.out || values.zip
-      ? await core.exportEvidence(selection, {
+      ? await core.exports.exportEvidence(selection, {
           dir: values.out ? resolve(values.out) : undefined,
           zip: values.zip ? resolve(values.zip) : undefined,
           receiptsOnly: values['receipts-only'] ?? false,
@@ -24,7 +24,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
           },
         })
       : null;
-  const register = values.csv ? await core.exportRegister(selection, resolve(values.csv)) : null;
+  const register = values.csv ? await core.exports.exportRegister(selection, resolve(values.csv)) : null;
   const certifications = (kit ?? register)?.certifications ?? 0;
   if (values.json) {
     outJson({

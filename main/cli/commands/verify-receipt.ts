@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EvidenceCore } from '../../core';
+import { Verification } from '../../evidence/verification';
 import { isDeskError } from '../../errors';
 import { isLogKeyFingerprint } from '../../../protocol/profiles';
 import { fingerprintOfKey } from '../../evidence/log-trust';
@@ -23,7 +23,7 @@ import { out, outJson, printable } from '../output';
  */
 export async function verifyAgainstReceipt(path: string, values: Values, dataDir: string): Promise<number> {
   const proofPath = (values.certificate ?? values.receipt) as string;
-  const here = EvidenceCore.trustedHere(dataDir);
+  const here = Verification.trustedHere(dataDir);
   const trusted = {
     logKeys: [...(values['log-key'] ?? []).map(fingerprintOf), ...here.logKeys],
     tsaRoots: [...(values['tsa-root'] ?? []).map(rootFingerprintOf), ...here.tsaRoots],

@@ -5,7 +5,7 @@ import { EXIT } from '../arguments';
 import { environmentOf, out, outJson, printable, publicRow, sayIfDemo } from '../output';
 
 export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
-  const result = await core.verifyFile(path);
+  const result = await core.verification.verifyFile(path);
   const verified = result.certifications.some((c) => c.check.verification === 'verified');
   if (values.json) {
     outJson({

@@ -1,0 +1,166 @@
+import type { Receipt } from '../../protocol/receipt';
+import type { CertificationRow, EvidenceSelection, ExportResult } from '../../protocol/views';
+import type { ProfileConnections } from '../config/profile-connections';
+import { DeskError, exportFailed } from '../errors';
+import type { Logger } from '../logging/logger';
+import type { Store } from '../store';
+import { documentTimestamper } from '../timestamps/document-timestamper';
+import { writeCustodyRegister } from './custody-register';
+import type { KitTarget } from './kit';
+import { describeSelection, writeKit } from './kit';
+import { LogTrust } from './log-trust';
+import type { DocumentTimestamper } from './pdf/seal';
+import type { ReceiptContext } from './receipt';
+import { buildReceipt } from './receipt';
+
+export interface EvidenceExportsDeps {
+  store: Store;
+  profiles: ProfileConnections;
+  log: Logger;
+  activeProfileId(): string;
+  /** How long one document timestamp may wait for the authority. */
+  timestampTimeoutMs: number;
+}
+
+/**
+ * Evidence leaving the machine: a receipt for one certification, the kit (receipts, sealed
+ * certificates, register, verify.html), and the custody register for Excel — of the active
+ * profile's certifications, a few hundred rows at a time.
+ */
+export class EvidenceExports {
+  constructor(private readonly deps: EvidenceExportsDeps) {}
+
+  /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
+  receipt(id: number): Receipt {
+    const row = this.deps.store.queue.get(id);
+    if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
+    return this.receiptFor(row);
+  }
+
+  receiptFor(row: CertificationRow): Receipt {
+    const { store } = this.deps;
+    return buildReceipt(row, {
+      environment: this.environmentOf(row.profileId),
+      logPublicKey: LogTrust.keyForEvidence(
+        store.settings,
+        row.profileId,
+        row.evidence === null ? null : JSON.parse(row.evidence),
+      ),
+      timestamp: row.timestampState === 'confirmed' ? store.timestamps.confirmedFor(row.id) : null,
+    });
+  }
+
+  environmentOf(profileId: string): ReceiptContext['environment'] {
+    const { profiles } = this.deps;
+    return { ...profiles.summary(profileId), baseUrl: profiles.readUsable(profileId)?.baseUrl ?? null };
+  }
+
+  /**
+   * Writes the evidence kit (docs/evidence.md) for the chosen certifications of the active
+   * profile: receipts, certificates, the register, verify.html, the log key and a README.
+   */
+  async exportEvidence(selection: EvidenceSelection, target: KitTarget): Promise<ExportResult> {
+    const ids = this.selectedIds(selection);
+    const written = await writeKit(
+      {
+        count: ids.length,
+        selection: describeSelection(selection, ids.length),
+        receipts: () => this.receiptsOf(ids),
+      },
+      {
+        ...target,
+        timestamper:
+          target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
+      },
+    ).catch((error: unknown) => {
+      throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
+    });
+    this.deps.log.log('info', 'evidence.exported', {
+      certifications: written.certifications,
+      zip: written.zip !== null,
+    });
+    return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
+  }
+
+  /**
+   * Writes the chain-of-custody register (CSV for Excel) of the chosen certifications: each with
+   * its matter, who, when, state, verification and whole timeline; then the removals, when the
+   * selection is a matter or everything (chosen rows or a state have no removed rows).
+   */
+  async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
+    const { queue } = this.deps.store;
+    const ids = this.selectedIds(selection);
+    const byFilterOnly = !selection.ids && !selection.states?.length;
+    const search = selection.search?.toLowerCase();
+    const removals = byFilterOnly
+      ? queue
+          .auditTrail(this.deps.activeProfileId(), selection.matter)
+          .filter((entry) => entry.action === 'removed')
+          .filter(
+            (entry) =>
+              !search || entry.fileName.toLowerCase().includes(search) || entry.assetHash.startsWith(search),
+          )
+      : [];
+    const environment = this.environmentOf(this.deps.activeProfileId());
+    const certifications = await writeCustodyRegister(
+      {
+        *entries() {
+          for (let i = 0; i < ids.length; i += 200)
+            for (const row of queue.getMany(ids.slice(i, i + 200)))
+              yield { row, history: queue.history(row.id), environment };
+        },
+        removals,
+      },
+      path,
+    );
+    this.deps.log.log('info', 'register.exported', { certifications, removals: removals.length });
+    return { certifications, dir: null, zip: null, file: path };
+  }
+
+  /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
+  private async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
+    const { profiles } = this.deps;
+    const profileId = this.deps.activeProfileId();
+    const authority = await profiles.authorityFor(profileId).catch(() => null);
+    if (!authority) return undefined;
+    return documentTimestamper(profiles.fetchFor(profileId), authority, this.deps.timestampTimeoutMs);
+  }
+
+  /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
+  private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
+    for (let i = 0; i < ids.length; i += 200)
+      for (const row of this.deps.store.queue.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row);
+  }
+
+  /**
+   * The ids a selection names, in register order (oldest batch first, each in path order): chosen
+   * ids of the active profile, or all a filter matches.
+   */
+  private selectedIds(selection: EvidenceSelection): number[] {
+    const { queue } = this.deps.store;
+    const profileId = this.deps.activeProfileId();
+    if (selection.ids)
+      return queue
+        .getMany(selection.ids)
+        .filter((row) => row.profileId === profileId)
+        .sort(
+          (a, b) =>
+            (a.batchId ?? 0) - (b.batchId ?? 0) || a.filePath.localeCompare(b.filePath) || a.id - b.id,
+        )
+        .map((row) => row.id);
+    const ids: number[] = [];
+    const query = {
+      profileId,
+      states: selection.states,
+      search: selection.search,
+      matter: selection.matter,
+      sort: { column: 'added', direction: 'asc' } as const,
+    };
+    for (let offset = 0; ; offset += 1000) {
+      const page = queue.list({ ...query, limit: 1000, offset });
+      ids.push(...page.map((row) => row.id));
+      if (page.length < 1000) break;
+    }
+    return ids;
+  }
+}

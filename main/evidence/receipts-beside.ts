@@ -1,0 +1,36 @@
+import type { QueueChanges } from '../../protocol/views';
+import type { Logger } from '../logging/logger';
+import type { Preferences } from '../preferences/preferences';
+import type { Store } from '../store';
+import type { EvidenceExports } from './evidence-exports';
+import { writeReceiptBesideFile } from './receipt-beside-file';
+
+/**
+ * When chosen, each certification anchored by this process gets its receipt written beside the
+ * file. Listens to the change stream; returns the way to stop.
+ */
+export function keepReceiptsBesideFiles(
+  store: Store,
+  preferences: Preferences,
+  exports: EvidenceExports,
+  log: Logger,
+): () => void {
+  return store.changes.subscribe((changes: QueueChanges) => {
+    if (!preferences.receiptsBesideFiles) return;
+    const anchored = changes.changed
+      .filter((change) => change.state === 'anchored')
+      .map((change) => change.id);
+    for (const row of store.queue.getMany(anchored)) {
+      try {
+        const path = writeReceiptBesideFile(row.filePath, exports.receiptFor(row));
+        log.log('info', 'evidence.receipt_beside_file', { id: row.id, path });
+      } catch (error) {
+        // A read-only or vanished folder loses nothing: the receipt can be saved from the app at any time.
+        log.log('warn', 'evidence.receipt_beside_file_failed', {
+          id: row.id,
+          error: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+        });
+      }
+    }
+  });
+}

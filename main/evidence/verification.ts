@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { DocumentVerification, EvidenceCheck, FileVerification } from '../../protocol/views';
+import type { Trust } from '../../verifier/verify-receipt';
+import type { HashPool } from '../hashing/hash-pool';
+import { hashOneFile } from '../hashing/hash-one-file';
+import type { Store } from '../store';
+import { openStore } from '../store';
+import { checkEvidence } from './evidence-checker';
+import { LogTrust } from './log-trust';
+import { checkAgainstProof } from './verify-document';
+
+export interface VerificationDeps {
+  store: Store;
+  pool: HashPool;
+  logKeys: LogTrust;
+  activeProfileId(): string;
+}
+
+/**
+ * Checking a document, offline: against its receipt or certificate (the keys and roots trusted
+ * here decide), or against this computer's certifications of it.
+ */
+export class Verification {
+  constructor(private readonly deps: VerificationDeps) {}
+
+  /**
+   * The log keys and timestamping roots a data folder trusts. Reads the queue only if there is one:
+   * verifying a receipt needs no queue at all, and writes none.
+   */
+  static trustedHere(dataDir: string): Trust {
+    const path = join(dataDir, 'queue.sqlite');
+    if (!existsSync(path)) return { logKeys: [], tsaRoots: [] };
+    const store = openStore(path);
+    try {
+      return trustIn(store);
+    } finally {
+      store.close();
+    }
+  }
+
+  /** Against the proof when one is given, else against this queue's certifications of the document. */
+  async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
+    if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
+    const hashed = await hashOneFile(this.deps.pool, path);
+    const result = await checkAgainstProof(hashed.hash, proofPath, trustIn(this.deps.store));
+    return { kind: 'proof', path, assetHash: hashed.hash, ...result };
+  }
+
+  /** Hashes a file and re-checks, offline, the evidence of every certification of it. */
+  async verifyFile(path: string): Promise<FileVerification> {
+    const { store, pool, logKeys } = this.deps;
+    const profileId = this.deps.activeProfileId();
+    const hashed = await hashOneFile(pool, path);
+    const certifications = [];
+    for (const row of store.queue.findByHash(profileId, hashed.hash)) {
+      const evidence = row.evidence === null ? null : (JSON.parse(row.evidence) as unknown);
+      const check: EvidenceCheck =
+        row.state === 'anchored'
+          ? await checkEvidence(row, evidence, logKeys)
+          : { verification: 'unverifiable', message: `Not anchored yet (${row.state}).` };
+      certifications.push({ row, check });
+    }
+    const sameName = certifications.length
+      ? []
+      : store.queue.findSameNameOtherContent(profileId, basename(path), hashed.hash).map((row) => ({
+          id: row.id,
+          fileName: row.fileName,
+          createdAt: row.createdAt,
+          assetHash: row.assetHash,
+        }));
+    return { path, assetHash: hashed.hash, certifications, sameName };
+  }
+}
+
+/** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
+function trustIn(store: Store): Trust {
+  return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
+}
