@@ -36,7 +36,7 @@ export async function queueDrain(): Promise<BenchFigure> {
     seed.close();
 
     const started = performance.now();
-    core.startSync();
+    core.sync.start();
     // Done when nothing is left to send, heard on the change stream.
     await new Promise<void>((resolve) => {
       const stop = core.onChanges(({ counts }) => {

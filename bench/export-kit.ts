@@ -40,7 +40,7 @@ export async function exportKit(): Promise<BenchFigure[]> {
       const report = await core.certify([docs], BENCH_METADATA);
       process.stderr.write('export: queued, waiting for anchoring and the timestamp\n');
       const ids = report.queued.map((row) => row.id);
-      const rows = await core.waitUntilSettled(ids);
+      const rows = await core.sync.waitUntilSettled(ids);
       const anchored = rows.filter((row) => row.state === 'anchored').length;
       if (anchored !== CERTIFICATIONS) throw new Error(`anchored ${anchored} of ${CERTIFICATIONS}`);
       while (core.rows(ids).some((row) => row.timestampState !== 'confirmed'))

@@ -5,7 +5,6 @@ import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/pro
 import { logPosition } from '../verifier/sandbox-evidence';
 import type { Fetch } from './service/network';
 import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
-import { isSettled, isUnsent } from '../protocol/states';
 import type {
   CertificationDetails,
   CertificationRow,
@@ -17,11 +16,9 @@ import type {
   QueueChanges,
   Sender,
 } from '../protocol/views';
-import { isSendingBlocked } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
-import type { ErrorCode } from './errors';
-import { DeskError, isDeskError } from './errors';
+import { DeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
 import { HashPool } from './hashing/hash-pool';
@@ -32,12 +29,10 @@ import { fileLogger } from './logging/logger';
 import type { SecretStore } from './secrets/secret-store';
 import type { Pacing } from './service/retry-policy';
 import type { CallResult } from './service/service-client';
-import { ServiceClient } from './service/service-client';
 import type { ListQuery, Store } from './store';
 import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
-import { waitForRows } from './sync/row-waiter';
-import { SyncEngine } from './sync/sync-engine';
+import { SyncControl } from './sync/sync-control';
 import { EvidenceExports } from './evidence/evidence-exports';
 import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
 import { Verification } from './evidence/verification';
@@ -79,34 +74,18 @@ export interface CoreEvents {
   progress: [progress: IntakeProgress];
 }
 
-const DEFAULT_WAIT_MS = 10 * 60_000;
-const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
-  'secret_missing',
-  'keychain_unavailable',
-  'unknown_profile',
-  'invalid_profile',
-]);
-const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
-const PAUSED: ConnectivityStatus = {
-  state: 'paused',
-  message: 'Sending is paused; certifications wait here until it is resumed.',
-  nextProbeAt: null,
-};
-
 /**
  * The composition root: everything Evidence Desk does except its window, built from one
- * config. The Electron shell, the CLI and the tests drive this and nothing below it.
+ * config. It builds the services (sync, exports, verification, preferences) and hands them to the
+ * shells, which call them directly; the queue view and profiles still go through it.
  */
 export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly pool: HashPool;
   private readonly profiles: ProfileConnections;
   private readonly logKeys: LogTrust;
   private readonly log: Logger;
-  private engine: SyncEngine | undefined;
-  private client: ServiceClient | undefined;
-  // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
-  private setupProblem: ConnectivityStatus | undefined;
-  private paused = false;
+  /** Sending the queue: connection, engine, pause and resume, and the waits. */
+  readonly sync: SyncControl;
   private stopReceiptsBeside: (() => void) | undefined;
   private readonly timestamps: TimestampEngine;
   /** Receipts, kits and registers leaving the machine. */
@@ -132,8 +111,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.logKeys = new LogTrust({
       settings: store.settings,
       active: () => this.trustedService(),
-      fetchKey: async () => this.client?.fetchLogKey(),
-      fetchConsistency: async (first, second) => this.client?.fetchConsistency(first, second),
+      fetchKey: async () => this.sync.client?.fetchLogKey(),
+      fetchConsistency: async (first, second) => this.sync.client?.fetchConsistency(first, second),
       log: this.log,
     });
     this.timestamps = new TimestampEngine({
@@ -154,13 +133,27 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     });
     this.verification = new Verification({ store, pool: this.pool, logKeys: this.logKeys, activeProfileId });
     this.preferences = new Preferences(store.settings);
+    this.sync = new SyncControl({
+      store,
+      profiles: this.profiles,
+      timestamps: this.timestamps,
+      log: this.log,
+      events: this,
+      checkEvidence: (row, evidence) => checkEvidence(row, evidence, this.logKeys),
+      sync: options.sync,
+      sender: options.sender,
+      pacing: options.pacing,
+      random: options.random,
+      leaseTiming: options.leaseTiming,
+      concurrency: options.concurrency,
+    });
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
     const core = new EvidenceCore(options, openStore(join(options.dataDir, 'queue.sqlite')));
     core.stopReceiptsBeside = keepReceiptsBesideFiles(core.store, core.preferences, core.exports, core.log);
     try {
-      await core.connect();
+      await core.sync.connect();
       core.log.log('info', 'core.opened', { profile: core.activeProfileId, sync: options.sync !== false });
     } catch (error) {
       await core.close();
@@ -190,7 +183,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       pool: this.pool,
       profileId: this.activeProfileId,
       identity: currentIdentity(),
-      onQueued: () => this.engine?.wake(),
+      onQueued: () => this.sync.wake(),
       onProgress: (progress) => this.emit('progress', progress),
     });
     if (report.queued.length)
@@ -216,8 +209,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   get connectivity(): ConnectivityStatus {
-    if (this.paused) return PAUSED;
-    return this.setupProblem ?? this.engine?.status ?? NOT_STARTED;
+    return this.sync.connectivity;
   }
 
   list(query: Omit<ListQuery, 'profileId'>): CertificationRow[] {
@@ -248,7 +240,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   /** Sends a failed certification again; the audit trail says who asked. */
   retry(id: number): void {
     this.store.queue.retry(id, currentIdentity());
-    this.engine?.wake();
+    this.sync.wake();
   }
 
   /** Removes a certification never sent (or failed for good); the audit trail keeps what it was. */
@@ -263,121 +255,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   matterCounts(): MatterCount[] {
     return this.store.queue.matterCounts(this.activeProfileId);
-  }
-
-  /** Starts sending, for a core opened with `sync: false`. */
-  startSync(): void {
-    this.options.sync = true;
-    this.engine?.start();
-    if (this.engine) this.timestamps.start();
-  }
-
-  /**
-   * Stops sending until resumed (the tray's "Pause sending"): nothing is sent or checked, the
-   * lease goes to whoever else wants it, and certifying still queues.
-   */
-  async pauseSync(): Promise<void> {
-    if (this.paused) return;
-    this.paused = true;
-    await this.timestamps.stop();
-    await this.engine?.stop();
-    this.emit('connectivity', PAUSED);
-  }
-
-  resumeSync(): void {
-    if (!this.paused) return;
-    this.paused = false;
-    if (this.options.sync !== false && this.engine) {
-      this.engine.start();
-      this.timestamps.start();
-    }
-    this.emit('connectivity', this.connectivity);
-  }
-
-  get syncPaused(): boolean {
-    return this.paused;
-  }
-
-  tryNow(): void {
-    this.engine?.tryNow();
-  }
-
-  /**
-   * Resolves once each of these rows is anchored or failed for good, whoever sends them. Fails at
-   * once, with the reason, when nothing can be sent (credentials refused, profile not set up).
-   */
-  async waitUntilSettled(ids: readonly number[], timeoutMs = DEFAULT_WAIT_MS): Promise<CertificationRow[]> {
-    const outcome = await this.whileSendingPossible((signal) =>
-      waitForRows({
-        feed: this.store.changes,
-        ids,
-        isDone: isSettled,
-        notDone: (open) => this.store.queue.stillWaiting(open),
-        timeoutMs,
-        signal,
-      }),
-    );
-    if (outcome === 'timeout')
-      throw new DeskError(
-        'timeout',
-        'The certifications did not settle in time; they stay queued and will go on syncing.',
-      );
-    if (outcome === 'stopped') throw this.blockedError();
-    return this.rows(ids);
-  }
-
-  /** Why nothing can be sent now, as an error the shells show. */
-  blockedError(): DeskError {
-    return new DeskError(
-      'sending_blocked',
-      `Sending is blocked: ${this.connectivity.message ?? 'the service cannot be used with these settings.'} The certifications stay queued.`,
-    );
-  }
-
-  /** Runs a wait that is cut short (its signal aborted) as soon as nothing can be sent. */
-  private async whileSendingPossible<T>(wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const blocked = new AbortController();
-    const onConnectivity = (status: ConnectivityStatus) => {
-      if (isSendingBlocked(status.state)) blocked.abort();
-    };
-    onConnectivity(this.connectivity);
-    this.on('connectivity', onConnectivity);
-    try {
-      return await wait(blocked.signal);
-    } finally {
-      this.off('connectivity', onConnectivity);
-    }
-  }
-
-  /**
-   * Gives the engine a moment to hand these rows to the service: resolves when none is still
-   * unsent, when `timeoutMs` passes, or when the service turns out to be cut off.
-   */
-  async waitUntilSent(ids: readonly number[], timeoutMs = 10_000): Promise<CertificationRow[]> {
-    const offline = new AbortController();
-    const onConnectivity = (status: ConnectivityStatus) => {
-      if (status.state === 'offline') offline.abort();
-    };
-    this.on('connectivity', onConnectivity);
-    try {
-      await this.whileSendingPossible((blocked) =>
-        waitForRows({
-          feed: this.store.changes,
-          ids,
-          isDone: (state) => !isUnsent(state),
-          notDone: (open) =>
-            this.store.queue
-              .getMany(open)
-              .filter((row) => isUnsent(row.state))
-              .map((row) => row.id),
-          timeoutMs,
-          signal: AbortSignal.any([blocked, offline.signal]),
-        }),
-      );
-    } finally {
-      this.off('connectivity', onConnectivity);
-    }
-    return this.rows(ids);
   }
 
   /** A change of the active service's log key that waits for the user to accept it, if any. */
@@ -445,7 +322,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     try {
       this.profiles.activate(id);
     } finally {
-      await this.connect();
+      await this.sync.connect();
     }
   }
 
@@ -468,52 +345,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.store.close();
   }
 
-  private async connect(): Promise<void> {
-    this.setupProblem = undefined;
-    let connection;
-    try {
-      connection = await this.profiles.connectionFor(this.activeProfileId);
-    } catch (error) {
-      if (!isDeskError(error) || !SETUP_PROBLEMS.has(error.code)) throw error;
-      // The profile cannot be used as it is; everything else still works, and says how to fix it.
-      this.setupProblem = { state: 'needs_setup', message: error.message, nextProbeAt: null };
-      this.log.log('warn', 'sync.needs_setup', { profile: this.activeProfileId, code: error.code });
-      this.emit('connectivity', this.setupProblem);
-      return;
-    }
-    this.client = new ServiceClient(connection);
-    const engine = new SyncEngine({
-      log: this.log,
-      pacing: this.options.pacing,
-      random: this.options.random,
-      leaseTiming: this.options.leaseTiming,
-      sender: this.options.sender,
-      queue: this.store.queue,
-      lease: this.store.lease,
-      profileId: this.activeProfileId,
-      client: this.client,
-      concurrency: this.options.concurrency,
-      verifyEvidence: (row, evidence) => checkEvidence(row, evidence, this.logKeys),
-    });
-    engine.on('connectivity', (status) => {
-      this.log.log(status.state === 'online' ? 'info' : 'warn', 'sync.connectivity', {
-        state: status.state,
-        message: status.message,
-      });
-      this.emit('connectivity', status);
-    });
-    this.engine = engine;
-    if (this.options.sync !== false && !this.paused) {
-      engine.start();
-      this.timestamps.start();
-    }
-  }
-
   private async disconnect(): Promise<void> {
-    await this.timestamps.stop();
-    await this.engine?.stop();
-    this.engine = undefined;
-    this.client = undefined;
+    await this.sync.disconnect();
     await this.profiles.close();
   }
 }

@@ -79,7 +79,7 @@ export function sendingState(core: EvidenceCore): { blocked: boolean; reason: st
 /** Says (on stderr) that sending is blocked and why; true when it is. */
 export function reportBlocked(core: EvidenceCore, values: Values): boolean {
   if (!sendingState(core).blocked) return false;
-  if (!values.json) err(core.blockedError().message);
+  if (!values.json) err(core.sync.blockedError().message);
   return true;
 }
 

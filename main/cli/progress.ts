@@ -86,7 +86,7 @@ export async function waitWithProgress(
   const timeout = waitTimeoutOf(values);
   const stop = ids.length ? waitProgress(core, ids) : () => undefined;
   try {
-    return await core.waitUntilSettled(ids, timeout);
+    return await core.sync.waitUntilSettled(ids, timeout);
   } finally {
     stop();
   }

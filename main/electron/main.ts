@@ -168,7 +168,7 @@ class BackgroundShell {
   // An arrow property: the same function is added as a listener and removed again in dispose().
   readonly refresh = (): void => {
     const t = this.t();
-    const model = trayModel(this.counts, this.core.syncPaused, t);
+    const model = trayModel(this.counts, this.core.sync.paused, t);
     this.tray.setToolTip(model.tooltip);
     if (process.platform === 'darwin') this.tray.setTitle(model.title);
     this.tray.setContextMenu(
@@ -186,10 +186,10 @@ class BackgroundShell {
 
   private act(action: TrayAction): void {
     if (action === 'open') this.open();
-    else if (action === 'sync-now') this.core.tryNow();
-    else if (action === 'pause') void this.core.pauseSync().then(() => this.refresh());
+    else if (action === 'sync-now') this.core.sync.tryNow();
+    else if (action === 'pause') void this.core.sync.pause().then(() => this.refresh());
     else if (action === 'resume') {
-      this.core.resumeSync();
+      this.core.sync.resume();
       this.refresh();
     } else app.quit();
   }

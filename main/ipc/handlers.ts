@@ -67,8 +67,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     details: ({ id }) => core.details(id),
     retry: ({ id }) => acting(() => core.retry(id)),
     remove: ({ id }) => acting(() => core.remove(id)),
-    tryNow: () => acting(() => core.tryNow()),
-    setSendingPaused: ({ paused }) => acting(() => (paused ? core.pauseSync() : core.resumeSync())),
+    tryNow: () => acting(() => core.sync.tryNow()),
+    setSendingPaused: ({ paused }) => acting(() => (paused ? core.sync.pause() : core.sync.resume())),
     status: () => core.status(),
     verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {

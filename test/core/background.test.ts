@@ -68,8 +68,8 @@ describe('the app in the background', () => {
     });
     expect(quitQuestion(waiting, de)?.message).toBe('2 Zertifizierungen sind noch nicht verankert.');
 
-    core.startSync();
-    await core.waitUntilSettled(core.list({ limit: 10 }).map((row) => row.id));
+    core.sync.start();
+    await core.sync.waitUntilSettled(core.list({ limit: 10 }).map((row) => row.id));
     const settled = core.status().counts;
     expect(closeKeepsRunning(settled)).toBe(false);
     expect(quitQuestion(settled, en)).toBeNull();
@@ -79,14 +79,14 @@ describe('the app in the background', () => {
   it('pauses sending from the tray: certifying still queues, nothing is sent until resumed', async () => {
     ws = workspace('evidence-background-');
     const core = await open();
-    await core.pauseSync();
+    await core.sync.pause();
     expect(core.status().connectivity.state).toBe('paused');
     const report = await core.certify(ws.files({ 'held.pdf': 'held' }), METADATA);
     // Long enough for an unpaused core to have sent it (it sends at once, anchors within a second).
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(core.rows([report.queued[0]!.id])[0]?.state).toBe('queued');
-    core.resumeSync();
-    const [row] = await core.waitUntilSettled([report.queued[0]!.id], 20_000);
+    core.sync.resume();
+    const [row] = await core.sync.waitUntilSettled([report.queued[0]!.id], 20_000);
     expect(row?.state).toBe('anchored');
   }, 30_000);
 
@@ -104,7 +104,7 @@ describe('the app in the background', () => {
       ws.files({ 'one.pdf': '1', 'two.pdf': '2', 'three.pdf': '3' }),
       METADATA,
     );
-    await core.waitUntilSettled(report.queued.map((row) => row.id));
+    await core.sync.waitUntilSettled(report.queued.map((row) => row.id));
     await expect
       .poll(() => shown, { timeout: 5000 })
       .toEqual([{ title: 'Certifications anchored', body: '3 certifications are anchored and verifiable.' }]);
@@ -126,7 +126,7 @@ describe('the app in the background', () => {
       );
       other.onChanges((changes) => failPlanner.onChanges(changes));
       const failed = await other.certify(failing.files({ 'Vertrag.pdf': 'v' }), METADATA);
-      await other.waitUntilSettled(failed.queued.map((row) => row.id));
+      await other.sync.waitUntilSettled(failed.queued.map((row) => row.id));
       await expect.poll(() => failures.length, { timeout: 5000 }).toBe(1);
       expect(failures[0]).toMatchObject({ title: 'Eine Zertifizierung ist fehlgeschlagen' });
       expect(failures[0]?.body).toMatch(/^Vertrag\.pdf: /);
@@ -151,7 +151,7 @@ describe('the app in the background', () => {
     // The CLI takes the lease as soon as it has queued; the app, sending from then on, stands by and says who sends.
     const app = await open({ sync: false });
     await expect.poll(() => app.list({ limit: 1 }).length, { timeout: 20_000, interval: 50 }).toBe(1);
-    app.startSync();
+    app.sync.start();
     await expect
       .poll(() => app.status().connectivity, { timeout: 20_000, interval: 100 })
       .toMatchObject({ state: 'standby', sentBy: 'command-line' });

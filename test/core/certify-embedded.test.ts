@@ -35,7 +35,7 @@ describe('certifying on the embedded sandbox', () => {
     expect(report.queued.map((row) => row.assetHash).sort()).toEqual(
       ['the contract', 'the annex'].map((text) => createHash('sha256').update(text).digest('hex')).sort(),
     );
-    const settled = await core.waitUntilSettled(
+    const settled = await core.sync.waitUntilSettled(
       report.queued.map((row) => row.id),
       20_000,
     );

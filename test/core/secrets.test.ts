@@ -67,7 +67,7 @@ describe('a service profile', () => {
     await core.useProfile('acme-sandbox');
     expect(await core.testConnection()).toMatchObject({ ok: true });
     const report = await core.certify(ws.files({ 'deed.pdf': 'deed' }), METADATA);
-    const [row] = await core.waitUntilSettled(
+    const [row] = await core.sync.waitUntilSettled(
       report.queued.map((r) => r.id),
       20_000,
     );

@@ -66,7 +66,7 @@ describe('syncing through a hostile network', () => {
     await useSandboxProfile(core, sandbox);
     const report = await core.certify(manyFiles(ws, 40), METADATA);
     expect(report.queued).toHaveLength(40);
-    const rows = await core.waitUntilSettled(
+    const rows = await core.sync.waitUntilSettled(
       report.queued.map((row) => row.id),
       120_000,
     );
@@ -118,7 +118,7 @@ describe('offline and back', () => {
     expect(attempts() - whenOffline).toBeLessThanOrEqual(4);
 
     sandbox = await startService({ port });
-    const rows = await core.waitUntilSettled(
+    const rows = await core.sync.waitUntilSettled(
       report.queued.map((row) => row.id),
       60_000,
     );
@@ -138,7 +138,7 @@ describe('offline and back', () => {
     sandbox.setFaults({ anchoringPaused: false });
     core = await openCore(ws.dataDir);
     expect(core.activeProfileId).toBe('test-sandbox');
-    const rows = await core.waitUntilSettled(
+    const rows = await core.sync.waitUntilSettled(
       report.queued.map((row) => row.id),
       30_000,
     );
@@ -166,7 +166,7 @@ describe('two senders on one queue', () => {
       await core.close();
       core = undefined;
       sandbox.setFaults({ anchoringPaused: false });
-      const rows = await second.waitUntilSettled(
+      const rows = await second.sync.waitUntilSettled(
         [...first.queued, ...more.queued].map((row) => row.id),
         30_000,
       );

@@ -57,12 +57,12 @@ describe('the sync lease', () => {
     const a = await sender({ sync: false, log: first.log });
     await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url }, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 16), METADATA);
-    a.startSync();
+    a.sync.start();
     // 8 rows claimed, 2 at a time, 0.7 s each: the first batch alone outlasts the lease twice over.
     await new Promise((resolve) => setTimeout(resolve, 1600));
     const second = memoryLog();
     const b = await sender({ sync: true, log: second.log });
-    const settled = await a.waitUntilSettled(
+    const settled = await a.sync.waitUntilSettled(
       queued.map((row) => row.id),
       60_000,
     );
@@ -81,7 +81,7 @@ describe('the sync lease', () => {
     const a = await sender({ sync: false, log: first.log });
     await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url }, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 16), METADATA);
-    a.startSync();
+    a.sync.start();
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Someone else now holds the lease (as after this process froze for longer than the lease).
     const raw = new Database(join(ws.dataDir, 'queue.sqlite'));
@@ -96,7 +96,7 @@ describe('the sync lease', () => {
     // The other process goes away: this one takes over again and finishes everything.
     raw.prepare('DELETE FROM sync_lease').run();
     raw.close();
-    const settled = await a.waitUntilSettled(
+    const settled = await a.sync.waitUntilSettled(
       queued.map((row) => row.id),
       60_000,
     );
@@ -109,7 +109,7 @@ describe('the sync lease', () => {
     const a = await sender({ sync: false });
     await useSandboxProfile(a, sandbox, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 12), METADATA);
-    a.startSync();
+    a.sync.start();
     await expect.poll(() => a.status().connectivity.state, { timeout: 10_000 }).toBe('online');
 
     const started = Date.now();

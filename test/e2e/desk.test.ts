@@ -229,12 +229,12 @@ describe('the desk legal staff expect', () => {
           source_system: 'evidence-desk',
           event_type: 'DOCUMENT_SIGNED',
         });
-        await commandLine.waitUntilSent(commandLine.list({ limit: 1 }).map((row) => row.id));
+        await commandLine.sync.waitUntilSent(commandLine.list({ limit: 1 }).map((row) => row.id));
       },
     });
     try {
       const { page, core } = harness;
-      core.startSync();
+      core.sync.start();
       await page
         .getByTestId('offline-banner')
         .getByText('This queue is being sent by the command line (evidence-desk).', { exact: false })
@@ -245,7 +245,7 @@ describe('the desk legal staff expect', () => {
       await commandLine?.close();
       commandLine = undefined;
 
-      await core.pauseSync();
+      await core.sync.pause();
       await page.getByTestId('offline-banner').getByText('Sending is paused.', { exact: false }).waitFor();
       await page.getByRole('button', { name: 'Resume sending' }).click();
       await expect.poll(() => core.status().connectivity.state).not.toBe('paused');

@@ -145,7 +145,7 @@ describe('saving and verifying evidence in the app', () => {
       writeFileSync(foreignDoc, 'a memo certified on another computer');
       writeFileSync(draftDoc, 'a draft');
       const { queued } = await other.certify([foreignDoc], METADATA);
-      const [row] = await other.waitUntilSettled(queued.map((r) => r.id));
+      const [row] = await other.sync.waitUntilSettled(queued.map((r) => r.id));
       writeFileSync(foreign, JSON.stringify(other.exports.receipt(row!.id)));
     } finally {
       await other.close();
@@ -193,7 +193,7 @@ describe('saving and verifying evidence in the app', () => {
           source_system: 'tests',
           event_type: 'DOCUMENT_SIGNED',
         });
-        await core.waitUntilSettled(queued.map((row) => row.id));
+        await core.sync.waitUntilSettled(queued.map((row) => row.id));
         await useSandboxProfile(core, services[1]!, 'firm');
       },
     });

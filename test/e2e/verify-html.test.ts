@@ -24,7 +24,7 @@ beforeAll(async () => {
   try {
     docs = ws.files(DOCS);
     const { queued } = await core.certify(docs, METADATA);
-    await core.waitUntilSettled(queued.map((row) => row.id));
+    await core.sync.waitUntilSettled(queued.map((row) => row.id));
     kit = join(ws.dir, 'kit');
     await core.exports.exportEvidence({}, { dir: kit });
   } finally {

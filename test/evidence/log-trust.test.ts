@@ -35,7 +35,7 @@ let fileCount = 0;
 async function certifyOne(on: EvidenceCore) {
   const [path] = ws.files({ [`document-${++fileCount}.pdf`]: `content ${fileCount} ${Math.random()}` });
   const { queued } = await on.certify([path!], METADATA);
-  const [row] = await on.waitUntilSettled(
+  const [row] = await on.sync.waitUntilSettled(
     queued.map((r) => r.id),
     20_000,
   );
@@ -53,7 +53,7 @@ describe('the log key', () => {
       Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`exhibit-${i}.pdf`, `exhibit ${i}`])),
     );
     const { queued } = await desk.certify(paths, METADATA);
-    const rows = await desk.waitUntilSettled(
+    const rows = await desk.sync.waitUntilSettled(
       queued.map((r) => r.id),
       20_000,
     );

@@ -76,7 +76,7 @@ describe('independent time (RFC 3161)', () => {
     const rows = await until(ids, (row) => row.timestampState === 'confirmed', 'the timestamp');
     expect(tsa.requests).toBe(1);
     expect(rows.map((row) => row.timeConfirmedBy)).toEqual(Array(6).fill('tsa-signer'));
-    await core.waitUntilSettled(ids, 15_000);
+    await core.sync.waitUntilSettled(ids, 15_000);
 
     const receipt = core.exports.receipt(ids[3]!);
     expect(receipt.timestamp).toMatchObject({ authority: 'tsa-signer', url: tsa.url });

@@ -46,7 +46,7 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       `queued ${count(report.queued.length, 'file')}${report.alreadyCertified.length ? `; ${count(report.alreadyCertified.length, 'file')} already certified` : ''}${report.problems.length ? `; ${count(report.problems.length, 'file')} could not be certified` : ''}`,
     );
   const ids = report.queued.map((row) => row.id);
-  const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.waitUntilSent(ids);
+  const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
     outJson({

@@ -10,7 +10,7 @@ export async function sync(core: EvidenceCore, values: Values): Promise<number> 
   const waiting = core.list({ states: WAITING_STATES, limit: 1_000_000 }).map((row) => row.id);
   const rows = values.wait
     ? await waitWithProgress(core, waiting, values)
-    : await core.waitUntilSent(waiting);
+    : await core.sync.waitUntilSent(waiting);
   const counts = core.status().counts;
   if (values.json) outJson({ counts, settled: rows.length, sending: sendingState(core) });
   else out(describeCounts(counts));

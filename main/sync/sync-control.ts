@@ -1,0 +1,252 @@
+import type { ErrorCode } from '../errors';
+import { DeskError, isDeskError } from '../errors';
+import { isSettled, isUnsent } from '../../protocol/states';
+import type { CertificationRow, ConnectivityStatus, Sender } from '../../protocol/views';
+import { isSendingBlocked } from '../../protocol/views';
+import type { ProfileConnections } from '../config/profile-connections';
+import type { Logger } from '../logging/logger';
+import type { Pacing } from '../service/retry-policy';
+import { ServiceClient } from '../service/service-client';
+import type { Store } from '../store';
+import type { TimestampEngine } from '../timestamps/timestamp-engine';
+import type { LeaseTiming } from './lease-keeper';
+import { waitForRows } from './row-waiter';
+import type { SyncEngineOptions } from './sync-engine';
+import { SyncEngine } from './sync-engine';
+
+const DEFAULT_WAIT_MS = 10 * 60_000;
+const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
+  'secret_missing',
+  'keychain_unavailable',
+  'unknown_profile',
+  'invalid_profile',
+]);
+const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
+const PAUSED: ConnectivityStatus = {
+  state: 'paused',
+  message: 'Sending is paused; certifications wait here until it is resumed.',
+  nextProbeAt: null,
+};
+
+/** The one place connectivity is announced and heard: the core's own event. */
+export interface ConnectivityEvents {
+  emit(event: 'connectivity', status: ConnectivityStatus): unknown;
+  on(event: 'connectivity', listener: (status: ConnectivityStatus) => void): unknown;
+  off(event: 'connectivity', listener: (status: ConnectivityStatus) => void): unknown;
+}
+
+export interface SyncControlOptions {
+  store: Store;
+  profiles: ProfileConnections;
+  timestamps: TimestampEngine;
+  log: Logger;
+  /** Where connectivity is announced (the core's `connectivity` event), and heard by the waits. */
+  events: ConnectivityEvents;
+  checkEvidence: SyncEngineOptions['verifyEvidence'];
+  /** Start sending at once (default). The CLI's read-only commands do not. */
+  sync?: boolean;
+  sender?: Sender;
+  pacing?: Pacing;
+  random?: () => number;
+  leaseTiming?: LeaseTiming;
+  concurrency?: number;
+}
+
+/**
+ * Sending the active profile's queue: the connection and its engine, pause and resume, "try now",
+ * and the waits the CLI and the shells use. The queue itself stays in the store; this only drives it.
+ */
+export class SyncControl {
+  private engine: SyncEngine | undefined;
+  private serviceClient: ServiceClient | undefined;
+  // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
+  private setupProblem: ConnectivityStatus | undefined;
+  private isPaused = false;
+  private enabled: boolean;
+
+  constructor(private readonly options: SyncControlOptions) {
+    this.enabled = options.sync !== false;
+  }
+
+  /** The active profile's service client, while connected (the log trust fetches keys with it). */
+  get client(): ServiceClient | undefined {
+    return this.serviceClient;
+  }
+
+  get connectivity(): ConnectivityStatus {
+    if (this.isPaused) return PAUSED;
+    return this.setupProblem ?? this.engine?.status ?? NOT_STARTED;
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  /** Connects to the active profile's service and starts its engine, unless sending is off or paused. */
+  async connect(): Promise<void> {
+    const { profiles, log, events, store } = this.options;
+    this.setupProblem = undefined;
+    let connection;
+    try {
+      connection = await profiles.connectionFor(profiles.activeId);
+    } catch (error) {
+      if (!isDeskError(error) || !SETUP_PROBLEMS.has(error.code)) throw error;
+      // The profile cannot be used as it is; everything else still works, and says how to fix it.
+      this.setupProblem = { state: 'needs_setup', message: error.message, nextProbeAt: null };
+      log.log('warn', 'sync.needs_setup', { profile: profiles.activeId, code: error.code });
+      events.emit('connectivity', this.setupProblem);
+      return;
+    }
+    this.serviceClient = new ServiceClient(connection);
+    const engine = new SyncEngine({
+      log,
+      pacing: this.options.pacing,
+      random: this.options.random,
+      leaseTiming: this.options.leaseTiming,
+      sender: this.options.sender,
+      queue: store.queue,
+      lease: store.lease,
+      profileId: profiles.activeId,
+      client: this.serviceClient,
+      concurrency: this.options.concurrency,
+      verifyEvidence: this.options.checkEvidence,
+    });
+    engine.on('connectivity', (status) => {
+      log.log(status.state === 'online' ? 'info' : 'warn', 'sync.connectivity', {
+        state: status.state,
+        message: status.message,
+      });
+      events.emit('connectivity', status);
+    });
+    this.engine = engine;
+    if (this.enabled && !this.isPaused) this.run();
+  }
+
+  async disconnect(): Promise<void> {
+    await this.options.timestamps.stop();
+    await this.engine?.stop();
+    this.engine = undefined;
+    this.serviceClient = undefined;
+  }
+
+  /** Starts sending, for a core opened with `sync: false`. */
+  start(): void {
+    this.enabled = true;
+    if (this.engine) this.run();
+  }
+
+  /**
+   * Stops sending until resumed (the tray's "Pause sending"): nothing is sent or checked, the
+   * lease goes to whoever else wants it, and certifying still queues.
+   */
+  async pause(): Promise<void> {
+    if (this.isPaused) return;
+    this.isPaused = true;
+    await this.options.timestamps.stop();
+    await this.engine?.stop();
+    this.options.events.emit('connectivity', PAUSED);
+  }
+
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    if (this.enabled && this.engine) this.run();
+    this.options.events.emit('connectivity', this.connectivity);
+  }
+
+  /** Something was queued or retried: look at the queue now. */
+  wake(): void {
+    this.engine?.wake();
+  }
+
+  /** Everything waiting is due now, even while offline. */
+  tryNow(): void {
+    this.engine?.tryNow();
+  }
+
+  /**
+   * Resolves once each of these rows is anchored or failed for good, whoever sends them. Fails at
+   * once, with the reason, when nothing can be sent (credentials refused, profile not set up).
+   */
+  async waitUntilSettled(ids: readonly number[], timeoutMs = DEFAULT_WAIT_MS): Promise<CertificationRow[]> {
+    const { store } = this.options;
+    const outcome = await this.whileSendingPossible((signal) =>
+      waitForRows({
+        feed: store.changes,
+        ids,
+        isDone: isSettled,
+        notDone: (open) => store.queue.stillWaiting(open),
+        timeoutMs,
+        signal,
+      }),
+    );
+    if (outcome === 'timeout')
+      throw new DeskError(
+        'timeout',
+        'The certifications did not settle in time; they stay queued and will go on syncing.',
+      );
+    if (outcome === 'stopped') throw this.blockedError();
+    return store.queue.getMany(ids);
+  }
+
+  /**
+   * Gives the engine a moment to hand these rows to the service: resolves when none is still
+   * unsent, when `timeoutMs` passes, or when the service turns out to be cut off.
+   */
+  async waitUntilSent(ids: readonly number[], timeoutMs = 10_000): Promise<CertificationRow[]> {
+    const { store, events } = this.options;
+    const offline = new AbortController();
+    const onConnectivity = (status: ConnectivityStatus) => {
+      if (status.state === 'offline') offline.abort();
+    };
+    events.on('connectivity', onConnectivity);
+    try {
+      await this.whileSendingPossible((blocked) =>
+        waitForRows({
+          feed: store.changes,
+          ids,
+          isDone: (state) => !isUnsent(state),
+          notDone: (open) =>
+            store.queue
+              .getMany(open)
+              .filter((row) => isUnsent(row.state))
+              .map((row) => row.id),
+          timeoutMs,
+          signal: AbortSignal.any([blocked, offline.signal]),
+        }),
+      );
+    } finally {
+      events.off('connectivity', onConnectivity);
+    }
+    return store.queue.getMany(ids);
+  }
+
+  /** Why nothing can be sent now, as an error the shells show. */
+  blockedError(): DeskError {
+    return new DeskError(
+      'sending_blocked',
+      `Sending is blocked: ${this.connectivity.message ?? 'the service cannot be used with these settings.'} The certifications stay queued.`,
+    );
+  }
+
+  private run(): void {
+    this.engine?.start();
+    this.options.timestamps.start();
+  }
+
+  /** Runs a wait that is cut short (its signal aborted) as soon as nothing can be sent. */
+  private async whileSendingPossible<T>(wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const { events } = this.options;
+    const blocked = new AbortController();
+    const onConnectivity = (status: ConnectivityStatus) => {
+      if (isSendingBlocked(status.state)) blocked.abort();
+    };
+    onConnectivity(this.connectivity);
+    events.on('connectivity', onConnectivity);
+    try {
+      return await wait(blocked.signal);
+    } finally {
+      events.off('connectivity', onConnectivity);
+    }
+  }
+}
