@@ -9,6 +9,18 @@ const NO_ELECTRON_IN_RENDERER = {
   message: 'The renderer reaches main only through the bridge.',
 };
 const NOT_MAIN = 'The preload and the renderer use preload/contract.ts and protocol/, never main/.';
+const OURS = [
+  '**/main/**',
+  '**/verifier/**',
+  '**/sandbox/**',
+  '**/renderer/**',
+  '**/preload/**',
+  '**/test/**',
+];
+const NO_SANDBOX_IN_CORE = {
+  group: ['**/sandbox/**'],
+  message: 'The core never imports the sandbox: the shells pass in a starter for the embedded service.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
@@ -46,10 +58,31 @@ export default tseslint.config(
     },
   },
   {
-    // Only the store modules speak SQL; everyone else calls their intention-named functions.
+    // Only the store modules speak SQL; everyone else calls their intention-named functions. The
+    // core takes the embedded service from its shells (the CLI and the Electron shell start it).
     files: ['main/**/*.ts'],
-    ignores: ['main/store/**', 'main/electron/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_SQL] }] },
+    ignores: ['main/store/**', 'main/electron/**', 'main/cli.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_SQL], patterns: [NO_SANDBOX_IN_CORE] }],
+    },
+  },
+  {
+    files: ['main/store/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_SANDBOX_IN_CORE] }] },
+  },
+  {
+    // The shared vocabulary depends on nothing of ours: every side can import it without pulling
+    // in another's code.
+    files: ['protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_ELECTRON],
+          patterns: [{ group: OURS, message: 'protocol/ imports nothing of ours outside protocol/.' }],
+        },
+      ],
+    },
   },
   {
     files: ['main/electron/**/*.ts'],

@@ -61,6 +61,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     sender: 'command-line',
     // HTTPS_PROXY / NO_PROXY, the OS certificate store, NODE_EXTRA_CA_CERTS and the profile's CA file.
     networkFor: (profile) => commandLineFetch({ caFile: profile.caFile }),
+    // Loaded only when the demo sandbox is the profile in use: a service profile's CLI starts without it.
+    startEmbedded: async (dbPath) => (await import('../sandbox/embedded')).embeddedSandbox()(dbPath),
   });
   const stopOnSignal = () => void core.close().then(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);

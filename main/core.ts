@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { SandboxOptions } from '../sandbox/server';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
 import { logPosition } from '../verifier/sandbox-evidence';
 import type { Fetch } from './service/network';
@@ -18,6 +17,7 @@ import type {
 } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
+import type { EmbeddedServiceStarter } from './config/embedded-service';
 import { DeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
@@ -44,8 +44,11 @@ export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
   dataDir: string;
   secrets: SecretStore;
-  /** Settings for the embedded sandbox; tests shorten its anchoring interval. */
-  embeddedSandbox?: SandboxOptions;
+  /**
+   * How to start the embedded service (the shells pass the sandbox; tests shorten its intervals).
+   * Without it the embedded profile cannot be used, and says so.
+   */
+  startEmbedded?: EmbeddedServiceStarter;
   concurrency?: number;
   hashWorkers?: number;
   /** How patient syncing is (main/service/retry-policy.ts); tests shorten it. */
@@ -105,7 +108,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.profiles = new ProfileConnections(
       store.settings,
       options.secrets,
-      { dataDir: options.dataDir, options: options.embeddedSandbox },
+      { dataDir: options.dataDir, start: options.startEmbedded },
       options.networkFor,
     );
     this.logKeys = new LogTrust({

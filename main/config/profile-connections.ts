@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { Sandbox, SandboxOptions } from '../../sandbox/server';
-import { startSandbox } from '../../sandbox/server';
+import type { EmbeddedService, EmbeddedServiceStarter } from './embedded-service';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
 import {
   EMBEDDED_PROFILE_ID,
@@ -28,12 +27,13 @@ const profileKey = (id: string) => `profile:${id}`;
  * the embedded sandbox on loopback when that is the one.
  */
 export class ProfileConnections {
-  private sandbox: Sandbox | undefined;
+  private sandbox: EmbeddedService | undefined;
 
   constructor(
     private readonly settings: SettingsStore,
     private readonly secrets: SecretStore,
-    private readonly embedded: { dataDir: string; options?: SandboxOptions },
+    /** Where the embedded service keeps its data, and how to start it (none: the embedded profile cannot be used). */
+    private readonly embedded: { dataDir: string; start?: EmbeddedServiceStarter },
     /** How a profile's requests leave the machine (the CLI's proxy-aware fetch); the platform's by default. */
     private readonly networkFor: (profile: ServiceProfile) => Fetch | undefined = () => undefined,
   ) {}
@@ -171,6 +171,7 @@ export class ProfileConnections {
    */
   async authorityFor(id: string): Promise<Authority | null> {
     if (id === EMBEDDED_PROFILE_ID) {
+      if (!this.embedded.start) return null;
       await this.embeddedConnection();
       return this.sandbox ? authorityOf(this.sandbox.tsa.url, this.sandbox.tsa.rootPem) : null;
     }
@@ -191,11 +192,12 @@ export class ProfileConnections {
   }
 
   private async embeddedConnection(): Promise<ServiceConnection> {
-    this.sandbox ??= await startSandbox({
-      dbPath: join(this.embedded.dataDir, 'embedded-sandbox.sqlite'),
-      port: 0,
-      ...this.embedded.options,
-    });
+    if (!this.embedded.start)
+      throw new DeskError(
+        'unknown_profile',
+        'The demo sandbox does not run in this program; choose a service profile in the settings.',
+      );
+    this.sandbox ??= await this.embedded.start(join(this.embedded.dataDir, 'embedded-sandbox.sqlite'));
     const demo = this.sandbox.demoClient;
     return {
       baseUrl: this.sandbox.baseUrl,

@@ -3,6 +3,7 @@
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage, net } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddedSandbox } from '../../sandbox/embedded';
 import { EvidenceCore } from '../core';
 import { PRODUCT_NAME, defaultDataDir } from '../config/data-dir';
 import { fileLogger } from '../logging/logger';
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
       log,
       // Chromium's network stack: the system proxy, PAC files and the OS certificate store apply.
       networkFor: () => (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
+      startEmbedded: embeddedSandbox(),
     });
   } catch (error) {
     dialog.showErrorBox(setShellLanguage('system')('dialogs.cannotStart'), (error as Error).message);

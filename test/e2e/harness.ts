@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import type { CoreOptions, EvidenceCore } from '../../main/core';
+import type { EvidenceCore } from '../../main/core';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
 import { kitFolderIn } from '../../main/evidence/kit';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
@@ -13,6 +13,7 @@ import type { CallName } from '../../preload/channels';
 import type { LanguageChoice } from '../../protocol/locales/languages';
 import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
+import type { TestCoreOptions } from '../support/core';
 import { openCore, workspace } from '../support/core';
 import { afterEach } from 'vitest';
 
@@ -55,7 +56,7 @@ let pageBridge: string | undefined;
 /** The built renderer in real Chromium, talking to a real core through the preload's bridge factory. */
 export async function startHarness(
   options: {
-    core?: Partial<CoreOptions>;
+    core?: TestCoreOptions;
     before?(core: EvidenceCore, ws: TestWorkspace): Promise<void>;
     /** The computer's language as the browser reports it (navigator.languages); en-GB unless given. */
     locale?: string;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { CoreOptions } from '../../main/core';
 import type { ServiceProfile } from '../../protocol/profiles';
 import { EvidenceCore } from '../../main/core';
+import { embeddedSandbox } from '../../sandbox/embedded';
+import type { SandboxOptions } from '../../sandbox/server';
 import { KeychainSecretStore } from '../../main/secrets/secret-store';
 
 export const METADATA = {
@@ -44,12 +46,18 @@ export function workspace(prefix = 'evidence-core-'): TestWorkspace {
  */
 export const TEST_KEYCHAIN_SERVICE = `Evidence Desk tests ${process.pid}`;
 
+/** What a test may set of a core: the core's options, and the embedded sandbox's (faults, intervals). */
+export type TestCoreOptions = Partial<CoreOptions> & { embeddedSandbox?: SandboxOptions };
+
 /** A core on the real keychain (a test-only service name), the real queue file, an embedded sandbox. */
-export function openCore(dataDir: string, options: Partial<CoreOptions> = {}): Promise<EvidenceCore> {
+export function openCore(
+  dataDir: string,
+  { embeddedSandbox: sandboxOptions, ...options }: TestCoreOptions = {},
+): Promise<EvidenceCore> {
   return EvidenceCore.open({
     dataDir,
     secrets: new KeychainSecretStore(TEST_KEYCHAIN_SERVICE),
-    embeddedSandbox: { batchIntervalMs: 200 },
+    startEmbedded: embeddedSandbox({ batchIntervalMs: 200, ...sandboxOptions }),
     ...options,
   });
 }
