@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'forbidden',
   // Things that are not allowed now.
   'not_removable',
+  'illegal_transition',
   'unknown_profile',
   // The queue file.
   'database_locked',

@@ -52,12 +52,16 @@ export interface ServiceError {
   message: string;
 }
 
-export class IllegalTransition extends Error {
+/** A change the state machine forbids: a desk error, so the shells say it in words, not as an internal error. */
+export class IllegalTransition extends DeskError {
   constructor(
     readonly from: LocalState,
     readonly to: LocalState,
   ) {
-    super(`A certification cannot go from ${from} to ${to}.`);
+    super('illegal_transition', `This certification is ${from} now, so it cannot become ${to}.`, {
+      from,
+      to,
+    });
   }
 }
 

@@ -82,9 +82,9 @@ describe('the app in the background', () => {
     await core.sync.pause();
     expect(core.status().connectivity.state).toBe('paused');
     const report = await core.certify(ws.files({ 'held.pdf': 'held' }), METADATA);
-    // Long enough for an unpaused core to have sent it (it sends at once, anchors within a second).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(core.rows([report.queued[0]!.id])[0]?.state).toBe('queued');
+    // An unpaused core claims a queued row in the very tick it is written (the engine is woken
+    // synchronously), so by now its timeline would already say "submitting": no sleep needed.
+    expect(core.details(report.queued[0]!.id).history.map((entry) => entry.state)).toEqual(['queued']);
     core.sync.resume();
     const [row] = await core.sync.waitUntilSettled([report.queued[0]!.id], 20_000);
     expect(row?.state).toBe('anchored');

@@ -83,8 +83,12 @@ describe('the bridge to the core', () => {
     expect(counts.at(-1)).toMatchObject({ anchored: 1, queued: 0, pending: 0 });
     unsubscribe();
     const seen = rows.length;
+    // A listener still subscribed hears b.pdf's batch; by then the unsubscribed one would have too.
+    const stillListening: { state: string }[] = [];
+    const stop = bridge.onChanges((changes) => stillListening.push(...changes.changed));
     await bridge.certify({ paths: ws.files({ 'b.pdf': 'b' }), metadata: METADATA });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => stillListening.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    stop();
     expect(rows).toHaveLength(seen);
   });
 
@@ -113,6 +117,23 @@ describe('the bridge to the core', () => {
       error: { code: 'unknown_call' },
     });
     expect(await invoke('details', { id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('says in words when a change is not allowed now, never as an internal error', async () => {
+    const invoke = createIpcInvoke(core, silentLogger, WINDOWLESS_SHELL);
+    const { queued } = await core.certify(ws.files({ 'anchored.pdf': 'anchored' }), METADATA);
+    const [row] = await core.sync.waitUntilSettled(
+      queued.map((r) => r.id),
+      15_000,
+    );
+    expect(row!.state).toBe('anchored');
+    expect(await invoke('retry', { id: row!.id })).toEqual({
+      ok: false,
+      error: {
+        code: 'illegal_transition',
+        message: 'This certification is anchored now, so it cannot become queued.',
+      },
+    });
   });
 
   it('saves settings with secrets going to the keychain, and only says whether they are set', async () => {
