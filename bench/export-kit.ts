@@ -43,7 +43,7 @@ export async function exportKit(): Promise<BenchFigure[]> {
       const rows = await core.sync.waitUntilSettled(ids);
       const anchored = rows.filter((row) => row.state === 'anchored').length;
       if (anchored !== CERTIFICATIONS) throw new Error(`anchored ${anchored} of ${CERTIFICATIONS}`);
-      while (core.rows(ids).some((row) => row.timestampState !== 'confirmed'))
+      while (core.queue.rows(ids).some((row) => row.timestampState !== 'confirmed'))
         await new Promise((resolve) => setTimeout(resolve, 100));
       requestsForTheDrop = tsa.requests();
     } finally {

@@ -1,24 +1,19 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
-import { logPosition } from '../verifier/sandbox-evidence';
 import type { Fetch } from './service/network';
 import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
 import type {
-  CertificationDetails,
-  CertificationRow,
   ConnectivityStatus,
   CoreStatus,
   IntakeProgress,
   LogKeyChangeView,
-  MatterCount,
   QueueChanges,
   Sender,
 } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { EmbeddedServiceStarter } from './config/embedded-service';
-import { DeskError } from './errors';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
 import { HashPool } from './hashing/hash-pool';
@@ -29,10 +24,11 @@ import { fileLogger } from './logging/logger';
 import type { SecretStore } from './secrets/secret-store';
 import type { Pacing } from './service/retry-policy';
 import type { CallResult } from './service/service-client';
-import type { ListQuery, Store } from './store';
+import type { Store } from './store';
 import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
 import { SyncControl } from './sync/sync-control';
+import { QueueView } from './queue/queue-view';
 import { EvidenceExports } from './evidence/evidence-exports';
 import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
 import { Verification } from './evidence/verification';
@@ -89,6 +85,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly log: Logger;
   /** Sending the queue: connection, engine, pause and resume, and the waits. */
   readonly sync: SyncControl;
+  /** The active profile's certifications as the screens and the CLI see them. */
+  readonly queue: QueueView;
   private stopReceiptsBeside: (() => void) | undefined;
   private readonly timestamps: TimestampEngine;
   /** Receipts, kits and registers leaving the machine. */
@@ -149,6 +147,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       random: options.random,
       leaseTiming: options.leaseTiming,
       concurrency: options.concurrency,
+    });
+    this.queue = new QueueView({
+      store,
+      activeProfileId,
+      environmentOf: (profileId) => this.exports.environmentOf(profileId),
+      wake: () => this.sync.wake(),
     });
   }
 
@@ -215,51 +219,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     return this.sync.connectivity;
   }
 
-  list(query: Omit<ListQuery, 'profileId'>): CertificationRow[] {
-    return this.store.queue.list({ ...query, profileId: this.activeProfileId });
-  }
-
-  count(query: Omit<ListQuery, 'profileId' | 'limit' | 'offset'>): number {
-    return this.store.queue.count({ ...query, profileId: this.activeProfileId });
-  }
-
-  details(id: number): CertificationDetails {
-    const row = this.store.queue.get(id);
-    if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
-    const position = row.evidence === null ? null : logPosition(JSON.parse(row.evidence));
-    return {
-      row,
-      history: this.store.queue.history(id),
-      environment: this.exports.environmentOf(row.profileId),
-      logPosition: position && { entry: position.leafIndex + 1, of: position.treeSize },
-    };
-  }
-
-  /** The rows with these ids, in that order (those removed meanwhile are left out). */
-  rows(ids: readonly number[]): CertificationRow[] {
-    return this.store.queue.getMany(ids);
-  }
-
-  /** Sends a failed certification again; the audit trail says who asked. */
-  retry(id: number): void {
-    this.store.queue.retry(id, currentIdentity());
-    this.sync.wake();
-  }
-
-  /** Removes a certification never sent (or failed for good); the audit trail keeps what it was. */
-  remove(id: number): void {
-    this.store.queue.remove(id, currentIdentity());
-  }
-
-  /** The matters used most recently in this profile, for the batch form. */
-  recentMatters(): string[] {
-    return this.store.queue.recentMatters(this.activeProfileId);
-  }
-
-  matterCounts(): MatterCount[] {
-    return this.store.queue.matterCounts(this.activeProfileId);
-  }
-
   /** A change of the active service's log key that waits for the user to accept it, if any. */
   pendingLogKeyChange(): LogKeyChangeView | null {
     const change = this.logKeys.keyChange(this.activeProfileId);
@@ -278,9 +237,9 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
    */
   async acceptLogKeyChange(): Promise<number> {
     if (!this.logKeys.acceptKeyChange(this.activeProfileId)) return 0;
-    const unchecked = this.list({ states: ['anchored'], limit: 1_000_000 }).filter(
-      (row) => row.verification !== 'verified',
-    );
+    const unchecked = this.queue
+      .list({ states: ['anchored'], limit: 1_000_000 })
+      .filter((row) => row.verification !== 'verified');
     for (const row of unchecked) {
       const check = await checkEvidence(
         row,

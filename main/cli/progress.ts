@@ -47,7 +47,7 @@ export function waitProgress(
   stream: NodeJS.WriteStream = process.stderr,
 ): () => void {
   const mine = new Set(ids);
-  const states = new Map(core.rows(ids).map((row) => [row.id, row.state]));
+  const states = new Map(core.queue.rows(ids).map((row) => [row.id, row.state]));
   let lastLine = '';
   const show = () => {
     const counts = emptyCounts();
@@ -63,7 +63,7 @@ export function waitProgress(
     stream.write(stream.isTTY ? `\r\x1b[2K${line}` : `${line}\n`);
   };
   const stopChanges = core.onChanges((changes) => {
-    if (changes.external) for (const row of core.rows([...mine])) states.set(row.id, row.state);
+    if (changes.external) for (const row of core.queue.rows([...mine])) states.set(row.id, row.state);
     for (const change of changes.changed) if (mine.has(change.id)) states.set(change.id, change.state);
     show();
   });

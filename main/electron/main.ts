@@ -157,7 +157,7 @@ class BackgroundShell {
     this.counts = core.status().counts;
     this.tray = new Tray(trayIcon());
     this.tray.on('click', open);
-    this.notifications = new NotificationPlanner(t, (ids) => core.rows(ids), notify);
+    this.notifications = new NotificationPlanner(t, (ids) => core.queue.rows(ids), notify);
     this.stopWatching = core.onChanges((changes) => {
       this.counts = changes.counts;
       this.notifications.onChanges(changes);

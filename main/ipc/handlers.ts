@@ -63,10 +63,10 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       };
     },
     // The total comes with each page, so the list never guesses its length from other counts.
-    list: (query) => ({ rows: core.list(query).map(toRowView), total: core.count(query) }),
-    details: ({ id }) => core.details(id),
-    retry: ({ id }) => acting(() => core.retry(id)),
-    remove: ({ id }) => acting(() => core.remove(id)),
+    list: (query) => ({ rows: core.queue.list(query).map(toRowView), total: core.queue.count(query) }),
+    details: ({ id }) => core.queue.details(id),
+    retry: ({ id }) => acting(() => core.queue.retry(id)),
+    remove: ({ id }) => acting(() => core.queue.remove(id)),
     tryNow: () => acting(() => core.sync.tryNow()),
     setSendingPaused: ({ paused }) => acting(() => (paused ? core.sync.pause() : core.sync.resume())),
     status: () => core.status(),
@@ -79,8 +79,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
       return file === null ? null : core.exports.exportRegister(selection, file);
     },
-    matters: () => ({ recent: core.recentMatters(), counts: core.matterCounts() }),
-    showInFolder: ({ id }) => acting(() => shell.showInFolder(core.details(id).row.filePath)),
+    matters: () => ({ recent: core.queue.recentMatters(), counts: core.queue.matterCounts() }),
+    showInFolder: ({ id }) => acting(() => shell.showInFolder(core.queue.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
     setPreferences: ({ receiptsBesideFiles, language, launchAtLogin }) =>
       acting(() => {

@@ -69,7 +69,7 @@ describe('the app in the background', () => {
     expect(quitQuestion(waiting, de)?.message).toBe('2 Zertifizierungen sind noch nicht verankert.');
 
     core.sync.start();
-    await core.sync.waitUntilSettled(core.list({ limit: 10 }).map((row) => row.id));
+    await core.sync.waitUntilSettled(core.queue.list({ limit: 10 }).map((row) => row.id));
     const settled = core.status().counts;
     expect(closeKeepsRunning(settled)).toBe(false);
     expect(quitQuestion(settled, en)).toBeNull();
@@ -84,7 +84,7 @@ describe('the app in the background', () => {
     const report = await core.certify(ws.files({ 'held.pdf': 'held' }), METADATA);
     // An unpaused core claims a queued row in the very tick it is written (the engine is woken
     // synchronously), so by now its timeline would already say "submitting": no sleep needed.
-    expect(core.details(report.queued[0]!.id).history.map((entry) => entry.state)).toEqual(['queued']);
+    expect(core.queue.details(report.queued[0]!.id).history.map((entry) => entry.state)).toEqual(['queued']);
     core.sync.resume();
     const [row] = await core.sync.waitUntilSettled([report.queued[0]!.id], 20_000);
     expect(row?.state).toBe('anchored');
@@ -96,7 +96,7 @@ describe('the app in the background', () => {
     const shown: Notice[] = [];
     const planner = new NotificationPlanner(
       () => en,
-      (ids) => core.rows(ids),
+      (ids) => core.queue.rows(ids),
       (notice) => shown.push(notice),
     );
     const stop = core.onChanges((changes) => planner.onChanges(changes));
@@ -121,7 +121,7 @@ describe('the app in the background', () => {
       const failures: Notice[] = [];
       const failPlanner = new NotificationPlanner(
         () => de,
-        (ids) => other.rows(ids),
+        (ids) => other.queue.rows(ids),
         (notice) => failures.push(notice),
       );
       other.onChanges((changes) => failPlanner.onChanges(changes));
@@ -150,7 +150,7 @@ describe('the app in the background', () => {
     ]);
     // The CLI takes the lease as soon as it has queued; the app, sending from then on, stands by and says who sends.
     const app = await open({ sync: false });
-    await expect.poll(() => app.list({ limit: 1 }).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    await expect.poll(() => app.queue.list({ limit: 1 }).length, { timeout: 20_000, interval: 50 }).toBe(1);
     app.sync.start();
     await expect
       .poll(() => app.status().connectivity, { timeout: 20_000, interval: 100 })

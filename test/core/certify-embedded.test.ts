@@ -47,7 +47,7 @@ describe('certifying on the embedded sandbox', () => {
       // Who certified it, and where: kept for the receipt and the custody register.
       expect(row).toMatchObject({ certifiedBy: userInfo().username, certifiedOn: hostname() });
     }
-    const timeline = core.details(settled[0]!.id).history.map((entry) => entry.state);
+    const timeline = core.queue.details(settled[0]!.id).history.map((entry) => entry.state);
     expect(timeline).toEqual(['queued', 'submitting', 'pending', 'anchored']);
     expect(core.status().counts).toMatchObject({ anchored: 2, queued: 0, failed: 0 });
 

@@ -83,7 +83,7 @@ describe('a crash at any instant', () => {
       sync: false,
     });
     try {
-      const rows = local.list({ limit: 1000 });
+      const rows = local.queue.list({ limit: 1000 });
       expect(rows).toHaveLength(150);
       expect(rows.every((row) => row.state === 'anchored' && row.verification === 'verified')).toBe(true);
       const remote = sandbox.db

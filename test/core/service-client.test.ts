@@ -283,7 +283,7 @@ describe('a real service that chose differently from our sandbox', () => {
         createClient: () => ({ clientId: 'cl_1', clientSecret: 'cs_1' }),
       });
       const [row] = (await core.certify(ws.files({ 'deed.pdf': 'the deed' }), METADATA)).queued;
-      const details = () => core.details(row!.id).row;
+      const details = () => core.queue.details(row!.id).row;
       // Accepted with an empty 202: read at its Location (through a same-origin redirect), not failed as "not JSON".
       await expect.poll(() => details().serviceState, { timeout: 10_000 }).toBe('QUEUED_FOR_ANCHOR');
       expect(details()).toMatchObject({ state: 'pending', serviceId: 'svc-1', errorMessage: null });

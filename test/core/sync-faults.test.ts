@@ -36,7 +36,7 @@ function expectNoDuplicates(service: Sandbox, local: EvidenceCore): void {
   const remote = service.db
     .prepare('SELECT id, request_id AS requestId, asset_hash AS assetHash FROM certifications')
     .all() as { id: string; requestId: string; assetHash: string }[];
-  const rows = local.list({ limit: 100_000 });
+  const rows = local.queue.list({ limit: 100_000 });
   const sent = rows.filter((row) => row.serviceId !== null);
   expect(remote).toHaveLength(sent.length);
   expect(new Set(remote.map((r) => r.requestId)).size).toBe(remote.length);
@@ -85,7 +85,9 @@ describe('syncing through a hostile network', () => {
     expect(anchored.length).toBeGreaterThan(20);
     // The faults really happened: some rows needed several tries.
     expect(
-      rows.some((row) => core!.details(row.id).history.filter((h) => h.state === 'submitting').length > 1),
+      rows.some(
+        (row) => core!.queue.details(row.id).history.filter((h) => h.state === 'submitting').length > 1,
+      ),
     ).toBe(true);
     expectNoDuplicates(sandbox, core);
   }, 150_000);
@@ -105,7 +107,8 @@ describe('offline and back', () => {
     const report = await core.certify(manyFiles(ws, 12), METADATA);
     const attempts = () =>
       report.queued.reduce(
-        (sum, row) => sum + core!.details(row.id).history.filter((h) => h.state === 'submitting').length,
+        (sum, row) =>
+          sum + core!.queue.details(row.id).history.filter((h) => h.state === 'submitting').length,
         0,
       );
     await expect.poll(() => core!.status().connectivity.state, { timeout: 5000 }).toBe('offline');

@@ -204,13 +204,13 @@ describe('the desk legal staff expect', () => {
     await textOf(page.getByTestId('already-certified')).toMatch(
       /^Deed \(copy\)\.pdf: already certified on .* as “Deed\.pdf”$/,
     );
-    expect(core.count({})).toBe(1);
+    expect(core.queue.count({})).toBe(1);
     expect(await page.getByText('0 files queued', { exact: false }).count()).toBe(0);
     await harness.screenshotEverywhere('desk-already-certified');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Certify it again' }).click();
-    await expect.poll(() => core.count({}), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => core.queue.count({}), { timeout: 10_000 }).toBe(2);
     await expect
       .poll(() => page.locator('[role="row"] .file').allTextContents(), { timeout: 20_000 })
       .toEqual(['Deed (copy).pdf', 'Deed.pdf']);
@@ -229,7 +229,7 @@ describe('the desk legal staff expect', () => {
           source_system: 'evidence-desk',
           event_type: 'DOCUMENT_SIGNED',
         });
-        await commandLine.sync.waitUntilSent(commandLine.list({ limit: 1 }).map((row) => row.id));
+        await commandLine.sync.waitUntilSent(commandLine.queue.list({ limit: 1 }).map((row) => row.id));
       },
     });
     try {

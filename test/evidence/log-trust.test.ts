@@ -117,7 +117,7 @@ describe('the log key', () => {
       stdout: expect.stringMatching(/checked 1 certification again/),
     });
     const reopened = await core();
-    expect(reopened.details(after.id).row.verification).toBe('verified');
+    expect(reopened.queue.details(after.id).row.verification).toBe('verified');
     expect(reopened.status().logKeyChange).toBeNull();
   }, 90_000);
 });

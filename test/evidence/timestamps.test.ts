@@ -54,7 +54,7 @@ async function until(
 ): Promise<CertificationRow[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const rows = core.rows(ids);
+    const rows = core.queue.rows(ids);
     if (rows.every(done)) return rows;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(rows)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -12,9 +12,9 @@ export function status(core: EvidenceCore, values: Values): number {
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number above 0.');
   const rows =
     values.list || states.length || values.search || values.matter
-      ? core.list({ states, search: values.search, matter: values.matter, limit })
+      ? core.queue.list({ states, search: values.search, matter: values.matter, limit })
       : [];
-  const matters = core.matterCounts();
+  const matters = core.queue.matterCounts();
   if (values.json) {
     outJson({
       ...current,
@@ -32,8 +32,8 @@ export function status(core: EvidenceCore, values: Values): number {
   for (const { matter, counts } of matters.filter((entry) => entry.matter !== null).slice(0, 20))
     out(`  matter ${printable(matter ?? '')}: ${describeCounts(counts, { skipZero: true })}`);
   out(`connection: ${connectionWords(current.connectivity)}`);
-  const [newest] = core.list({ limit: 1 });
-  const [anchored] = core.list({ states: ['anchored'], limit: 1 });
+  const [newest] = core.queue.list({ limit: 1 });
+  const [anchored] = core.queue.list({ states: ['anchored'], limit: 1 });
   if (newest)
     out(
       `last certified: ${localWithZone(newest.createdAt)}${anchored?.anchoredAt ? `; last anchored: ${localWithZone(anchored.anchoredAt)}` : ''}`,

@@ -7,7 +7,7 @@ import { describeCounts, out, outJson, reportBlocked, sendingState } from '../ou
 
 /** Sends what is queued; with --wait, until every certification waiting now has settled, whoever sends it. */
 export async function sync(core: EvidenceCore, values: Values): Promise<number> {
-  const waiting = core.list({ states: WAITING_STATES, limit: 1_000_000 }).map((row) => row.id);
+  const waiting = core.queue.list({ states: WAITING_STATES, limit: 1_000_000 }).map((row) => row.id);
   const rows = values.wait
     ? await waitWithProgress(core, waiting, values)
     : await core.sync.waitUntilSent(waiting);

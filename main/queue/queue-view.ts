@@ -1,0 +1,69 @@
+import type { CertificationDetails, CertificationRow, MatterCount } from '../../protocol/views';
+import { logPosition } from '../../verifier/sandbox-evidence';
+import { currentIdentity } from '../config/identity';
+import { DeskError } from '../errors';
+import type { ReceiptContext } from '../evidence/receipt';
+import type { ListQuery, Store } from '../store';
+
+export interface QueueViewDeps {
+  store: Store;
+  activeProfileId(): string;
+  environmentOf(profileId: string): ReceiptContext['environment'];
+  /** Something was sent again: the engine looks at the queue now. */
+  wake(): void;
+}
+
+/**
+ * The active profile's certifications as the screens and the CLI see them: the list and its
+ * counts, one certification's details, the matters, and what a person may do to a row (send a
+ * failed one again, remove one never anchored), each recorded in the audit trail.
+ */
+export class QueueView {
+  constructor(private readonly deps: QueueViewDeps) {}
+
+  list(query: Omit<ListQuery, 'profileId'>): CertificationRow[] {
+    return this.deps.store.queue.list({ ...query, profileId: this.deps.activeProfileId() });
+  }
+
+  count(query: Omit<ListQuery, 'profileId' | 'limit' | 'offset'>): number {
+    return this.deps.store.queue.count({ ...query, profileId: this.deps.activeProfileId() });
+  }
+
+  details(id: number): CertificationDetails {
+    const { queue } = this.deps.store;
+    const row = queue.get(id);
+    if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
+    const position = row.evidence === null ? null : logPosition(JSON.parse(row.evidence));
+    return {
+      row,
+      history: queue.history(id),
+      environment: this.deps.environmentOf(row.profileId),
+      logPosition: position && { entry: position.leafIndex + 1, of: position.treeSize },
+    };
+  }
+
+  /** The rows with these ids, in that order (those removed meanwhile are left out). */
+  rows(ids: readonly number[]): CertificationRow[] {
+    return this.deps.store.queue.getMany(ids);
+  }
+
+  /** Sends a failed certification again; the audit trail says who asked. */
+  retry(id: number): void {
+    this.deps.store.queue.retry(id, currentIdentity());
+    this.deps.wake();
+  }
+
+  /** Removes a certification never sent (or failed for good); the audit trail keeps what it was. */
+  remove(id: number): void {
+    this.deps.store.queue.remove(id, currentIdentity());
+  }
+
+  /** The matters used most recently in this profile, for the batch form. */
+  recentMatters(): string[] {
+    return this.deps.store.queue.recentMatters(this.deps.activeProfileId());
+  }
+
+  matterCounts(): MatterCount[] {
+    return this.deps.store.queue.matterCounts(this.deps.activeProfileId());
+  }
+}
