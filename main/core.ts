@@ -1,16 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../protocol/profiles';
+import type { ServiceProfile } from '../protocol/profiles';
 import type { Fetch } from './service/network';
-import { EMBEDDED_PROFILE_ID } from '../protocol/profiles';
-import type {
-  ConnectivityStatus,
-  CoreStatus,
-  IntakeProgress,
-  LogKeyChangeView,
-  QueueChanges,
-  Sender,
-} from '../protocol/views';
+import type { ConnectivityStatus, CoreStatus, IntakeProgress, QueueChanges, Sender } from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { EmbeddedServiceStarter } from './config/embedded-service';
@@ -23,12 +15,12 @@ import type { Logger } from './logging/logger';
 import { fileLogger } from './logging/logger';
 import type { SecretStore } from './secrets/secret-store';
 import type { Pacing } from './service/retry-policy';
-import type { CallResult } from './service/service-client';
 import type { Store } from './store';
 import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
 import { SyncControl } from './sync/sync-control';
 import { QueueView } from './queue/queue-view';
+import { ProfileService } from './config/profile-service';
 import { EvidenceExports } from './evidence/evidence-exports';
 import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
 import { Verification } from './evidence/verification';
@@ -80,13 +72,15 @@ export interface CoreEvents {
  */
 export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly pool: HashPool;
-  private readonly profiles: ProfileConnections;
+  private readonly connections: ProfileConnections;
   private readonly logKeys: LogTrust;
   private readonly log: Logger;
   /** Sending the queue: connection, engine, pause and resume, and the waits. */
   readonly sync: SyncControl;
   /** The active profile's certifications as the screens and the CLI see them. */
   readonly queue: QueueView;
+  /** Saved profiles, the active one, connection tests, a service's new log key. */
+  readonly profiles: ProfileService;
   private stopReceiptsBeside: (() => void) | undefined;
   private readonly timestamps: TimestampEngine;
   /** Receipts, kits and registers leaving the machine. */
@@ -103,7 +97,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     super();
     this.pool = new HashPool(options.hashWorkers);
     this.log = options.log ?? fileLogger(join(options.dataDir, 'logs', 'evidence-desk.log'));
-    this.profiles = new ProfileConnections(
+    this.connections = new ProfileConnections(
       store.settings,
       options.secrets,
       { dataDir: options.dataDir, start: options.startEmbedded },
@@ -111,15 +105,15 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     );
     this.logKeys = new LogTrust({
       settings: store.settings,
-      active: () => this.trustedService(),
+      active: () => this.profiles.trustedService(),
       fetchKey: async () => this.sync.client?.fetchLogKey(),
       fetchConsistency: async (first, second) => this.sync.client?.fetchConsistency(first, second),
       log: this.log,
     });
     this.timestamps = new TimestampEngine({
       batches: store.timestamps,
-      authorityFor: (id) => this.profiles.authorityFor(id),
-      fetchFor: (id) => this.profiles.fetchFor(id),
+      authorityFor: (id) => this.connections.authorityFor(id),
+      fetchFor: (id) => this.connections.fetchFor(id),
       activeProfile: () => this.activeProfileId,
       log: this.log,
       pacing: options.timestampPacing,
@@ -127,7 +121,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     const activeProfileId = () => this.activeProfileId;
     this.exports = new EvidenceExports({
       store,
-      profiles: this.profiles,
+      profiles: this.connections,
       log: this.log,
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
@@ -136,7 +130,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.preferences = new Preferences(store.settings);
     this.sync = new SyncControl({
       store,
-      profiles: this.profiles,
+      profiles: this.connections,
       timestamps: this.timestamps,
       log: this.log,
       events: this,
@@ -154,6 +148,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       environmentOf: (profileId) => this.exports.environmentOf(profileId),
       wake: () => this.sync.wake(),
     });
+    this.profiles = new ProfileService({
+      connections: this.connections,
+      sync: this.sync,
+      logKeys: this.logKeys,
+      queue: this.queue,
+      store,
+    });
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
@@ -170,7 +171,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   get activeProfileId(): string {
-    return this.profiles.activeId;
+    return this.connections.activeId;
   }
 
   /** The one change stream: every write to the queue, by this process or another, once per tick. */
@@ -208,96 +209,15 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   status(): CoreStatus {
     return {
-      profile: this.profiles.summary(),
+      profile: this.connections.summary(),
       counts: this.store.queue.counts(this.activeProfileId),
       connectivity: this.connectivity,
-      logKeyChange: this.pendingLogKeyChange(),
+      logKeyChange: this.profiles.pendingLogKeyChange(),
     };
   }
 
   get connectivity(): ConnectivityStatus {
     return this.sync.connectivity;
-  }
-
-  /** A change of the active service's log key that waits for the user to accept it, if any. */
-  pendingLogKeyChange(): LogKeyChangeView | null {
-    const change = this.logKeys.keyChange(this.activeProfileId);
-    return change
-      ? {
-          previousFingerprint: change.previousFingerprint,
-          fingerprint: change.fingerprint,
-          seenAt: change.seenAt,
-        }
-      : null;
-  }
-
-  /**
-   * The user compared the new key's fingerprint with the service's and accepts it: evidence that
-   * could not be checked is checked again with it. Returns how many were checked again.
-   */
-  async acceptLogKeyChange(): Promise<number> {
-    if (!this.logKeys.acceptKeyChange(this.activeProfileId)) return 0;
-    const unchecked = this.queue
-      .list({ states: ['anchored'], limit: 1_000_000 })
-      .filter((row) => row.verification !== 'verified');
-    for (const row of unchecked) {
-      const check = await checkEvidence(
-        row,
-        row.evidence === null ? null : JSON.parse(row.evidence),
-        this.logKeys,
-      );
-      this.store.queue.recordVerification(row.id, {
-        verification: check.verification,
-        verificationMessage: check.message,
-      });
-    }
-    return unchecked.length;
-  }
-
-  /** The active profile's service and the log key the user gave it, for the log trust. */
-  private trustedService() {
-    const profileId = this.activeProfileId;
-    if (profileId === EMBEDDED_PROFILE_ID) return { profileId, service: 'embedded' };
-    const profile = this.readProfile(profileId);
-    return { profileId, service: profile?.baseUrl ?? 'unknown', configuredKey: profile?.logKey };
-  }
-
-  saveProfile(profile: ServiceProfile, secrets: ProfileSecrets): Promise<void> {
-    return this.profiles.save(profile, secrets);
-  }
-
-  /**
-   * A saved profile to show and edit; settings that no longer pass the rules read as absent (to be
-   * entered again), and the connection status says why.
-   */
-  readProfile(id: string): ServiceProfile | undefined {
-    return this.profiles.readUsable(id);
-  }
-
-  secretsSet(id: string): Promise<SecretsSet> {
-    return this.profiles.secretsSet(id);
-  }
-
-  /** Switches where certifications go. Rows stay with the profile they were made for. */
-  async useProfile(id: string): Promise<void> {
-    await this.disconnect();
-    try {
-      this.profiles.activate(id);
-    } finally {
-      await this.sync.connect();
-    }
-  }
-
-  testConnection(id = this.activeProfileId): Promise<CallResult<{ expiresInSeconds: number }>> {
-    return this.profiles.testConnection(id);
-  }
-
-  /** Tests settings as typed in, before they are saved (blank secrets come from the keychain). */
-  testUnsavedProfile(
-    profile: ServiceProfile,
-    secrets: ProfileSecrets,
-  ): Promise<CallResult<{ expiresInSeconds: number }>> {
-    return this.profiles.testUnsaved(profile, secrets);
   }
 
   async close(): Promise<void> {
@@ -309,6 +229,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
 
   private async disconnect(): Promise<void> {
     await this.sync.disconnect();
-    await this.profiles.close();
+    await this.connections.close();
   }
 }

@@ -15,7 +15,7 @@ export async function coreOnSandbox(
   tsa?: TsaSettings,
 ): Promise<EvidenceCore> {
   const core = await EvidenceCore.open({ dataDir, secrets: benchSecrets(), sync: false, ...options });
-  await core.saveProfile(
+  await core.profiles.save(
     {
       id: 'bench',
       kind: 'custom',
@@ -27,7 +27,7 @@ export async function coreOnSandbox(
     },
     { client_secret: sandbox.client.clientSecret },
   );
-  await core.useProfile('bench');
+  await core.profiles.use('bench');
   return core;
 }
 

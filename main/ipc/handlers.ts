@@ -81,7 +81,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     },
     matters: () => ({ recent: core.queue.recentMatters(), counts: core.queue.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.queue.details(id).row.filePath)),
-    acceptLogKey: async () => ({ rechecked: await core.acceptLogKeyChange() }),
+    acceptLogKey: async () => ({ rechecked: await core.profiles.acceptLogKeyChange() }),
     setPreferences: ({ receiptsBesideFiles, language, launchAtLogin }) =>
       acting(() => {
         if (receiptsBesideFiles !== undefined) core.preferences.setReceiptsBesideFiles(receiptsBesideFiles);
@@ -93,22 +93,22 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       }),
     settings: async () => {
       const active = core.activeProfileId;
-      const profile = core.readProfile(active) ?? null;
+      const profile = core.profiles.read(active) ?? null;
       return {
         active,
         profile,
-        secretsSet: profile ? await core.secretsSet(active) : null,
+        secretsSet: profile ? await core.profiles.secretsSet(active) : null,
         receiptsBesideFiles: core.preferences.receiptsBesideFiles,
         language: core.preferences.language,
         launchAtLogin: shell.launchAtLogin(),
       };
     },
-    saveProfile: ({ profile, secrets }) => acting(() => core.saveProfile(profile, secrets)),
-    useProfile: ({ id }) => acting(() => core.useProfile(id)),
+    saveProfile: ({ profile, secrets }) => acting(() => core.profiles.save(profile, secrets)),
+    useProfile: ({ id }) => acting(() => core.profiles.use(id)),
     testConnection: async ({ id, unsaved }) => {
       const result = unsaved
-        ? await core.testUnsavedProfile(unsaved.profile, unsaved.secrets)
-        : await core.testConnection(id);
+        ? await core.profiles.testUnsaved(unsaved.profile, unsaved.secrets)
+        : await core.profiles.test(id);
       // The screens say "Connected" in their own language; a failure keeps the service's words.
       return result.ok
         ? { ok: true, message: '', tokenSeconds: result.value.expiresInSeconds }

@@ -149,7 +149,7 @@ describe('the bridge to the core', () => {
       secrets: { client_secret: 'cs_top-secret-value', hmac_key: 'hk_top-secret-key' },
     });
     expect(saved).toEqual({ ok: true, value: null });
-    await core.useProfile('acme');
+    await core.profiles.use('acme');
     const settings = await bridge.settings({});
     expect(settings).toMatchObject({
       ok: true,

@@ -43,7 +43,7 @@ describe('a service profile', () => {
       requireApiKey: true,
     });
     core = await openCore(ws.dataDir);
-    await core.saveProfile(
+    await core.profiles.save(
       {
         id: 'acme-sandbox',
         kind: 'service-sandbox',
@@ -55,7 +55,7 @@ describe('a service profile', () => {
       },
       { client_secret: client.clientSecret, api_secret: client.apiSecret, hmac_key: client.hmacKey },
     );
-    expect(await core.secretsSet('acme-sandbox')).toEqual({
+    expect(await core.profiles.secretsSet('acme-sandbox')).toEqual({
       client_secret: true,
       api_secret: true,
       hmac_key: true,
@@ -64,8 +64,8 @@ describe('a service profile', () => {
       client.hmacKey,
     );
 
-    await core.useProfile('acme-sandbox');
-    expect(await core.testConnection()).toMatchObject({ ok: true });
+    await core.profiles.use('acme-sandbox');
+    expect(await core.profiles.test()).toMatchObject({ ok: true });
     const report = await core.certify(ws.files({ 'deed.pdf': 'deed' }), METADATA);
     const [row] = await core.sync.waitUntilSettled(
       report.queued.map((r) => r.id),
@@ -82,7 +82,7 @@ describe('a service profile', () => {
 
   it('says plainly when the credentials are wrong', async () => {
     core = await openCore(ws.dataDir);
-    await core.saveProfile(
+    await core.profiles.save(
       {
         id: 'wrong',
         kind: 'custom',
@@ -93,7 +93,7 @@ describe('a service profile', () => {
       },
       { client_secret: 'cs_not-the-secret' },
     );
-    const result = await core.testConnection('wrong');
+    const result = await core.profiles.test('wrong');
     expect(result).toMatchObject({
       ok: false,
       code: 'auth_failed',

@@ -110,7 +110,7 @@ describe('the desk legal staff expect', () => {
         'Signing is on: enter the signing key the service gave you.',
       );
       await textOf(settings.getByRole('status')).toBe('Some settings need attention; they are marked above.');
-      expect(core.readProfile('service')).toBeUndefined();
+      expect(core.profiles.read('service')).toBeUndefined();
       await expectInView(settings.getByRole('button', { name: 'Save' }));
       await expectInView(settings.getByRole('button', { name: 'Test connection' }));
       await harness.screenshotEverywhere('desk-settings-errors');
@@ -128,7 +128,7 @@ describe('the desk legal staff expect', () => {
       await countOf(settings.locator('.field-error')).toBe(0);
       await settings.getByRole('button', { name: 'Test connection' }).click();
       await textOf(settings.getByRole('status')).toMatch(/^Connected: the service issued a token/);
-      expect(core.readProfile('local')).toBeUndefined();
+      expect(core.profiles.read('local')).toBeUndefined();
       // Anything changed makes that answer stale: it goes.
       await settings.getByLabel('Client id').fill(`${client.clientId}x`);
       await textOf(settings.getByRole('status')).toBe('');

@@ -65,7 +65,7 @@ beforeAll(async () => {
   ws = workspace('evidence-standin-');
   // A queue with one certification waiting: its profile's secret is not set, so it cannot be sent.
   const core = await openCore(ws.dataDir, { sync: false });
-  await core.saveProfile(
+  await core.profiles.save(
     {
       id: 'unreachable',
       kind: 'custom',
@@ -76,7 +76,7 @@ beforeAll(async () => {
     },
     {},
   );
-  await core.useProfile('unreachable');
+  await core.profiles.use('unreachable');
   await core.certify(ws.files({ 'waiting.pdf': 'waits' }), METADATA);
   await core.close();
 

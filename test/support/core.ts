@@ -74,7 +74,7 @@ export async function useSandboxProfile(
   extra: Partial<ServiceProfile> = {},
 ): Promise<void> {
   const client = sandbox.createClient();
-  await core.saveProfile(
+  await core.profiles.save(
     {
       id,
       kind: 'custom',
@@ -87,7 +87,7 @@ export async function useSandboxProfile(
     },
     { client_secret: client.clientSecret, ...(extra.apiKey ? { api_secret: client.apiSecret } : {}) },
   );
-  await core.useProfile(id);
+  await core.profiles.use(id);
 }
 
 export function manyFiles(ws: TestWorkspace, count: number): string[] {

@@ -12,8 +12,8 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
   const [action, id] = args;
   if (action === 'show') {
     const active = core.activeProfileId;
-    const settings = core.readProfile(active);
-    const secretsSet = settings ? await core.secretsSet(active) : null;
+    const settings = core.profiles.read(active);
+    const secretsSet = settings ? await core.profiles.secretsSet(active) : null;
     if (values.json) {
       outJson({ active, settings: settings ?? null, secretsSet });
       return EXIT.ok;
@@ -48,12 +48,12 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
   }
   if (action === 'use') {
     if (!id) throw new UsageError('profile use needs a profile id (or "embedded").');
-    await core.useProfile(id);
+    await core.profiles.use(id);
     out(`Now using the profile ${id} — ${environmentOf(core).label}.`);
     return EXIT.ok;
   }
   if (action === 'test') {
-    const result = await core.testConnection(id ?? core.activeProfileId);
+    const result = await core.profiles.test(id ?? core.activeProfileId);
     if (values.json)
       out(
         JSON.stringify(
@@ -98,9 +98,9 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
   ];
   const answers = await promptSecrets(asked.map((name) => `${name.replace('_', ' ')}: `));
   const secrets = Object.fromEntries(asked.map((name, i) => [name, answers[i] as string]));
-  await core.saveProfile(parsed.data, secrets);
+  await core.profiles.save(parsed.data, secrets);
   out(`Saved profile ${parsed.data.id}; its secrets are in the system keychain.`);
-  if (values.use) await core.useProfile(parsed.data.id);
+  if (values.use) await core.profiles.use(parsed.data.id);
   out(
     `The active profile is ${core.activeProfileId}${values.use || core.activeProfileId === parsed.data.id ? '' : ` (to use ${parsed.data.id}: evidence-desk profile use ${parsed.data.id}, or profile set … --use)`}.`,
   );
@@ -157,7 +157,7 @@ function logKeyArgument(value: string | undefined): string | undefined {
  * service publishes), so a key is never trusted by reflex.
  */
 async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined): Promise<number> {
-  const change = core.pendingLogKeyChange();
+  const change = core.profiles.pendingLogKeyChange();
   if (!change) {
     out('The log key has not changed: there is nothing to accept.');
     return EXIT.ok;
@@ -171,7 +171,7 @@ async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined):
     throw new UsageError(
       `The service's log key changed from ${change.previousFingerprint} to ${change.fingerprint}. Compare the new fingerprint with the one the service publishes; if they match, run: evidence-desk profile trust-key ${change.fingerprint}`,
     );
-  const rechecked = await core.acceptLogKeyChange();
+  const rechecked = await core.profiles.acceptLogKeyChange();
   out(`Now trusting the log key ${change.fingerprint}; checked ${count(rechecked, 'certification')} again.`);
   return EXIT.ok;
 }
