@@ -69,7 +69,12 @@ export const CALLS = {
     launchAtLogin: z.boolean().optional(),
   }),
   settings: z.object({}),
-  saveProfile: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }),
+  /** With `use`, the saved profile also becomes the active one, in the same call (the previous stays active if it cannot). */
+  saveProfile: z.object({
+    profile: serviceProfileSchema,
+    secrets: profileSecretsSchema,
+    use: z.boolean().optional(),
+  }),
   useProfile: z.object({ id: profileIdSchema }),
   /** A saved profile by id, or settings as typed (not yet saved) with any secrets typed. */
   testConnection: z.object({

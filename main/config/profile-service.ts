@@ -29,6 +29,21 @@ export class ProfileService {
   }
 
   /**
+   * Saves a profile and makes it the active one, as one step: if switching to it fails, the
+   * profile that was active stays active, and the error says why.
+   */
+  async saveAndUse(profile: ServiceProfile, secrets: ProfileSecrets): Promise<void> {
+    const previous = this.deps.connections.activeId;
+    await this.save(profile, secrets);
+    try {
+      await this.use(profile.id);
+    } catch (error) {
+      await this.use(previous).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
    * A saved profile to show and edit; settings that no longer pass the rules read as absent (to be
    * entered again), and the connection status says why.
    */

@@ -103,7 +103,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         launchAtLogin: shell.launchAtLogin(),
       };
     },
-    saveProfile: ({ profile, secrets }) => acting(() => core.profiles.save(profile, secrets)),
+    saveProfile: ({ profile, secrets, use }) =>
+      acting(() => (use ? core.profiles.saveAndUse(profile, secrets) : core.profiles.save(profile, secrets))),
     useProfile: ({ id }) => acting(() => core.profiles.use(id)),
     testConnection: async ({ id, unsaved }) => {
       const result = unsaved

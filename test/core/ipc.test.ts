@@ -136,6 +136,23 @@ describe('the bridge to the core', () => {
     });
   });
 
+  it('saves a profile and switches to it in one call', async () => {
+    const result = await bridge.saveProfile({
+      profile: {
+        id: 'one-call',
+        kind: 'custom',
+        baseUrl: 'http://127.0.0.1:9',
+        tokenUrl: 'http://127.0.0.1:9/oauth/token',
+        clientId: 'client-1',
+        signRequests: false,
+      },
+      secrets: { client_secret: 'cs_one-call' },
+      use: true,
+    });
+    expect(result).toEqual({ ok: true, value: null });
+    expect(core.activeProfileId).toBe('one-call');
+  });
+
   it('saves settings with secrets going to the keychain, and only says whether they are set', async () => {
     const saved = await bridge.saveProfile({
       profile: {

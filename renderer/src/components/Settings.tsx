@@ -177,8 +177,7 @@ export function Settings({ onClose }: { onClose(): void }) {
       if (kind === 'embedded') {
         await ask(bridge().useProfile({ id: EMBEDDED_PROFILE_ID }));
       } else {
-        await ask(bridge().saveProfile({ profile: asTyped(), secrets: typedSecrets() }));
-        await ask(bridge().useProfile({ id: profile.id }));
+        await ask(bridge().saveProfile({ profile: asTyped(), secrets: typedSecrets(), use: true }));
       }
       setSecrets(NO_SECRETS);
       setMessage({ text: t('settings.saved'), ok: true });
