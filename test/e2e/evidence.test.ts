@@ -100,6 +100,7 @@ describe('saving and verifying evidence in the app', () => {
     );
     expect(await signed.textContent()).not.toContain('Purchase contract.pdf');
     expect(await stated.textContent()).toContain('Purchase contract.pdf');
+    expect(await stated.textContent()).toMatch(/Certified by\S+ on \S+/);
     for (const scheme of ['light', 'dark'] as const)
       for (const [size, viewport] of Object.entries(SIZES)) {
         await page.emulateMedia({ colorScheme: scheme });

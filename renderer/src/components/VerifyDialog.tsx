@@ -52,7 +52,9 @@ function factsOf(
   if (stated.certifiedBy || stated.computer)
     said.push([
       t('verify.facts.certifiedBy'),
-      [stated.certifiedBy, stated.computer].filter(Boolean).join(' @ '),
+      stated.certifiedBy && stated.computer
+        ? t('details.byOn', { user: stated.certifiedBy, computer: stated.computer })
+        : (stated.certifiedBy ?? stated.computer ?? ''),
     ]);
   if (stated.computerClock) {
     said.push([t('verify.facts.queuedAt'), at(stated.computerClock.certifiedAt)]);
