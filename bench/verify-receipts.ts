@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeEd25519Verify } from '../main/evidence/native-signature';
 import type { Receipt } from '../protocol/receipt';
+import { RECEIPT_V1 } from '../protocol/receipt';
 import { certificateFingerprint } from '../verifier/timestamp/token';
 import { base64ToBytes } from '../verifier/bytes';
 import { verifyReceipt } from '../verifier/verify-receipt';
@@ -23,7 +24,7 @@ export async function verifyReceiptsFigure(folder: string): Promise<BenchFigure>
   };
   const v1 = receipts.map((receipt) => ({
     ...receipt,
-    format: 'evidence-desk-receipt/v1' as const,
+    format: RECEIPT_V1,
     timestamp: undefined,
   }));
   const time = async (list: Receipt[]) => {

@@ -9,7 +9,8 @@ import { LOCAL_STATES } from './states';
  */
 export const RECEIPT_FORMAT = 'evidence-desk-receipt/v2';
 /** Receipts handed out before v2: their dates are the certifying computer's clock, and they keep verifying. */
-export const RECEIPT_FORMATS = ['evidence-desk-receipt/v1', RECEIPT_FORMAT] as const;
+export const RECEIPT_V1 = 'evidence-desk-receipt/v1' as const;
+export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_FORMAT] as const;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in lower-case hex');
 const isoTime = z.string().datetime({ offset: true });

@@ -1,4 +1,5 @@
-import type { LogFacts, Receipt, StatedFacts } from '../protocol/receipt';
+import type { LogFacts, Receipt, ReceiptVerdict, StatedFacts } from '../protocol/receipt';
+import { RECEIPT_V1 } from '../protocol/receipt';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -41,6 +42,16 @@ export interface CopyMismatch {
   signedBy: 'the signed leaf' | 'the signed tree head' | 'the timestamp token';
 }
 
+/** The verdict on a receipt whose readable copy differs from the signed bytes, naming the field. */
+export function copyRefused(mismatch: CopyMismatch): Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }> {
+  return {
+    verdict: 'receipt_invalid',
+    check: 'copy',
+    field: mismatch.field,
+    message: `The receipt was altered: ${mismatch.field} in the receipt differs from ${mismatch.signedBy}.`,
+  };
+}
+
 const sameInstant = (a: string | null, b: string | null) =>
   a !== null && b !== null && Date.parse(a) === Date.parse(b);
 
@@ -67,8 +78,6 @@ export function firstCopyMismatch(receipt: Receipt, facts: LogFacts): CopyMismat
     return { field: 'anchored_at', signedBy: 'the signed tree head' };
   return null;
 }
-
-export const RECEIPT_V1 = 'evidence-desk-receipt/v1';
 
 /** What nobody signed: said apart, as stated by whoever made the receipt. */
 export function statedFactsOf(receipt: Receipt, logSigned: boolean): StatedFacts {

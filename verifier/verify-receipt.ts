@@ -5,7 +5,7 @@ import { isCanonicalBase64, logKeyFingerprint } from './bytes';
 import type { EvidenceFailure } from './sandbox-evidence';
 import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-evidence';
 import type { Ed25519Verify } from './signature';
-import { firstCopyMismatch, logFactsOf, statedFactsOf } from './signed-facts';
+import { copyRefused, firstCopyMismatch, logFactsOf, statedFactsOf } from './signed-facts';
 import { checkReceiptTimestamp } from './timestamp/receipt-timestamp';
 
 const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }>['check']> = {
@@ -121,13 +121,7 @@ function checkLog(
     key.fingerprint,
   );
   const mismatch = firstCopyMismatch(receipt, facts);
-  if (mismatch)
-    return {
-      verdict: 'receipt_invalid',
-      check: 'copy',
-      field: mismatch.field,
-      message: `The receipt was altered: ${mismatch.field} in the receipt differs from ${mismatch.signedBy}.`,
-    };
+  if (mismatch) return copyRefused(mismatch);
   if (!trust.logKeys.includes(key.fingerprint))
     return {
       verdict: 'untrusted_key',
@@ -170,52 +164,3 @@ export const VERDICT_HEADLINES: Record<ReceiptVerdict['verdict'], string> = {
 /** Said with every verdict on a sandbox's certification. */
 export const DEMO_VERDICT_NOTICE =
   'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.';
-
-/** One labelled fact; `time` is ISO 8601 UTC, for each shell to show in its reader's local time. */
-export interface FactLine {
-  label: string;
-  value: string;
-  time?: string;
-}
-
-/** A verdict's facts as labelled lines, in English: signed ones first, then what nobody signed. */
-export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[]; stated: FactLine[] } {
-  if (verdict.verdict !== 'verified') return { signed: [], stated: [] };
-  const { log, time, stated } = verdict.facts;
-  const signed: FactLine[] = [];
-  if (log) {
-    if (log.eventType) signed.push({ label: 'Event', value: `${log.eventType} · ${log.assetType ?? ''}` });
-    if (log.sourceSystem) signed.push({ label: 'Source system', value: log.sourceSystem });
-    if (log.certifiedAt)
-      signed.push({ label: 'Certified at', value: log.certifiedAt, time: log.certifiedAt });
-    signed.push({ label: 'Anchored at', value: log.anchoredAt, time: log.anchoredAt });
-    signed.push({ label: 'Log entry', value: `${log.entry} of ${log.treeSize}` });
-    if (log.certificationId) signed.push({ label: 'Certification id', value: log.certificationId });
-    signed.push({ label: 'Log key fingerprint', value: log.keyFingerprint });
-  }
-  if (time) {
-    signed.push({ label: 'Time confirmed at', value: time.genTime, time: time.genTime });
-    signed.push({ label: 'Time confirmed by', value: `${time.authority} (RFC 3161)` });
-  }
-  const said: FactLine[] = [{ label: 'File name', value: stated.fileName }];
-  if (stated.matter) said.push({ label: 'Matter', value: stated.matter });
-  if (stated.certifiedBy || stated.computer)
-    said.push({
-      label: 'Certified by',
-      value: [stated.certifiedBy, stated.computer].filter(Boolean).join(' on '),
-    });
-  if (stated.computerClock) {
-    const clock = stated.computerClock;
-    said.push({ label: 'Queued at (computer clock)', value: clock.certifiedAt, time: clock.certifiedAt });
-    if (clock.anchoredAt)
-      said.push({
-        label: 'Seen anchored at (computer clock)',
-        value: clock.anchoredAt,
-        time: clock.anchoredAt,
-      });
-  }
-  return { signed, stated: said };
-}
-
-/** The heading over what nobody signed, wherever a verdict is shown. */
-export const STATED_HEADING = 'Stated by whoever made this receipt, not signed';

@@ -1,15 +1,8 @@
 import { join } from 'node:path';
 import type { EmbeddedService, EmbeddedServiceStarter } from './embedded-service';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
-import {
-  EMBEDDED_PROFILE_ID,
-  SECRET_NAMES,
-  isDemoKind,
-  pemCertificates,
-  serviceProfileSchema,
-} from '../../protocol/profiles';
-import { base64ToBytes } from '../../verifier/bytes';
-import { certificateFingerprint } from '../../verifier/timestamp/token';
+import { EMBEDDED_PROFILE_ID, SECRET_NAMES, isDemoKind, serviceProfileSchema } from '../../protocol/profiles';
+import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
 import type { Authority } from '../timestamps/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
 import { DeskError, isDeskError } from '../errors';
@@ -210,8 +203,6 @@ export class ProfileConnections {
 }
 
 function authorityOf(url: string, pem: string, policyOid?: string): Authority {
-  const certificates = pemCertificates(pem).map((block) =>
-    base64ToBytes(block.replace(/-----[^-]+-----|\s/g, '')),
-  );
+  const certificates = certificatesFromPem(pem);
   return { url, policyOid, certificates, trustedRoots: certificates.map(certificateFingerprint) };
 }

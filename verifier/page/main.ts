@@ -3,14 +3,10 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { isOurReceipt, readProofBytes } from '../pdf-attachment';
-import type { FactLine, Trust } from '../verify-receipt';
-import {
-  DEMO_VERDICT_NOTICE,
-  STATED_HEADING,
-  VERDICT_HEADLINES,
-  verdictFactLines,
-  verifyReceipt,
-} from '../verify-receipt';
+import type { FactLine } from '../fact-lines';
+import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../fact-lines';
+import type { Trust } from '../verify-receipt';
+import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -121,7 +117,15 @@ function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHa
   box.replaceChildren();
   box.hidden = false;
   const when = (iso: string) => `${localWithZone(Date.parse(iso))} — ${iso}`;
-  const group = (title: string | null, lines: FactLine[]) => {
+  // The document's own lines, then the verdict's facts labelled as every verifier labels them.
+  type Line = { label: string; value: string; time?: string; mono?: boolean };
+  const labelled = (line: FactLine): Line => ({
+    label: FACT_LABELS[line.key],
+    value: line.value,
+    time: line.time,
+    mono: line.key === 'certificationId' || line.key === 'keyFingerprint',
+  });
+  const group = (title: string | null, lines: Line[]) => {
     if (lines.length === 0) return;
     if (title) {
       const heading = document.createElement('h3');
@@ -134,7 +138,7 @@ function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHa
       dt.textContent = line.label;
       const dd = document.createElement('dd');
       dd.textContent = line.time ? when(line.time) : line.value;
-      if (/SHA-256|id$|fingerprint$/.test(line.label)) dd.className = 'mono';
+      if (line.mono) dd.className = 'mono';
       list.append(dt, dd);
     }
     box.append(list);
@@ -144,12 +148,12 @@ function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHa
       label: 'This document',
       value: `${documentFile?.name ?? ''} (${documentFile?.size.toLocaleString() ?? 0} bytes)`,
     },
-    { label: 'Its SHA-256', value: documentHash },
-    ...(receipt?.file ? [{ label: 'Certified SHA-256', value: receipt.file.sha256 }] : []),
+    { label: 'Its SHA-256', value: documentHash, mono: true },
+    ...(receipt?.file ? [{ label: 'Certified SHA-256', value: receipt.file.sha256, mono: true }] : []),
   ]);
   const { signed, stated } = verdictFactLines(verdict);
-  group('Signed', signed);
-  group(STATED_HEADING, stated);
+  group('Signed', signed.map(labelled));
+  group(STATED_HEADING, stated.map(labelled));
 }
 
 async function check(): Promise<void> {

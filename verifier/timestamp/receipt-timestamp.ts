@@ -3,6 +3,7 @@ import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../byt
 import { rootFromSidedPath } from '../merkle';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
+import { copyRefused } from '../signed-facts';
 
 // Every receipt of a batch carries the same token over the same root: a set of 10,000 documents
 // certified in one drop needs its token checked once. The answer depends only on these inputs.
@@ -66,20 +67,10 @@ export async function checkReceiptTimestamp(
     };
   if (!check.ok) return invalid(check.check, check.message);
   const genTime = check.genTime.toISOString();
+  const token = 'the timestamp token' as const;
   if (Date.parse(stamp.gen_time) !== check.genTime.getTime())
-    return {
-      verdict: 'receipt_invalid',
-      check: 'copy',
-      field: 'timestamp.gen_time',
-      message: 'The receipt was altered: timestamp.gen_time in the receipt differs from the timestamp token.',
-    };
+    return copyRefused({ field: 'timestamp.gen_time', signedBy: token });
   if (stamp.authority !== check.authority)
-    return {
-      verdict: 'receipt_invalid',
-      check: 'copy',
-      field: 'timestamp.authority',
-      message:
-        'The receipt was altered: timestamp.authority in the receipt differs from the timestamp token.',
-    };
+    return copyRefused({ field: 'timestamp.authority', signedBy: token });
   return { facts: { authority: check.authority, genTime, rootFingerprint: check.rootFingerprint } };
 }

@@ -3,7 +3,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { TimestampCheck } from '../../protocol/receipt';
-import { bytesToHex, toArrayBuffer } from '../bytes';
+import { pemCertificates } from '../../protocol/profiles';
+import { base64ToBytes, bytesToHex, toArrayBuffer } from '../bytes';
 
 /**
  * Checking an RFC 3161 timestamp token, the same way in Evidence Desk and in verify.html (pkijs on
@@ -52,6 +53,10 @@ export type TokenCheck =
 const fail = (check: TimestampCheck, message: string): TokenCheck => ({ ok: false, check, message });
 
 export const certificateFingerprint = (der: Uint8Array): string => bytesToHex(sha256(der));
+
+/** The DER of each certificate in a PEM bundle. */
+export const certificatesFromPem = (pem: string): Uint8Array[] =>
+  pemCertificates(pem).map((block) => base64ToBytes(block.replace(/-----[^-]+-----|\s/g, '')));
 
 const derOf = (certificate: pkijs.Certificate) => new Uint8Array(certificate.toSchema(false).toBER(false));
 

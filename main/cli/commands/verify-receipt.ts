@@ -5,11 +5,9 @@ import { isLogKeyFingerprint } from '../../../protocol/profiles';
 import { fingerprintOfKey } from '../../evidence/log-trust';
 import type { ProofVerification } from '../../evidence/verify-document';
 import { checkAgainstProof } from '../../evidence/verify-document';
-import { pemCertificates } from '../../../protocol/profiles';
-import { base64ToBytes } from '../../../verifier/bytes';
-import { certificateFingerprint } from '../../../verifier/timestamp/token';
-import type { FactLine } from '../../../verifier/verify-receipt';
-import { STATED_HEADING, verdictFactLines } from '../../../verifier/verify-receipt';
+import { certificateFingerprint, certificatesFromPem } from '../../../verifier/timestamp/token';
+import type { FactLine } from '../../../verifier/fact-lines';
+import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../../verifier/fact-lines';
 import { hashOneFile } from '../../hashing/hash-one-file';
 import { HashPool } from '../../hashing/hash-pool';
 import type { Values } from '../arguments';
@@ -46,7 +44,8 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
 /** The verdict as a reader sees it: headline, explanation, what was signed, and apart what nobody signed. */
 function verdictText(result: ProofVerification): (string | null)[] {
   const { signed, stated } = verdictFactLines(result.verdict);
-  const block = (lines: FactLine[]) => lines.map((line) => `  ${line.label}: ${printable(line.value)}`);
+  const block = (lines: FactLine[]) =>
+    lines.map((line) => `  ${FACT_LABELS[line.key]}: ${printable(line.value)}`);
   return [
     result.headline,
     result.verdict.message,
@@ -69,8 +68,8 @@ function rootFingerprintOf(value: string): string {
   } catch {
     // Refused below, like a file that holds no certificate.
   }
-  const [first] = pemCertificates(pem);
-  if (first) return certificateFingerprint(base64ToBytes(first.replace(/-----[^-]+-----|\s/g, '')));
+  const [first] = certificatesFromPem(pem);
+  if (first) return certificateFingerprint(first);
   throw new UsageError(
     `--tsa-root takes a root certificate's SHA-256 fingerprint or a PEM certificate file; ${value} is neither.`,
   );

@@ -3,19 +3,15 @@ import { useEffect, useId, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { LanguageChoice } from '../../../protocol/locales/languages';
 import { LANGUAGES, LANGUAGE_NAMES, languageFor } from '../../../protocol/locales/languages';
-import type { SavedProfileKind, SecretsSet, ServiceProfile } from '../../../protocol/profiles';
-import {
-  EMBEDDED_PROFILE_ID,
-  isAllowedPlainHttp,
-  profileIdSchema,
-  serviceProfileSchema,
-} from '../../../protocol/profiles';
+import type { SavedProfileKind, ServiceProfile } from '../../../protocol/profiles';
+import { EMBEDDED_PROFILE_ID } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
 import { ask, bridge, messageOf } from '../bridge';
 import { systemLanguages } from '../i18n';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
-import type { TsaField } from './TsaFields';
+import type { Field, Secrets } from './settings-problems';
+import { NO_SECRETS, problemsOf } from './settings-problems';
 import { TsaFields } from './TsaFields';
 
 const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
@@ -28,58 +24,6 @@ const NEW_PROFILE: ServiceProfile = {
   clientId: '',
   signRequests: false,
 };
-const NO_SECRETS = { client_secret: '', api_secret: '', hmac_key: '' };
-type Secrets = typeof NO_SECRETS;
-type Field = 'id' | 'baseUrl' | 'tokenUrl' | 'clientId' | 'client_secret' | 'hmac_key' | 'logKey' | TsaField;
-type Problem =
-  | 'id'
-  | 'url'
-  | 'urlHttps'
-  | 'urlCredentials'
-  | 'clientId'
-  | 'clientSecret'
-  | 'hmacKey'
-  | 'logKey'
-  | TsaField
-  | 'other';
-const TSA_FIELDS: Record<string, TsaField> = {
-  url: 'tsaUrl',
-  policyOid: 'tsaPolicy',
-  trustedCertificates: 'tsaCa',
-};
-
-/** What is wrong with each field, as a sentence key: checked here as typed, and again in main. */
-function problemsOf(
-  kind: SavedProfileKind,
-  profile: ServiceProfile,
-  secrets: Secrets,
-  saved: SecretsSet | null,
-): Partial<Record<Field, Problem>> {
-  const problems: Partial<Record<Field, Problem>> = {};
-  const parsed = serviceProfileSchema.safeParse({ ...profile, kind });
-  for (const issue of parsed.success ? [] : parsed.error.issues) {
-    const field = issue.path[0];
-    if (field === 'baseUrl' || field === 'tokenUrl') {
-      const value = profile[field].trim();
-      const url = URL.canParse(value) ? new URL(value) : null;
-      problems[field] =
-        url && (url.username || url.password)
-          ? 'urlCredentials'
-          : url && kind === 'production' && !isAllowedPlainHttp(value)
-            ? 'urlHttps'
-            : 'url';
-    } else if (field === 'id' || field === 'clientId' || field === 'logKey') problems[field] = field;
-    else if (field === 'tsa') {
-      const tsaField = TSA_FIELDS[String(issue.path[1])] ?? 'tsaUrl';
-      problems[tsaField] = tsaField;
-    } else if (typeof field === 'string') problems[field as Field] = 'other';
-  }
-  if (!profileIdSchema.safeParse(profile.id).success) problems.id = 'id';
-  if (!secrets.client_secret && !saved?.client_secret) problems.client_secret = 'clientSecret';
-  if (profile.signRequests && !secrets.hmac_key && !saved?.hmac_key) problems.hmac_key = 'hmacKey';
-  return problems;
-}
-
 /** Where certifications go, and the preferences. Secrets typed here go straight to the keychain and never come back. */
 export function Settings({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReceiptVerdict } from '../../../protocol/receipt';
+import type { FactLine } from '../../../verifier/fact-lines';
+import { verdictFactLines } from '../../../verifier/fact-lines';
 import type { DocumentVerification } from '../../../protocol/views';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -22,46 +24,24 @@ interface Answer {
   stated?: [string, string][];
 }
 
-/** A verdict's facts in the reader's language: signed ones, and apart what only the receipt says. */
+/** A verdict's facts in the reader's language, from the same lines every verifier shows. */
 function factsOf(
   verdict: ReceiptVerdict,
   t: TFunction,
   when: (ms: number) => string,
 ): Pick<Answer, 'signed' | 'stated'> {
-  if (verdict.verdict !== 'verified') return {};
-  const { log, time, stated } = verdict.facts;
-  const at = (iso: string) => when(Date.parse(iso));
-  const signed: [string, string][] = [];
-  if (log) {
-    if (log.eventType) signed.push([t('verify.facts.event'), `${log.eventType} · ${log.assetType ?? ''}`]);
-    if (log.sourceSystem) signed.push([t('verify.facts.sourceSystem'), log.sourceSystem]);
-    if (log.certifiedAt) signed.push([t('verify.facts.certifiedAt'), at(log.certifiedAt)]);
-    signed.push([t('verify.facts.anchoredAt'), at(log.anchoredAt)]);
-    signed.push([
-      t('verify.facts.logEntry'),
-      t('verify.facts.logEntryValue', { entry: log.entry, size: log.treeSize }),
-    ]);
-  }
-  if (time)
-    signed.push([
-      t('verify.facts.timeConfirmed'),
-      t('verify.facts.timeConfirmedValue', { when: at(time.genTime), authority: time.authority }),
-    ]);
-  const said: [string, string][] = [[t('verify.facts.fileName'), stated.fileName]];
-  if (stated.matter) said.push([t('verify.facts.matter'), stated.matter]);
-  if (stated.certifiedBy || stated.computer)
-    said.push([
-      t('verify.facts.certifiedBy'),
-      stated.certifiedBy && stated.computer
-        ? t('details.byOn', { user: stated.certifiedBy, computer: stated.computer })
-        : (stated.certifiedBy ?? stated.computer ?? ''),
-    ]);
-  if (stated.computerClock) {
-    said.push([t('verify.facts.queuedAt'), at(stated.computerClock.certifiedAt)]);
-    if (stated.computerClock.anchoredAt)
-      said.push([t('verify.facts.seenAnchoredAt'), at(stated.computerClock.anchoredAt)]);
-  }
-  return { signed, stated: said };
+  const words = (line: FactLine): [string, string] => [
+    t(`verify.facts.${line.key}`),
+    line.time
+      ? when(Date.parse(line.time))
+      : line.entry
+        ? t('verify.facts.logEntryValue', { entry: line.entry.entry, size: line.entry.of })
+        : line.by
+          ? t('details.byOn', line.by)
+          : line.value,
+  ];
+  const { signed, stated } = verdictFactLines(verdict);
+  return signed.length || stated.length ? { signed: signed.map(words), stated: stated.map(words) } : {};
 }
 
 function FactList({ heading, facts, name }: { heading: string; facts?: [string, string][]; name: string }) {

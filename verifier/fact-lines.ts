@@ -1,0 +1,93 @@
+import type { ReceiptVerdict } from '../protocol/receipt';
+
+/** Which fact a line states: the key of its label in every shell (English here, i18next in the app). */
+export type FactKey =
+  | 'event'
+  | 'sourceSystem'
+  | 'certifiedAt'
+  | 'anchoredAt'
+  | 'logEntry'
+  | 'certificationId'
+  | 'keyFingerprint'
+  | 'timeConfirmedAt'
+  | 'timeConfirmedBy'
+  | 'fileName'
+  | 'matter'
+  | 'certifiedBy'
+  | 'queuedAt'
+  | 'seenAnchoredAt';
+
+/**
+ * One fact of a verdict. `value` is the English text; `time` (ISO 8601 UTC), `entry` and `by` carry
+ * the parts a shell words in its reader's language and local time.
+ */
+export interface FactLine {
+  key: FactKey;
+  value: string;
+  time?: string;
+  entry?: { entry: number; of: number };
+  by?: { user: string; computer: string };
+}
+
+export const FACT_LABELS: Record<FactKey, string> = {
+  event: 'Event',
+  sourceSystem: 'Source system',
+  certifiedAt: 'Certified at',
+  anchoredAt: 'Anchored at',
+  logEntry: 'Log entry',
+  certificationId: 'Certification id',
+  keyFingerprint: 'Log key fingerprint',
+  timeConfirmedAt: 'Time confirmed at',
+  timeConfirmedBy: 'Time confirmed by',
+  fileName: 'File name',
+  matter: 'Matter',
+  certifiedBy: 'Certified by',
+  queuedAt: 'Queued at (computer clock)',
+  seenAnchoredAt: 'Seen anchored at (computer clock)',
+};
+
+/** The heading over what nobody signed, wherever a verdict is shown. */
+export const STATED_HEADING = 'Stated by whoever made this receipt, not signed';
+
+/**
+ * A verdict's facts, in the one order every verifier shows them: what the log and the timestamping
+ * authority signed, then apart what nobody signed. Only a `verified` verdict has facts.
+ */
+export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[]; stated: FactLine[] } {
+  if (verdict.verdict !== 'verified') return { signed: [], stated: [] };
+  const { log, time, stated } = verdict.facts;
+  const signed: FactLine[] = [];
+  if (log) {
+    if (log.eventType) signed.push({ key: 'event', value: `${log.eventType} · ${log.assetType ?? ''}` });
+    if (log.sourceSystem) signed.push({ key: 'sourceSystem', value: log.sourceSystem });
+    if (log.certifiedAt) signed.push({ key: 'certifiedAt', value: log.certifiedAt, time: log.certifiedAt });
+    signed.push({ key: 'anchoredAt', value: log.anchoredAt, time: log.anchoredAt });
+    signed.push({
+      key: 'logEntry',
+      value: `${log.entry} of ${log.treeSize}`,
+      entry: { entry: log.entry, of: log.treeSize },
+    });
+    if (log.certificationId) signed.push({ key: 'certificationId', value: log.certificationId });
+    signed.push({ key: 'keyFingerprint', value: log.keyFingerprint });
+  }
+  if (time) {
+    signed.push({ key: 'timeConfirmedAt', value: time.genTime, time: time.genTime });
+    signed.push({ key: 'timeConfirmedBy', value: `${time.authority} (RFC 3161)` });
+  }
+  const said: FactLine[] = [{ key: 'fileName', value: stated.fileName }];
+  if (stated.matter) said.push({ key: 'matter', value: stated.matter });
+  const { certifiedBy: user, computer } = stated;
+  if (user || computer)
+    said.push({
+      key: 'certifiedBy',
+      value: [user, computer].filter(Boolean).join(' on '),
+      ...(user && computer ? { by: { user, computer } } : {}),
+    });
+  if (stated.computerClock) {
+    const clock = stated.computerClock;
+    said.push({ key: 'queuedAt', value: clock.certifiedAt, time: clock.certifiedAt });
+    if (clock.anchoredAt)
+      said.push({ key: 'seenAnchoredAt', value: clock.anchoredAt, time: clock.anchoredAt });
+  }
+  return { signed, stated: said };
+}
