@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { HashPool } from '../main/hashing/hash-pool';
 import type { BenchFigure } from './figure';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
+import { inEnglish } from '../protocol/locales';
 
 const GIB = 1024 ** 3;
 
@@ -21,7 +22,7 @@ export async function largeFileHashing(): Promise<BenchFigure> {
       () =>
         timeIt(async () => {
           const outcome = await pool.hash(file);
-          if (!outcome.ok) throw new Error(outcome.message);
+          if (!outcome.ok) throw new Error(inEnglish(outcome.said));
         }),
       () => timeCommand(`openssl dgst -sha256 '${file}'`),
     );

@@ -17,6 +17,7 @@ import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { err, outJson } from './cli/output';
+import { say } from './cli/language';
 
 const RUN: Record<
   CommandName,
@@ -99,7 +100,9 @@ main(process.argv.slice(2)).then(
     // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
     if (process.argv.includes('--json'))
       outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
-    err(`evidence-desk: ${message}${code === EXIT.usage ? '\nRun evidence-desk --help for usage.' : ''}`);
+    err(
+      `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? '\nRun evidence-desk --help for usage.' : ''}`,
+    );
     process.exitCode = code;
   },
 );

@@ -1,3 +1,5 @@
+import type { Said } from './said';
+
 /**
  * Every error code the core reports to a shell, as a closed union: the renderer and automation
  * can switch on them, and a new code is a compile-time decision, not a string someone invented.
@@ -12,8 +14,28 @@ export const FILE_PROBLEM_CODES = [
   'changed_while_hashing',
 ] as const;
 
+/**
+ * How a call to the service, or a certification at the service, can fail. The service's own code
+ * and status travel beside ours; they are its words, not a list we could close.
+ */
+export const SERVICE_FAILURE_CODES = [
+  'auth_failed',
+  'unreachable',
+  'timeout',
+  'withdrawn',
+  'unreadable_response',
+  'redirected',
+  'request_failed',
+  'service_error',
+  'service_lost',
+  'service_failed',
+  'unknown_service_state',
+] as const;
+export type ServiceFailureCode = (typeof SERVICE_FAILURE_CODES)[number];
+
 export const ERROR_CODES = [
   ...FILE_PROBLEM_CODES,
+  ...SERVICE_FAILURE_CODES,
   // Input from a person or a program.
   'invalid_input',
   'invalid_metadata',
@@ -33,7 +55,6 @@ export const ERROR_CODES = [
   'keychain_unavailable',
   'secret_missing',
   'sending_blocked',
-  'timeout',
   // Evidence leaving the machine.
   'verifier_missing',
   'export_failed',
@@ -41,6 +62,9 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** How every call across the bridge answers: a value, or an error with a code and a sentence for people. */
+/**
+ * How every call across the bridge answers: a value, or an error with a code, what to tell people
+ * (worded in their language by the shell) and its English, for logs.
+ */
 export type CallResult<T> =
-  { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+  { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; said?: Said } };

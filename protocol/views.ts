@@ -1,8 +1,9 @@
 import type { LanguageChoice } from './locales/languages';
-import type { FILE_PROBLEM_CODES } from './errors';
+import type { ErrorCode, FILE_PROBLEM_CODES } from './errors';
 import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
 import type { ReceiptVerdict } from './receipt';
 import type { LocalState, StateCounts } from './states';
+import type { Said } from './said';
 
 /**
  * The shapes the core shows its shells: the renderer across IPC, the CLI in-process. Types only;
@@ -26,12 +27,14 @@ export interface CertificationRow {
   nextAttemptAt: number | null;
   serviceId: string | null;
   serviceState: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
+  errorCode: ErrorCode | null;
+  /** Why it failed, or why the last attempt or look did not work: said, for each shell to word. */
+  errorMessage: Said | null;
   rawResponse: string | null;
-  evidence: string | null;
+  /** The service's evidence as it sent it (parsed JSON), kept whatever its shape. */
+  evidence: unknown;
   verification: Verification | null;
-  verificationMessage: string | null;
+  verificationMessage: Said | null;
   createdAt: number;
   updatedAt: number;
   anchoredAt: number | null;
@@ -50,7 +53,7 @@ export interface CertificationRow {
   timestampState: 'waiting' | 'confirmed' | null;
   timeConfirmedBy: string | null;
   timeConfirmedAt: number | null;
-  timestampProblem: string | null;
+  timestampProblem: Said | null;
   /** JSON: the path from this file's hash to its batch's root ({side, hash}[]). */
   timestampPath: string | null;
 }
@@ -97,7 +100,7 @@ export type RowView = Omit<CertificationRow, 'rawResponse' | 'evidence'>;
 export interface HistoryEntry {
   state: LocalState;
   at: number;
-  note: string | null;
+  note: Said | null;
 }
 
 export interface CertificationDetails {
@@ -134,7 +137,7 @@ export type Sender = 'app' | 'command-line';
 
 export interface ConnectivityStatus {
   state: Connectivity;
-  message: string | null;
+  message: Said | null;
   /** While on standby: who is sending this queue instead. */
   sentBy?: Sender;
   /** When the next attempt to reach the service is planned, while offline. */
@@ -181,7 +184,7 @@ export type PathProblemCode = (typeof FILE_PROBLEM_CODES)[number];
 export interface PathProblem {
   path: string;
   code: PathProblemCode;
-  message: string;
+  said: Said;
 }
 
 export type IntakeProgress =
@@ -202,7 +205,7 @@ export interface CertifyResult {
 
 export interface EvidenceCheck {
   verification: Verification;
-  message: string;
+  message: Said;
 }
 
 export interface FileVerification {
@@ -242,8 +245,8 @@ export interface SettingsView {
 
 export interface ConnectionTest {
   ok: boolean;
-  /** Why not, in the service's or main's words; empty when it worked. */
-  message: string;
+  /** Why not; null when it worked. */
+  message: Said | null;
   /** When it worked: how long the token the service issued is valid. */
   tokenSeconds?: number;
 }

@@ -6,6 +6,15 @@ import type { CertificationRow } from '../../protocol/views';
 import { isSendingBlocked } from '../../protocol/views';
 import type { EvidenceCore } from '../core';
 import type { Values } from './arguments';
+import { inEnglish } from '../../protocol/locales';
+import type { Said } from '../../protocol/said';
+import { say } from './language';
+
+/** What the core said, in the command line's language; nothing when it said nothing. */
+export const sayOrNothing = (saying: Said | null): string => (saying ? say(saying) : '');
+
+/** `--json` is read by scripts: its sentences are English whatever the language, beside stable codes. */
+export const englishOrNull = (saying: Said | null): string | null => (saying ? inEnglish(saying) : null);
 
 /** "1 file", "3 files". */
 export const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
@@ -32,17 +41,18 @@ export function printable(text: string): string {
 
 /** Where a certification stands, in words: an anchored one says whether its evidence verified. */
 export function describeRow(row: CertificationRow): string {
-  if (row.state === 'failed') return `failed: ${row.errorMessage ?? 'no reason given'}`;
+  if (row.state === 'failed')
+    return `failed: ${row.errorMessage ? say(row.errorMessage) : 'no reason given'}`;
   if (row.state === 'pending') {
     const service = serviceStateLabel(row.serviceState);
     const said = service?.startsWith('unknown') ? ` (service: ${service})` : '';
-    return `pending${said}${row.errorMessage ? `; ${row.errorMessage}` : ''}`;
+    return `pending${said}${row.errorMessage ? `; ${say(row.errorMessage)}` : ''}`;
   }
   if (row.state !== 'anchored') return row.state;
   if (row.verification === 'verified') return 'anchored, evidence verified';
   if (row.verification === 'invalid')
-    return `anchored, but its evidence DID NOT VERIFY: ${row.verificationMessage ?? ''}`;
-  return `anchored, evidence not checkable here: ${row.verificationMessage ?? ''}`;
+    return `anchored, but its evidence DID NOT VERIFY: ${sayOrNothing(row.verificationMessage)}`;
+  return `anchored, evidence not checkable here: ${sayOrNothing(row.verificationMessage)}`;
 }
 
 export function describeCounts(counts: StateCounts, { skipZero = false } = {}): string {
@@ -63,7 +73,7 @@ export function publicRow(row: CertificationRow) {
     service_id: row.serviceId,
     service_state: row.serviceState,
     verification: row.verification,
-    error: row.errorMessage,
+    error: englishOrNull(row.errorMessage),
     certified_by: row.certifiedBy,
     certified_on: row.certifiedOn,
     matter: row.matter,
@@ -73,13 +83,16 @@ export function publicRow(row: CertificationRow) {
 /** Whether anything can be sent now, and why not, for `--json`. */
 export function sendingState(core: EvidenceCore): { blocked: boolean; reason: string | null } {
   const { state, message } = core.connectivity;
-  return { blocked: isSendingBlocked(state), reason: isSendingBlocked(state) ? message : null };
+  return {
+    blocked: isSendingBlocked(state),
+    reason: isSendingBlocked(state) ? englishOrNull(message) : null,
+  };
 }
 
 /** Says (on stderr) that sending is blocked and why; true when it is. */
 export function reportBlocked(core: EvidenceCore, values: Values): boolean {
   if (!sendingState(core).blocked) return false;
-  if (!values.json) err(core.sync.blockedError().message);
+  if (!values.json) err(say(core.sync.blockedError().said));
   return true;
 }
 

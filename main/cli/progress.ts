@@ -6,6 +6,7 @@ import type { CertificationRow } from '../../protocol/views';
 import type { Values } from './arguments';
 import { waitTimeoutOf } from './arguments';
 import { count, describeCounts } from './output';
+import { say } from './language';
 
 const MIB = 1024 * 1024;
 
@@ -55,7 +56,7 @@ export function waitProgress(
     const { connectivity } = core.status();
     const retry =
       connectivity.state === 'offline' && connectivity.nextProbeAt
-        ? ` — ${connectivity.message ?? 'the service cannot be reached'}; trying again at ${new Date(connectivity.nextProbeAt).toLocaleTimeString()}`
+        ? ` — ${connectivity.message ? say(connectivity.message) : 'the service cannot be reached'}; trying again at ${new Date(connectivity.nextProbeAt).toLocaleTimeString()}`
         : '';
     const line = `waiting for anchoring: ${describeCounts(counts, { skipZero: true })}${retry}`;
     if (line === lastLine) return;

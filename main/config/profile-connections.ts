@@ -7,10 +7,11 @@ import type { Authority } from '../timestamps/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
 import { DeskError, isDeskError } from '../errors';
 import type { SecretName, SecretStore } from '../secrets/secret-store';
-import type { CallResult, ServiceConnection } from '../service/service-client';
+import type { ServiceAnswer, ServiceConnection } from '../service/service-client';
 import { ServiceClient } from '../service/service-client';
 import type { Fetch } from '../service/network';
 import type { SettingsStore } from '../store';
+import { said } from '../../protocol/said';
 
 const profileKey = (id: string) => `profile:${id}`;
 
@@ -42,10 +43,7 @@ export class ProfileConnections {
     const parsed = serviceProfileSchema.safeParse(JSON.parse(json));
     if (parsed.success) return parsed.data;
     const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
-    throw new DeskError(
-      'invalid_profile',
-      `The saved settings of "${id}" are no longer accepted (${reasons}); enter them again in Settings.`,
-    );
+    throw new DeskError('invalid_profile', said('profile.noLongerAccepted', { id, reasons }));
   }
 
   /**
@@ -75,7 +73,7 @@ export class ProfileConnections {
   async save(profile: ServiceProfile, secrets: ProfileSecrets): Promise<void> {
     const parsed = serviceProfileSchema.parse(profile);
     if (parsed.id === EMBEDDED_PROFILE_ID)
-      throw new DeskError('invalid_profile', 'The embedded sandbox needs no settings.');
+      throw new DeskError('invalid_profile', said('profile.embeddedNeedsNoSettings'));
     for (const name of SECRET_NAMES) {
       const value = secrets[name];
       if (value) await this.secrets.set(parsed.id, name, value);
@@ -94,12 +92,12 @@ export class ProfileConnections {
   /** Makes `id` the active profile; rows stay with the profile they were made for. */
   activate(id: string): void {
     if (id !== EMBEDDED_PROFILE_ID && !this.read(id))
-      throw new DeskError('unknown_profile', `There is no service profile "${id}".`);
+      throw new DeskError('unknown_profile', said('profile.unknown', { id }));
     this.settings.setActiveProfile(id);
   }
 
   /** Fetches a token with a profile's settings and says what happened. */
-  async testConnection(id: string): Promise<CallResult<{ expiresInSeconds: number }>> {
+  async testConnection(id: string): Promise<ServiceAnswer<{ expiresInSeconds: number }>> {
     return new ServiceClient(await this.connectionFor(id)).testConnection();
   }
 
@@ -110,7 +108,7 @@ export class ProfileConnections {
   async testUnsaved(
     profile: ServiceProfile,
     typed: ProfileSecrets,
-  ): Promise<CallResult<{ expiresInSeconds: number }>> {
+  ): Promise<ServiceAnswer<{ expiresInSeconds: number }>> {
     const parsed = serviceProfileSchema.parse(profile);
     const connection = await this.connectionOf(
       parsed,
@@ -122,7 +120,7 @@ export class ProfileConnections {
   async connectionFor(id: string): Promise<ServiceConnection> {
     if (id === EMBEDDED_PROFILE_ID) return this.embeddedConnection();
     const profile = this.read(id);
-    if (!profile) throw new DeskError('unknown_profile', `There is no service profile "${id}".`);
+    if (!profile) throw new DeskError('unknown_profile', said('profile.unknown', { id }));
     return this.connectionOf(profile, (name) => this.secrets.get(id, name));
   }
 
@@ -132,18 +130,11 @@ export class ProfileConnections {
   ): Promise<ServiceConnection> {
     const id = profile.id;
     const clientSecret = await secret('client_secret');
-    if (!clientSecret)
-      throw new DeskError(
-        'secret_missing',
-        `The client secret for "${id}" is not in the keychain; enter it in the settings.`,
-      );
+    if (!clientSecret) throw new DeskError('secret_missing', said('profile.secretMissing', { id }));
     const apiSecret = await secret('api_secret');
     const hmacKey = profile.signRequests ? await secret('hmac_key') : null;
     if (profile.signRequests && !hmacKey)
-      throw new DeskError(
-        'secret_missing',
-        `Signing is on for "${id}" but its HMAC key is not in the keychain.`,
-      );
+      throw new DeskError('secret_missing', said('profile.signingKeyMissing', { id }));
     return {
       baseUrl: profile.baseUrl,
       tokenUrl: profile.tokenUrl,
@@ -185,11 +176,7 @@ export class ProfileConnections {
   }
 
   private async embeddedConnection(): Promise<ServiceConnection> {
-    if (!this.embedded.start)
-      throw new DeskError(
-        'unknown_profile',
-        'The demo sandbox does not run in this program; choose a service profile in the settings.',
-      );
+    if (!this.embedded.start) throw new DeskError('unknown_profile', said('profile.demoNotHere'));
     this.sandbox ??= await this.embedded.start(join(this.embedded.dataDir, 'embedded-sandbox.sqlite'));
     const demo = this.sandbox.demoClient;
     return {

@@ -4,7 +4,7 @@ import type { LogKeyChangeView } from '../../protocol/views';
 import { checkEvidence } from '../evidence/evidence-checker';
 import type { LogTrust } from '../evidence/log-trust';
 import type { QueueView } from '../queue/queue-view';
-import type { CallResult } from '../service/service-client';
+import type { ServiceAnswer } from '../service/service-client';
 import type { Store } from '../store';
 import type { SyncControl } from '../sync/sync-control';
 import type { ProfileConnections } from './profile-connections';
@@ -67,7 +67,7 @@ export class ProfileService {
     }
   }
 
-  test(id = this.deps.connections.activeId): Promise<CallResult<{ expiresInSeconds: number }>> {
+  test(id = this.deps.connections.activeId): Promise<ServiceAnswer<{ expiresInSeconds: number }>> {
     return this.deps.connections.testConnection(id);
   }
 
@@ -75,7 +75,7 @@ export class ProfileService {
   testUnsaved(
     profile: ServiceProfile,
     secrets: ProfileSecrets,
-  ): Promise<CallResult<{ expiresInSeconds: number }>> {
+  ): Promise<ServiceAnswer<{ expiresInSeconds: number }>> {
     return this.deps.connections.testUnsaved(profile, secrets);
   }
 
@@ -110,11 +110,7 @@ export class ProfileService {
       .list({ states: ['anchored'], limit: 1_000_000 })
       .filter((row) => row.verification !== 'verified');
     for (const row of unchecked) {
-      const check = await checkEvidence(
-        row,
-        row.evidence === null ? null : JSON.parse(row.evidence),
-        logKeys,
-      );
+      const check = await checkEvidence(row, row.evidence, logKeys);
       store.queue.recordVerification(row.id, {
         verification: check.verification,
         verificationMessage: check.message,

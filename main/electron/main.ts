@@ -8,6 +8,7 @@ import { EvidenceCore } from '../core';
 import { PRODUCT_NAME, defaultDataDir } from '../config/data-dir';
 import { fileLogger } from '../logging/logger';
 import { KeychainSecretStore } from '../secrets/secret-store';
+import { isDeskError } from '../errors';
 import type { StateCounts } from '../../protocol/states';
 import { waitingCount } from '../../protocol/states';
 import type { Notice, ShellText, TrayAction } from '../shell/background';
@@ -26,6 +27,7 @@ import { installMenu } from './menu';
 import { APP_ENTRY } from '../shell/app-scheme';
 import { SECURE_WEB_PREFERENCES, guardAllWebContents, registerAppScheme, serveRenderer } from './security';
 import { loadWindowState, saveWindowState } from './window-state';
+import { sayWith } from '../../protocol/locales';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 app.setName(PRODUCT_NAME);
@@ -54,7 +56,11 @@ async function start(): Promise<void> {
       startEmbedded: embeddedSandbox(),
     });
   } catch (error) {
-    dialog.showErrorBox(setShellLanguage('system')('dialogs.cannotStart'), (error as Error).message);
+    const t = setShellLanguage('system');
+    dialog.showErrorBox(
+      t('dialogs.cannotStart'),
+      isDeskError(error) ? sayWith(t)(error.said) : (error as Error).message,
+    );
     app.exit(3);
     return;
   }

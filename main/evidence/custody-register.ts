@@ -7,6 +7,8 @@ import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
 import type { AuditEntry, CertificationRow, HistoryEntry } from '../../protocol/views';
 import { utcIso } from '../../protocol/time-format';
 import type { ReceiptContext } from './receipt';
+import { said } from '../../protocol/said';
+import { inEnglish } from '../../protocol/locales';
 
 /** One certification as the register shows it: the row, its timeline and where it was made. */
 export interface RegisterEntry {
@@ -58,7 +60,7 @@ export async function writeCustodyRegister(source: CustodySource, path: string):
   try {
     return await writeCsv(source, path);
   } catch (error) {
-    throw exportFailed('The register', path, error);
+    throw exportFailed(said('exports.register'), path, error);
   }
 }
 
@@ -146,7 +148,9 @@ function environmentWords(environment: RegisterEntry['environment']): string {
 
 function verificationWords(row: CertificationRow): string {
   if (row.state !== 'anchored') return '';
-  if (row.verification === 'verified') return `verified: ${row.verificationMessage ?? ''}`.trim();
-  if (row.verification === 'invalid') return `DID NOT VERIFY: ${row.verificationMessage ?? ''}`;
-  return `not checked: ${row.verificationMessage ?? ''}`;
+  // The register is filed and read by others: its sentences are English, like its headings.
+  const said = row.verificationMessage ? inEnglish(row.verificationMessage) : '';
+  if (row.verification === 'verified') return `verified: ${said}`.trim();
+  if (row.verification === 'invalid') return `DID NOT VERIFY: ${said}`;
+  return `not checked: ${said}`;
 }

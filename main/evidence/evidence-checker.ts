@@ -4,6 +4,8 @@ import { logKeyFingerprint } from '../../verifier/bytes';
 import type { KeyAnswer, KeyChange, TreeHead } from './log-trust';
 import { keyChangeReason } from './log-trust';
 import { nodeEd25519Verify } from './native-signature';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
 
 export interface LogKeySource {
   /** The log key trusted for this environment (given, or pinned on first use), or why there is none. */
@@ -11,7 +13,7 @@ export interface LogKeySource {
   /** Evidence named another key: has the service changed its key? */
   noticeOtherKey(): Promise<KeyChange | null>;
   /** A verified tree head, checked against the newest seen: the log must only grow. */
-  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: string }>;
+  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: Said }>;
 }
 
 /** Verifies evidence whose format we know; anything else is kept raw and said to be unverifiable. */
@@ -23,18 +25,21 @@ export async function checkEvidence(
   if (evidence === null || evidence === undefined) {
     return {
       verification: 'unverifiable',
-      message: 'The service sent no evidence to check; its answer is kept as received.',
+      message: said('evidence.none'),
     };
   }
   if ((evidence as { format?: unknown }).format !== SANDBOX_EVIDENCE_FORMAT) {
     return {
       verification: 'unverifiable',
-      message: 'The evidence is in a format this app cannot check; it is kept as received.',
+      message: said('evidence.unknownFormat'),
     };
   }
   const answer = await keys.pinnedLogKey();
   if (answer.key === undefined)
-    return { verification: 'unverifiable', message: `${answer.reason} The evidence is kept as received.` };
+    return {
+      verification: 'unverifiable',
+      message: said('evidence.keptAsReceived', { reason: answer.reason }),
+    };
   const logPublicKey = answer.key;
   const verdict = verifySandboxEvidence(evidence, {
     assetHash: row.assetHash,
@@ -45,13 +50,20 @@ export async function checkEvidence(
   if (!verdict.verified) {
     const change = verdict.code === 'key_id_mismatch' ? await keys.noticeOtherKey() : null;
     if (change) return { verification: 'unverifiable', message: keyChangeReason(change) };
-    return { verification: 'invalid', message: `The evidence did not verify: ${verdict.message}` };
+    return {
+      verification: 'invalid',
+      message: said('evidence.didNotVerify', { reason: said(`evidence.failure.${verdict.code}`) }),
+    };
   }
   const head = (evidence as { signed_tree_head: TreeHead }).signed_tree_head;
   const history = await keys.checkTreeHead(logKeyFingerprint(logPublicKey), head);
   if (!history.ok) return { verification: 'invalid', message: history.message };
   return {
     verification: 'verified',
-    message: `Evidence verified: entry ${verdict.leafIndex + 1} of ${verdict.treeSize} in the log, signed ${new Date(verdict.treeHeadTimestamp).toISOString()}.`,
+    message: said('evidence.verified', {
+      entry: verdict.leafIndex + 1,
+      size: verdict.treeSize,
+      signedAt: new Date(verdict.treeHeadTimestamp).toISOString(),
+    }),
   };
 }

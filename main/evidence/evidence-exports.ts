@@ -12,6 +12,7 @@ import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
+import { said } from '../../protocol/said';
 
 export interface EvidenceExportsDeps {
   store: Store;
@@ -33,7 +34,7 @@ export class EvidenceExports {
   /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
   receipt(id: number): Receipt {
     const row = this.deps.store.queue.get(id);
-    if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
+    if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     return this.receiptFor(row);
   }
 
@@ -41,11 +42,7 @@ export class EvidenceExports {
     const { store } = this.deps;
     return buildReceipt(row, {
       environment: this.environmentOf(row.profileId),
-      logPublicKey: LogTrust.keyForEvidence(
-        store.settings,
-        row.profileId,
-        row.evidence === null ? null : JSON.parse(row.evidence),
-      ),
+      logPublicKey: LogTrust.keyForEvidence(store.settings, row.profileId, row.evidence),
       timestamp: row.timestampState === 'confirmed' ? store.timestamps.confirmedFor(row.id) : null,
     });
   }
@@ -73,7 +70,7 @@ export class EvidenceExports {
           target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
       },
     ).catch((error: unknown) => {
-      throw exportFailed('The evidence kit', target.zip ?? target.dir ?? 'the chosen place', error);
+      throw exportFailed(said('exports.kit'), target.zip ?? target.dir ?? said('exports.chosenPlace'), error);
     });
     this.deps.log.log('info', 'evidence.exported', {
       certifications: written.certifications,

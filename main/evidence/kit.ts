@@ -23,6 +23,7 @@ import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
+import { said } from '../../protocol/said';
 
 export interface KitSource {
   count: number;
@@ -175,9 +176,7 @@ function verifierPage(): string {
   if (found) return readFileSync(found, 'utf8');
   throw new DeskError(
     'verifier_missing',
-    existsSync(builder)
-      ? 'The offline verifier (verify.html) could not be built in this checkout, so no kit can be made: run npm run build:verifier and read what it says.'
-      : 'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk.',
+    said(existsSync(builder) ? 'exports.verifierNotBuilt' : 'exports.verifierMissing'),
   );
 }
 

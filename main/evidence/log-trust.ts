@@ -3,8 +3,10 @@ import { base64ToBytes, hexToBytes, logKeyFingerprint } from '../../verifier/byt
 import { consistencyHolds } from '../../verifier/consistency';
 import { isLogKeyFingerprint } from '../../protocol/profiles';
 import type { Logger } from '../logging/logger';
-import type { CallResult } from '../service/service-client';
+import type { ServiceAnswer } from '../service/service-client';
 import type { SettingsStore } from '../store';
+import type { Said } from '../../protocol/said';
+import { readStoredSaid, said, storedSaid } from '../../protocol/said';
 
 /** Where a profile's certifications are checked against: its service, and the log key it was given, if any. */
 export interface TrustedService {
@@ -18,14 +20,14 @@ export interface TrustedService {
 export interface LogTrustDeps {
   settings: SettingsStore;
   active(): TrustedService;
-  fetchKey(): Promise<CallResult<string> | undefined>;
-  fetchConsistency(first: number, second: number): Promise<CallResult<string[]> | undefined>;
+  fetchKey(): Promise<ServiceAnswer<string> | undefined>;
+  fetchConsistency(first: number, second: number): Promise<ServiceAnswer<string[]> | undefined>;
   log: Logger;
   now?(): number;
 }
 
 /** The key to check evidence with, or why there is none. */
-export type KeyAnswer = { key: string } | { key?: undefined; reason: string };
+export type KeyAnswer = { key: string } | { key?: undefined; reason: Said };
 
 export interface KeyChange {
   profileId: string;
@@ -89,7 +91,7 @@ export class LogTrust {
     const { settings } = this.deps;
     if (target.configuredKey && !isLogKeyFingerprint(target.configuredKey)) {
       const key = spkiOfPem(target.configuredKey);
-      if (!key) return { reason: 'The log key given in the settings is not a readable public key.' };
+      if (!key) return { reason: said('evidence.logKeyUnreadableSetting') };
       this.pin(target, key);
       return { key };
     }
@@ -118,7 +120,7 @@ export class LogTrust {
     const fingerprint = logKeyFingerprint(fetched.key);
     if (expected && fingerprint !== expected)
       return {
-        reason: `The service publishes a log key with fingerprint ${fingerprint}, not the ${expected} given in the settings; its evidence is not trusted.`,
+        reason: said('evidence.logKeyNotExpected', { fingerprint, expected }),
       };
     if (!pinned || logKeyFingerprint(pinned) === fingerprint || expected) {
       this.pin(target, fetched.key);
@@ -175,7 +177,7 @@ export class LogTrust {
    * A verified tree head: checked against the newest one seen for the same key, which it replaces
    * when it is newer. A log that rewrote its history fails here, loudly and for good.
    */
-  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: string }> {
+  checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: Said }> {
     // One at a time: the rows of a batch share a tree head, and only the first needs to ask for a proof.
     const run = this.treeHeadChecks.then(() => this.checkTreeHeadNow(fingerprint, head));
     this.treeHeadChecks = run.catch(() => undefined);
@@ -185,10 +187,10 @@ export class LogTrust {
   private async checkTreeHeadNow(
     fingerprint: string,
     head: TreeHead,
-  ): Promise<{ ok: true } | { ok: false; message: string }> {
+  ): Promise<{ ok: true } | { ok: false; message: Said }> {
     const { settings } = this.deps;
     const broken = settings.get(brokenOf(fingerprint));
-    if (broken) return { ok: false, message: broken };
+    if (broken) return { ok: false, message: readStoredSaid(broken) as Said };
     const seenJson = settings.get(headOf(fingerprint));
     const seen = seenJson ? (JSON.parse(seenJson) as TreeHead) : undefined;
     if (!seen) {
@@ -204,7 +206,7 @@ export class LogTrust {
     if (!proof?.ok) {
       // A service without consistency proofs (the real one may have none): the newest head is still kept.
       this.deps.log.log('warn', 'evidence.consistency_unchecked', {
-        reason: proof?.ok === false ? proof.message : 'no service',
+        reason: proof?.ok === false ? proof.code : 'no service',
       });
       if (newer === head) settings.set(headOf(fingerprint), JSON.stringify(head));
       return { ok: true };
@@ -224,9 +226,9 @@ export class LogTrust {
     return { ok: true };
   }
 
-  private rewritten(fingerprint: string, older: TreeHead, newer: TreeHead): { ok: false; message: string } {
-    const message = `The service's log rewrote its history: its tree head of ${newer.tree_size} entries does not extend the one of ${older.tree_size} entries seen before. No evidence from this log can be trusted; tell the service's operator and keep the receipts you have.`;
-    this.deps.settings.set(brokenOf(fingerprint), message);
+  private rewritten(fingerprint: string, older: TreeHead, newer: TreeHead): { ok: false; message: Said } {
+    const message = said('evidence.logRewritten', { newer: newer.tree_size, older: older.tree_size });
+    this.deps.settings.set(brokenOf(fingerprint), storedSaid(message) as string);
     this.deps.log.log('error', 'evidence.log_rewritten', {
       fingerprint,
       older: older.tree_size,
@@ -243,17 +245,12 @@ export class LogTrust {
 
   /** Asks the service for its key at most once per backoff period while it does not answer. */
   private async fetchKeyBackingOff(): Promise<KeyAnswer> {
-    if (this.now() < this.nextFetchAt)
-      return {
-        reason:
-          'The log key needed to check the evidence could not be fetched; it will be asked for again later.',
-      };
+    if (this.now() < this.nextFetchAt) return { reason: said('evidence.logKeyNotFetched') };
     const fetched = await this.deps.fetchKey();
     if (fetched?.ok) {
       this.failedFetches = 0;
       this.nextFetchAt = 0;
-      if (!isCanonicalSpki(fetched.value))
-        return { reason: 'The service published a log key that is not a readable Ed25519 public key.' };
+      if (!isCanonicalSpki(fetched.value)) return { reason: said('evidence.logKeyUnreadable') };
       return { key: fetched.value };
     }
     this.failedFetches++;
@@ -261,12 +258,9 @@ export class LogTrust {
       this.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failedFetches - 1));
     this.deps.log.log('warn', 'evidence.log_key_unavailable', {
       failures: this.failedFetches,
-      message: fetched?.ok === false ? fetched.message : null,
+      code: fetched?.ok === false ? fetched.code : null,
     });
-    return {
-      reason:
-        'The log key needed to check the evidence could not be fetched; it will be asked for again later.',
-    };
+    return { reason: said('evidence.logKeyNotFetched') };
   }
 
   private now(): number {
@@ -274,8 +268,11 @@ export class LogTrust {
   }
 }
 
-export function keyChangeReason(change: KeyChange): string {
-  return `The service's log key changed (fingerprint ${change.previousFingerprint.slice(0, 16)}… is now ${change.fingerprint.slice(0, 16)}…). Evidence is not checked with the new key until you accept it, after comparing its fingerprint with the one the service publishes (Settings, or evidence-desk profile trust-key).`;
+export function keyChangeReason(change: KeyChange): Said {
+  return said('evidence.logKeyChanged', {
+    before: change.previousFingerprint.slice(0, 16),
+    after: change.fingerprint.slice(0, 16),
+  });
 }
 
 function isCanonicalSpki(base64: string): boolean {

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { readProofBytes } from '../../verifier/pdf-attachment';
 import { DeskError } from '../errors';
+import { said } from '../../protocol/said';
 
 const inflateAsync = promisify(inflate);
 
@@ -16,7 +17,7 @@ export async function readProof(path: string): Promise<{ json: unknown } | { unr
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new DeskError('not_found', `${path} does not exist.`);
+    if (code === 'ENOENT') throw new DeskError('not_found', said('file.doesNotExist', { path }));
     return { unreadable: `${path} could not be read (${code ?? 'unknown error'}).` };
   }
   const read = await readProofBytes(bytes, (data) => inflateAsync(data));

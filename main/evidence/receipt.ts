@@ -5,6 +5,7 @@ import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { logKeyFingerprint } from '../../verifier/bytes';
 import { SANDBOX_EVIDENCE_FORMAT, logPosition } from '../../verifier/sandbox-evidence';
+import { inEnglish } from '../../protocol/locales';
 
 export interface ReceiptContext {
   environment: ProfileSummary & { baseUrl: string | null };
@@ -19,7 +20,7 @@ const DEMO_NOTICE =
 
 /** A certification as a receipt anyone can check (docs/evidence.md). */
 export function buildReceipt(row: CertificationRow, context: ReceiptContext): Receipt {
-  const evidence = row.evidence === null ? null : (JSON.parse(row.evidence) as unknown);
+  const evidence = row.evidence ?? null;
   const knownFormat = (evidence as { format?: unknown } | null)?.format === SANDBOX_EVIDENCE_FORMAT;
   const verifiable = row.state === 'anchored' && knownFormat && context.logPublicKey !== null;
   return {
@@ -49,7 +50,13 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
     verifiable,
     status: statusOf(row, knownFormat, context.logPublicKey !== null),
     verification:
-      row.verification === null ? null : { result: row.verification, message: row.verificationMessage },
+      row.verification === null
+        ? null
+        : {
+            result: row.verification,
+            // A receipt is read by people without Evidence Desk: its sentences are in English.
+            message: row.verificationMessage && inEnglish(row.verificationMessage),
+          },
     evidence,
     log_key:
       context.logPublicKey === null

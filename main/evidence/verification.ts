@@ -9,6 +9,7 @@ import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
 import { checkAgainstProof } from './verify-document';
+import { said } from '../../protocol/said';
 
 export interface VerificationDeps {
   store: Store;
@@ -54,11 +55,10 @@ export class Verification {
     const hashed = await hashOneFile(pool, path);
     const certifications = [];
     for (const row of store.queue.findByHash(profileId, hashed.hash)) {
-      const evidence = row.evidence === null ? null : (JSON.parse(row.evidence) as unknown);
       const check: EvidenceCheck =
         row.state === 'anchored'
-          ? await checkEvidence(row, evidence, logKeys)
-          : { verification: 'unverifiable', message: `Not anchored yet (${row.state}).` };
+          ? await checkEvidence(row, row.evidence, logKeys)
+          : { verification: 'unverifiable', message: said('evidence.notAnchoredYet', { state: row.state }) };
       certifications.push({ row, check });
     }
     const sameName = certifications.length

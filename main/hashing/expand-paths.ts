@@ -3,6 +3,11 @@ import type { Stats } from 'node:fs';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { PathProblem, PathProblemCode } from '../../protocol/views';
+import type { Said, SaidKey, SaidValue } from '../../protocol/said';
+
+// The same value protocol/said.ts builds; written out here because this module runs in the hash
+// worker, which loads Node built-ins only.
+const said = (key: SaidKey, values?: Record<string, SaidValue>): Said => (values ? { key, values } : { key });
 
 /**
  * Operating-system clutter that is never certified when a folder is expanded (a file named
@@ -102,7 +107,7 @@ function visit(
     out.problems.push({
       path,
       code: 'not_regular_file',
-      message: `This is ${kindOf(info)}, not a document, so it cannot be certified.`,
+      said: said('file.notADocument', { kind: kindOf(info) }),
     });
     return;
   }
@@ -120,7 +125,7 @@ function visit(
     out.problems.push({
       path,
       code: 'folder_loop',
-      message: 'This folder contains a link back to itself; it was not expanded again.',
+      said: said('file.folderLoop'),
     });
     return;
   }
@@ -173,11 +178,11 @@ export function resolveLossyPath(path: string): Target | undefined {
   };
 }
 
-function kindOf(info: Stats): string {
-  if (info.isFIFO()) return 'a pipe';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+function kindOf(info: Stats): Said {
+  if (info.isFIFO()) return said('file.kind.fifo');
+  if (info.isSocket()) return said('file.kind.socket');
+  if (info.isCharacterDevice() || info.isBlockDevice()) return said('file.kind.device');
+  return said('file.kind.other');
 }
 
 function problemFromError(path: string, error: NodeJS.ErrnoException): PathProblem {
@@ -187,26 +192,26 @@ function problemFromError(path: string, error: NodeJS.ErrnoException): PathProbl
       return {
         path,
         code: 'not_found',
-        message: `${basename(path)} does not exist (it may have been moved or deleted).`,
+        said: said('file.missing', { name: basename(path) }),
       };
     case 'EACCES':
     case 'EPERM':
       return {
         path,
         code: 'permission_denied',
-        message: `You do not have permission to read ${basename(path)}.`,
+        said: said('file.noPermissionFor', { name: basename(path) }),
       };
     case 'ELOOP':
       return {
         path,
         code: 'folder_loop',
-        message: `${basename(path)} is a link that points back to itself.`,
+        said: said('file.linkLoop', { name: basename(path) }),
       };
     default:
       return {
         path,
         code: 'unreadable',
-        message: `${basename(path)} could not be read (${error.code ?? error.message}).`,
+        said: said('file.couldNotRead', { path: basename(path), code: error.code ?? error.message }),
       };
   }
 }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { DeskError } from '../errors';
 import { resolveLossyPath } from './expand-paths';
 import type { FileHash, HashPool } from './hash-pool';
+import { said } from '../../protocol/said';
 
 /** The hash of one named regular file, or a DeskError that says why not. */
 export async function hashOneFile(pool: HashPool, path: string): Promise<FileHash> {
@@ -11,10 +12,10 @@ export async function hashOneFile(pool: HashPool, path: string): Promise<FileHas
   try {
     info = await stat(target?.raw ?? path);
   } catch {
-    throw new DeskError('not_found', `${path} does not exist or cannot be read.`);
+    throw new DeskError('not_found', said('file.doesNotExist', { path }));
   }
-  if (!info.isFile()) throw new DeskError('not_regular_file', `${path} is not a regular file.`);
+  if (!info.isFile()) throw new DeskError('not_regular_file', said('file.notRegular', { path }));
   const outcome = await pool.hash(target ? { path: target.path, rawPath: target.raw } : path);
-  if (!outcome.ok) throw new DeskError(outcome.code, outcome.message);
+  if (!outcome.ok) throw new DeskError(outcome.code, outcome.said);
   return outcome;
 }

@@ -5,6 +5,8 @@ import { Worker } from 'node:worker_threads';
 import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
 import { NOT_REGULAR } from './expand-paths';
 import type { HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
+import { said } from '../../protocol/said';
+import type { Said } from '../../protocol/said';
 
 export interface FileHash {
   hash: string;
@@ -12,7 +14,7 @@ export interface FileHash {
   mtimeMs: number;
 }
 
-export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; message: string };
+export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; said: Said };
 
 interface PendingExpansion {
   paths: string[];
@@ -191,7 +193,7 @@ export class HashPool {
       if (assignment.kind === 'expand') assignment.reject(new Error(`Listing the files failed: ${reason}.`));
       else
         for (const pending of assignment.jobs.values())
-          pending.resolve({ ok: false, code: 'unreadable', message: `Hashing failed: ${reason}.` });
+          pending.resolve({ ok: false, code: 'unreadable', said: said('file.hashingFailed', { reason }) });
     }
     this.spawn();
     this.dispatch();
@@ -206,25 +208,23 @@ function toOutcome(result: HashResult): HashOutcome {
       return {
         ok: false,
         code: 'changed_while_hashing',
-        message: 'The file changed while it was being hashed — save it, then add it again.',
+        said: said('file.changedWhileHashing'),
       };
     case 'error':
       if (result.code === 'EACCES' || result.code === 'EPERM') {
         return {
           ok: false,
           code: 'permission_denied',
-          message: 'You do not have permission to read this file.',
+          said: said('file.noPermission'),
         };
       }
       if (result.code === NOT_REGULAR)
         return {
           ok: false,
           code: 'not_regular_file',
-          message:
-            'This was replaced by something that is not a document (a pipe or device) while it was being added.',
+          said: said('file.replaced'),
         };
-      if (result.code === 'ENOENT')
-        return { ok: false, code: 'not_found', message: 'The file disappeared before it could be hashed.' };
-      return { ok: false, code: 'unreadable', message: `The file could not be read (${result.code}).` };
+      if (result.code === 'ENOENT') return { ok: false, code: 'not_found', said: said('file.disappeared') };
+      return { ok: false, code: 'unreadable', said: said('file.unreadable', { code: result.code }) };
   }
 }

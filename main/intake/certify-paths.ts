@@ -6,6 +6,7 @@ import type { FoundFile } from '../hashing/expand-paths';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
 import type { CertificationQueue, NewCertification } from '../store';
+import { said } from '../../protocol/said';
 
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
@@ -44,7 +45,10 @@ export async function certifyPaths(
 ): Promise<IntakeReport> {
   const parsed = batchMetadataSchema.safeParse(metadata);
   if (!parsed.success) {
-    throw new DeskError('invalid_metadata', parsed.error.issues.map((issue) => issue.message).join('; '));
+    throw new DeskError(
+      'invalid_metadata',
+      said('calls.invalidInput', { detail: parsed.error.issues.map((issue) => issue.message).join('; ') }),
+    );
   }
   const batch = parsed.data;
   const batchId = Date.now();
@@ -96,7 +100,7 @@ export async function certifyPaths(
         batchId,
       });
     } else {
-      report.problems.push({ path: file.path, code: outcome.code, message: outcome.message });
+      report.problems.push({ path: file.path, code: outcome.code, said: outcome.said });
     }
     reportBatch();
   };

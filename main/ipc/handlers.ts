@@ -14,6 +14,9 @@ import type { CertificationRow, LanguageChoice, RowView } from '../../protocol/v
 import type { EvidenceCore } from '../core';
 import { isDeskError } from '../errors';
 import type { Logger } from '../logging/logger';
+import { said } from '../../protocol/said';
+import type { Said } from '../../protocol/said';
+import { inEnglish } from '../../protocol/locales';
 
 export const toRowView = ({ rawResponse: _raw, evidence: _evidence, ...view }: CertificationRow): RowView =>
   view;
@@ -110,10 +113,10 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const result = unsaved
         ? await core.profiles.testUnsaved(unsaved.profile, unsaved.secrets)
         : await core.profiles.test(id);
-      // The screens say "Connected" in their own language; a failure keeps the service's words.
+      // The screens say "Connected" in their own language; a failure says why, the service's words quoted.
       return result.ok
-        ? { ok: true, message: '', tokenSeconds: result.value.expiresInSeconds }
-        : { ok: false, message: result.message };
+        ? { ok: true, message: null, tokenSeconds: result.value.expiresInSeconds }
+        : { ok: false, message: result.said };
     },
   };
 }
@@ -138,17 +141,17 @@ export type IpcInvoke = <N extends CallName>(
 export function createIpcInvoke(core: EvidenceCore, log: Logger, shell: ShellServices): IpcInvoke {
   const table = implementations(core, shell);
   return async <N extends CallName>(name: N, input: unknown): Promise<CallResult<CallResults[N]>> => {
-    if (!Object.hasOwn(CALLS, name)) return failure('unknown_call', 'That action does not exist.');
+    if (!Object.hasOwn(CALLS, name)) return failure('unknown_call', said('calls.unknown'));
     const parsed = CALLS[name].safeParse(input);
-    if (!parsed.success) return failure('invalid_input', z.prettifyError(parsed.error));
+    if (!parsed.success) return invalidInput(parsed.error);
     try {
       const implementation = table[name] as (input: unknown) => Promise<CallResults[N]> | CallResults[N];
       return { ok: true, value: await implementation(parsed.data) };
     } catch (error) {
-      if (isDeskError(error)) return failure(error.code, error.message);
-      if (error instanceof z.ZodError) return failure('invalid_input', z.prettifyError(error));
+      if (isDeskError(error)) return failure(error.code, error.said);
+      if (error instanceof z.ZodError) return invalidInput(error);
       log.log('error', 'ipc.call_failed', { call: name, error: (error as Error).message });
-      return failure('internal_error', 'Something went wrong in Evidence Desk; the details are in its log.');
+      return failure('internal_error', said('calls.internal'));
     }
   };
 }
@@ -169,7 +172,10 @@ export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => 
   };
 }
 
-const failure = (code: ErrorCode, message: string): CallResult<never> => ({
+const failure = (code: ErrorCode, saying: Said): CallResult<never> => ({
   ok: false,
-  error: { code, message },
+  error: { code, message: inEnglish(saying), said: saying },
 });
+
+const invalidInput = (error: z.ZodError) =>
+  failure('invalid_input', said('calls.invalidInput', { detail: z.prettifyError(error) }));

@@ -4,6 +4,7 @@ import { currentIdentity } from '../config/identity';
 import { DeskError } from '../errors';
 import type { ReceiptContext } from '../evidence/receipt';
 import type { ListQuery, Store } from '../store';
+import { said } from '../../protocol/said';
 
 export interface QueueViewDeps {
   store: Store;
@@ -32,8 +33,8 @@ export class QueueView {
   details(id: number): CertificationDetails {
     const { queue } = this.deps.store;
     const row = queue.get(id);
-    if (!row) throw new DeskError('not_found', `There is no certification ${id}.`);
-    const position = row.evidence === null ? null : logPosition(JSON.parse(row.evidence));
+    if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
+    const position = row.evidence === null ? null : logPosition(row.evidence);
     return {
       row,
       history: queue.history(id),

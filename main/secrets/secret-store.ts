@@ -2,6 +2,7 @@ import keytar from 'keytar';
 import { DeskError } from '../errors';
 
 import type { SecretName } from '../../protocol/profiles';
+import { said } from '../../protocol/said';
 
 export type { SecretName };
 
@@ -39,7 +40,7 @@ export class KeychainSecretStore implements SecretStore {
       // keytar's messages name the backend, never the secret.
       throw new DeskError(
         'keychain_unavailable',
-        `The system keychain could not be used: ${(error as Error).message}`,
+        said('profile.keychainUnavailable', { reason: (error as Error).message }),
       );
     }
   }

@@ -3,6 +3,8 @@
  * refuses, a certificate this computer does not trust (naming who issued it), a captive portal.
  */
 import { connect } from 'node:tls';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
 
 const CERTIFICATE_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -14,35 +16,59 @@ const CERTIFICATE_CODES = new Set([
 ]);
 
 /** What went wrong under a fetch that got no answer, for the proxy and TLS cases; null for others. */
-export async function explainNetworkFailure(error: unknown, url: URL): Promise<string | null> {
+export async function explainNetworkFailure(error: unknown, url: URL): Promise<Said | null> {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   // A proxy's refusal sits a few causes deep (fetch failed ← request cancelled ← proxy response).
   const messages: string[] = [];
   for (let link: unknown = error; link instanceof Error && messages.length < 6; link = link.cause)
     messages.push(link.message);
   const text = messages.join(' ');
+  const host = url.host;
   // In the app, requests go through Chromium (net.fetch), whose failures are net::ERR_… names.
   if (/net::ERR_(PROXY_AUTH_UNSUPPORTED|PROXY_AUTH_REQUESTED|PROXY_AUTHENTICATION)/.test(text))
-    return 'the proxy asks for a user name and password that Evidence Desk was not given: ask IT to let Evidence Desk through, or to set the proxy up for this computer';
+    return said('network.proxyWantsPassword');
   if (/net::ERR_(TUNNEL_CONNECTION_FAILED|PROXY_CONNECTION_FAILED)/.test(text))
-    return `the proxy refused or could not make the connection: ask IT to allow ${url.host}`;
+    return said('network.proxyRefused', { host });
   if (/net::ERR_CERT_(AUTHORITY_INVALID|INVALID)/.test(text))
-    return `the certificate presented for ${url.host} is not trusted on this computer. If your organisation inspects TLS traffic, ask IT to install its CA certificate in the system's certificate store`;
-  if (/net::ERR_CERT_DATE_INVALID/.test(text)) return `the service's certificate has expired (${url.host})`;
+    return said('network.certificateUntrusted', { host });
+  if (/net::ERR_CERT_DATE_INVALID/.test(text)) return said('network.certificateExpired', { host });
   if (/net::ERR_CERT_COMMON_NAME_INVALID/.test(text))
-    return `the certificate presented is not for ${url.hostname}: something on the network may be intercepting the connection`;
-  if (/\b407\b/.test(text))
-    return 'the proxy asks for a user name and password: give them in the proxy address (HTTPS_PROXY=http://user:password@proxy:port), or ask IT for a proxy that lets Evidence Desk through';
-  if (/Proxy response \((\d+)\)/.test(text))
-    return `the proxy refused the connection (${/Proxy response \((\d+)\)/.exec(text)?.[1]}): ask IT to allow ${url.host}`;
-  if (cause?.code === 'CERT_HAS_EXPIRED') return `the service's certificate has expired (${url.host})`;
+    return said('network.certificateWrongName', { host: url.hostname });
+  if (/\b407\b/.test(text)) return said('network.proxyWantsPasswordHere');
+  const proxyStatus = /Proxy response \((\d+)\)/.exec(text)?.[1];
+  if (proxyStatus) return said('network.proxyRefusedStatus', { status: proxyStatus, host });
+  if (cause?.code === 'CERT_HAS_EXPIRED') return said('network.certificateExpired', { host });
   if (cause?.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-    return `the certificate presented is not for ${url.hostname}: something on the network may be intercepting the connection`;
+    return said('network.certificateWrongName', { host: url.hostname });
   if (cause?.code && CERTIFICATE_CODES.has(cause.code)) {
     const issuer = await issuerOf(url);
-    return `the certificate presented for ${url.host}${issuer ? `, issued by "${issuer}",` : ''} is not trusted on this computer. If your organisation inspects TLS traffic, ask IT for its CA certificate and give it with NODE_EXTRA_CA_CERTS or "profile set --ca-file"`;
+    return issuer
+      ? said('network.certificateUntrustedIssuer', { host, issuer })
+      : said('network.certificateUntrustedHere', { host });
   }
   return null;
+}
+
+/** What the operating system said, in words a paralegal can act on (the code stays in the log). */
+const NETWORK_REASONS = new Map<string, Said>([
+  ['ECONNREFUSED', said('network.refused')],
+  ['ENOTFOUND', said('network.unknownName')],
+  ['EAI_AGAIN', said('network.lookupFailed')],
+  ['ECONNRESET', said('network.cutOff')],
+  ['ETIMEDOUT', said('network.timedOut')],
+  ['EHOSTUNREACH', said('network.hostUnreachable')],
+  ['ENETUNREACH', said('network.noNetwork')],
+  ['ECONNABORTED', said('network.cutOff')],
+  ['UND_ERR_SOCKET', said('network.cutOff')],
+  ['UND_ERR_CONNECT_TIMEOUT', said('network.timedOut')],
+]);
+
+export function networkReason(error: unknown): Said {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return (
+    NETWORK_REASONS.get(cause?.code ?? '') ??
+    said('network.other', { detail: cause?.message ?? (error as Error).message })
+  );
 }
 
 /** Who issued the certificate a server presents, read without trusting it (for the message only). */
@@ -71,6 +97,3 @@ function issuerOf(url: URL): Promise<string | null> {
 /** An answer that is a web page where the service speaks JSON: a captive portal or a proxy's login page. */
 export const looksLikeCaptivePortal = (contentType: string | null, raw: string): boolean =>
   /text\/html/i.test(contentType ?? '') || /^\s*<(!doctype html|html)/i.test(raw);
-
-export const CAPTIVE_PORTAL_MESSAGE =
-  'Something answered with a web page instead of the service’s data: a Wi-Fi or proxy sign-in page, or a maintenance page. If a web browser shows a sign-in page, sign in to the network, then try again.';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
 import { ANCHORED_SERVICE_STATE, FAILED_SERVICE_STATES } from '../../protocol/service-states';
 
 /**
@@ -20,16 +22,20 @@ export interface CertificationReading {
 const idSchema = z.union([z.string().min(1).max(256), z.number().int().nonnegative()]).transform(String);
 const wordSchema = z.string().min(1).max(100);
 
-export class UnreadableResponse extends Error {}
+/** An answer that is not what was asked for, and what to tell people about it. */
+export class UnreadableResponse extends Error {
+  constructor(readonly said: Said) {
+    super(said.key);
+  }
+}
 
 export function readCertification(json: unknown, expectedId?: string): CertificationReading {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new UnreadableResponse('The service answered with something that is not a certification.');
+    throw new UnreadableResponse(said('service.notACertification'));
   }
   const body = json as Record<string, unknown>;
   const id = idSchema.safeParse(body.id ?? body.certification_id ?? expectedId);
-  if (!id.success)
-    throw new UnreadableResponse('The service did not say which certification this is (no id).');
+  if (!id.success) throw new UnreadableResponse(said('service.noId'));
   const stateWord = wordSchema.safeParse(body.state ?? body.status);
   const serviceState = stateWord.success ? stateWord.data : null;
   const normal = serviceState?.toLowerCase() ?? '';

@@ -1,13 +1,17 @@
-import type { Fetch } from './network';
-import { CAPTIVE_PORTAL_MESSAGE, explainNetworkFailure, looksLikeCaptivePortal } from './network-errors';
 import { randomUUID } from 'node:crypto';
 import type { CertificationRequest } from '../../protocol/certification-request';
+import { said } from '../../protocol/said';
+import type { Fetch } from './network';
+import { explainNetworkFailure, looksLikeCaptivePortal, networkReason } from './network-errors';
 import type { SigningKeys } from './request-signer';
 import { signRequest } from './request-signer';
 import type { CertificationReading } from './response-reader';
-import { UnreadableResponse, errorCodeOf, errorMessageOf, readCertification } from './response-reader';
-import { isRetryableStatus, retryAfterMs } from './retry-policy';
-import { TokenProvider } from './token-provider';
+import { UnreadableResponse, readCertification } from './response-reader';
+import type { ServiceAnswer } from './service-failures';
+import { CallFailed, failure, failureOf, httpFailure, redirectFailure, unreadable } from './service-failures';
+import { TokenProvider, requestToken } from './token-provider';
+
+export type { ServiceAnswer, ServiceFailure } from './service-failures';
 
 export interface ServiceConnection {
   baseUrl: string;
@@ -23,22 +27,6 @@ export interface ServiceConnection {
   fetch?: Fetch;
 }
 
-/** How one call ended. `offline` means no answer at all (network down, timeout). */
-export type CallResult<T> =
-  | { ok: true; value: T; raw: string }
-  | {
-      ok: false;
-      retryable: boolean;
-      offline: boolean;
-      code: string;
-      message: string;
-      status?: number;
-      retryAfterMs?: number;
-      raw?: string;
-    };
-
-type Failure = Extract<CallResult<never>, { ok: false }>;
-
 interface OutgoingRequest {
   method: 'GET' | 'POST';
   url: URL;
@@ -51,14 +39,6 @@ interface OutgoingRequest {
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
-// The spec does not show the token lifetime; absent an expires_in we assume a short one.
-const ASSUMED_TOKEN_LIFETIME_SECONDS = 60;
-
-class CallFailed extends Error {
-  constructor(readonly failure: Failure) {
-    super(failure.message);
-  }
-}
 
 /**
  * The Evidence Certification Service over HTTP: one attempt per call (the sync engine owns
@@ -68,7 +48,7 @@ export class ServiceClient {
   private readonly tokens: TokenProvider;
 
   constructor(private readonly connection: ServiceConnection) {
-    this.tokens = new TokenProvider(() => this.fetchToken());
+    this.tokens = new TokenProvider(() => requestToken(connection, (url, init) => this.fetch(url, init)));
   }
 
   /** `signal` withdraws the request: before it is sent, nothing goes on the wire at all. */
@@ -76,7 +56,7 @@ export class ServiceClient {
     input: CertificationRequest,
     requestId: string,
     signal?: AbortSignal,
-  ): Promise<CallResult<CertificationReading>> {
+  ): Promise<ServiceAnswer<CertificationReading>> {
     return this.call(
       'POST',
       `/v1/certifications`,
@@ -88,7 +68,7 @@ export class ServiceClient {
     );
   }
 
-  readCertification(serviceId: string, signal?: AbortSignal): Promise<CallResult<CertificationReading>> {
+  readCertification(serviceId: string, signal?: AbortSignal): Promise<ServiceAnswer<CertificationReading>> {
     return this.call(
       'GET',
       `/v1/certifications/${encodeURIComponent(serviceId)}`,
@@ -101,7 +81,7 @@ export class ServiceClient {
   }
 
   /** The sandbox's log key (docs/api.md); the real service may have none, which is a plain failure. */
-  fetchLogKey(): Promise<CallResult<string>> {
+  fetchLogKey(): Promise<ServiceAnswer<string>> {
     return this.call(
       'GET',
       '/v1/log/public-key',
@@ -109,7 +89,7 @@ export class ServiceClient {
       undefined,
       (json) => {
         const key = (json as { public_key?: unknown }).public_key;
-        if (typeof key !== 'string') throw new UnreadableResponse('The service did not publish a log key.');
+        if (typeof key !== 'string') throw new UnreadableResponse(said('service.noLogKey'));
         return key;
       },
       false,
@@ -117,7 +97,7 @@ export class ServiceClient {
   }
 
   /** A consistency proof between two sizes of the log (docs/api.md); a service without the endpoint answers 404. */
-  fetchConsistency(first: number, second: number): Promise<CallResult<string[]>> {
+  fetchConsistency(first: number, second: number): Promise<ServiceAnswer<string[]>> {
     return this.call(
       'GET',
       `/v1/log/consistency?first=${first}&second=${second}`,
@@ -129,7 +109,7 @@ export class ServiceClient {
           !Array.isArray(nodes) ||
           !nodes.every((node) => typeof node === 'string' && /^[0-9a-f]{64}$/.test(node))
         )
-          throw new UnreadableResponse('The service sent a consistency proof this app cannot read.');
+          throw new UnreadableResponse(said('service.unreadableConsistency'));
         return nodes as string[];
       },
       false,
@@ -137,9 +117,9 @@ export class ServiceClient {
   }
 
   /** Fetches a token and says in plain words whether that worked. */
-  async testConnection(): Promise<CallResult<{ expiresInSeconds: number }>> {
+  async testConnection(): Promise<ServiceAnswer<{ expiresInSeconds: number }>> {
     try {
-      const token = await this.fetchToken();
+      const token = await requestToken(this.connection, (url, init) => this.fetch(url, init));
       return { ok: true, value: { expiresInSeconds: token.expiresInSeconds }, raw: '' };
     } catch (error) {
       return failureOf(error);
@@ -154,7 +134,7 @@ export class ServiceClient {
     read: (json: unknown) => T,
     authenticated = true,
     signal?: AbortSignal,
-  ): Promise<CallResult<T>> {
+  ): Promise<ServiceAnswer<T>> {
     try {
       const request: OutgoingRequest = {
         method,
@@ -171,7 +151,7 @@ export class ServiceClient {
         response = await this.send(request, true);
       }
       response = await this.followReadRedirects(response, request);
-      if (isRedirect(response.status)) return redirectFailure(response, request);
+      if (isRedirect(response.status)) return redirectFailure(response, request.url);
       const raw = await response.text();
       if (!response.ok) return httpFailure(response, raw);
       if (raw.trim() === '') return this.readLocation(response, read, authenticated, signal);
@@ -180,9 +160,11 @@ export class ServiceClient {
         json = JSON.parse(raw);
       } catch {
         return unreadable(
-          looksLikeCaptivePortal(response.headers.get('content-type'), raw)
-            ? CAPTIVE_PORTAL_MESSAGE
-            : 'The service answered with something that is not JSON.',
+          said(
+            looksLikeCaptivePortal(response.headers.get('content-type'), raw)
+              ? 'service.captivePortal'
+              : 'service.notJson',
+          ),
           response.status,
           raw,
         );
@@ -191,7 +173,7 @@ export class ServiceClient {
         return { ok: true, value: read(json), raw };
       } catch (error) {
         // A 2xx that is not what was asked for fails this one request; its raw answer is kept.
-        if (error instanceof UnreadableResponse) return unreadable(error.message, response.status, raw);
+        if (error instanceof UnreadableResponse) return unreadable(error.said, response.status, raw);
         throw error;
       }
     } catch (error) {
@@ -205,16 +187,12 @@ export class ServiceClient {
     read: (json: unknown) => T,
     authenticated: boolean,
     signal?: AbortSignal,
-  ): Promise<CallResult<T>> {
+  ): Promise<ServiceAnswer<T>> {
     const location = response.headers.get('location');
     const target = location ? new URL(location, response.url || this.connection.baseUrl) : null;
     if (!target || target.origin !== this.urlOf('').origin)
       return Promise.resolve(
-        unreadable(
-          `The service answered ${response.status} with nothing to read and no address of its own to read it from.`,
-          response.status,
-          '',
-        ),
+        unreadable(said('service.nothingToRead', { status: response.status }), response.status, ''),
       );
     return this.call('GET', target.href, randomUUID(), undefined, read, authenticated, signal);
   }
@@ -262,59 +240,6 @@ export class ServiceClient {
     return response;
   }
 
-  private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
-    const response = await this.fetch(new URL(this.connection.tokenUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: this.connection.clientId,
-        client_secret: this.connection.clientSecret,
-      }).toString(),
-    });
-    const raw = await response.text();
-    if (!response.ok) {
-      const failure = httpFailure(response, raw);
-      if (response.status === 400 || response.status === 401) {
-        throw new CallFailed({
-          ...failure,
-          retryable: true,
-          code: 'auth_failed',
-          message: `The service refused the client credentials: ${failure.message}`,
-        });
-      }
-      throw new CallFailed(failure);
-    }
-    let body: { access_token?: unknown; expires_in?: unknown };
-    try {
-      body = JSON.parse(raw) as typeof body;
-    } catch {
-      throw new CallFailed({
-        ok: false,
-        retryable: true,
-        offline: false,
-        code: 'unreadable_response',
-        message: looksLikeCaptivePortal(response.headers.get('content-type'), raw)
-          ? CAPTIVE_PORTAL_MESSAGE
-          : 'The token endpoint answered with something that is not JSON.',
-      });
-    }
-    if (typeof body.access_token !== 'string' || !body.access_token) {
-      throw new CallFailed({
-        ok: false,
-        retryable: true,
-        offline: false,
-        code: 'unreadable_response',
-        message: 'The token endpoint sent no access token.',
-      });
-    }
-    const expires = Number(body.expires_in);
-    return {
-      accessToken: body.access_token,
-      expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : ASSUMED_TOKEN_LIFETIME_SECONDS,
-    };
-  }
-
   private async fetch(url: URL, init: RequestInit, withdrawn?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
@@ -326,106 +251,22 @@ export class ServiceClient {
       });
     } catch (error) {
       if (withdrawn?.aborted)
-        throw new CallFailed({
-          ok: false,
-          retryable: true,
-          offline: false,
-          code: 'withdrawn',
-          message: 'The request was withdrawn before it completed.',
-        });
+        throw new CallFailed(
+          failure({ retryable: true, offline: false, code: 'withdrawn', said: said('service.withdrawn') }),
+        );
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new CallFailed({
-        ok: false,
-        retryable: true,
-        offline: true,
-        code: timedOut ? 'timeout' : 'unreachable',
-        message: timedOut
-          ? 'The service did not answer in time.'
-          : `The service cannot be reached: ${(await explainNetworkFailure(error, url)) ?? networkReason(error)}.`,
-      });
+      throw new CallFailed(
+        failure({
+          retryable: true,
+          offline: true,
+          code: timedOut ? 'timeout' : 'unreachable',
+          said: timedOut
+            ? said('service.timeout')
+            : said('service.unreachable', {
+                reason: (await explainNetworkFailure(error, url)) ?? networkReason(error),
+              }),
+        }),
+      );
     }
   }
-}
-
-function unreadable(message: string, status: number, raw: string): Failure {
-  return {
-    ok: false,
-    retryable: false,
-    offline: false,
-    code: 'unreadable_response',
-    message,
-    status,
-    raw: raw.slice(0, 10_000),
-  };
-}
-
-/** A redirect that is not followed: a creation is never re-sent elsewhere, a read never leaves the service. */
-function redirectFailure(response: Response, request: OutgoingRequest): Failure {
-  const location = response.headers.get('location');
-  const target = location ? new URL(location, request.url) : null;
-  return {
-    ok: false,
-    retryable: false,
-    offline: false,
-    status: response.status,
-    code: 'redirected',
-    message: `The service sent this request elsewhere (${response.status} to ${target ? target.origin + target.pathname : 'no address'}); Evidence Desk does not follow it. Check the service address in Settings.`,
-  };
-}
-
-function httpFailure(response: Response, raw: string): Failure {
-  const retryable = isRetryableStatus(response.status);
-  const said = errorMessageOf(raw);
-  return {
-    ok: false,
-    retryable,
-    offline: false,
-    status: response.status,
-    code: errorCodeOf(raw) ?? `http_${response.status}`,
-    message: said
-      ? `The service said: ${said}`
-      : `The service answered ${response.status} ${response.statusText}.`,
-    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
-    raw: raw.slice(0, 10_000),
-  };
-}
-
-function failureOf(error: unknown): Failure {
-  if (error instanceof CallFailed) return error.failure;
-  // A response that cannot be read fails this one request, with the words why; it is not retried blindly.
-  if (error instanceof UnreadableResponse)
-    return {
-      ok: false,
-      retryable: false,
-      offline: false,
-      code: 'unreadable_response',
-      message: error.message,
-    };
-  return {
-    ok: false,
-    retryable: true,
-    offline: false,
-    code: 'client_error',
-    message: `The request could not be made: ${(error as Error).message}`,
-  };
-}
-
-/** What the operating system said, in words a paralegal can act on (the code stays in the log). */
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'nothing answers at that address (the service may be down, or the address wrong)',
-  ENOTFOUND: 'that server name is unknown (check the address, or the network connection)',
-  EAI_AGAIN: 'the server name could not be looked up (the network may be down)',
-  ECONNRESET: 'the connection was cut off',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'the server cannot be reached from this network',
-  ENETUNREACH: 'this computer is not connected to a network',
-  ECONNABORTED: 'the connection was cut off',
-  UND_ERR_SOCKET: 'the connection was cut off',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-};
-
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? '';
-  return NETWORK_REASONS[code] ?? cause?.message ?? (error as Error).message;
 }

@@ -1,3 +1,7 @@
+import { said } from '../../protocol/said';
+import { looksLikeCaptivePortal } from './network-errors';
+import { CallFailed, failure, httpFailure } from './service-failures';
+
 /** An access token and when it should be renewed (before it expires, not after). */
 export interface AccessToken {
   value: string;
@@ -41,4 +45,61 @@ export class TokenProvider {
     this.current = { value: fetched.accessToken, renewAt: this.now() + lifetimeMs * RENEW_AT_SHARE };
     return this.current;
   }
+}
+
+// The spec does not show the token lifetime; absent an expires_in we assume a short one.
+const ASSUMED_TOKEN_LIFETIME_SECONDS = 60;
+
+/**
+ * One client-credentials token from the token endpoint. A refusal (400, 401) is `auth_failed`
+ * with the service's words; anything unreadable fails with what was wrong with it.
+ */
+export async function requestToken(
+  connection: { tokenUrl: string; clientId: string; clientSecret: string },
+  send: (url: URL, init: RequestInit) => Promise<Response>,
+): Promise<{ accessToken: string; expiresInSeconds: number }> {
+  const response = await send(new URL(connection.tokenUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: connection.clientId,
+      client_secret: connection.clientSecret,
+    }).toString(),
+  });
+  const raw = await response.text();
+  if (!response.ok) {
+    const refused = httpFailure(response, raw);
+    if (response.status === 400 || response.status === 401)
+      throw new CallFailed(
+        failure({
+          ...refused,
+          retryable: true,
+          code: 'auth_failed',
+          said: said('service.credentialsRefused', { reason: refused.said }),
+        }),
+      );
+    throw new CallFailed(refused);
+  }
+  const refuse = (saying: ReturnType<typeof said>) =>
+    new CallFailed(failure({ retryable: true, offline: false, code: 'unreadable_response', said: saying }));
+  let body: { access_token?: unknown; expires_in?: unknown };
+  try {
+    body = JSON.parse(raw) as typeof body;
+  } catch {
+    throw refuse(
+      said(
+        looksLikeCaptivePortal(response.headers.get('content-type'), raw)
+          ? 'service.captivePortal'
+          : 'service.tokenNotJson',
+      ),
+    );
+  }
+  if (typeof body.access_token !== 'string' || !body.access_token)
+    throw refuse(said('service.noAccessToken'));
+  const expires = Number(body.expires_in);
+  return {
+    accessToken: body.access_token,
+    expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : ASSUMED_TOKEN_LIFETIME_SECONDS,
+  };
 }

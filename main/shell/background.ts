@@ -8,6 +8,7 @@ import type { TFunction } from 'i18next';
 import type { StateCounts } from '../../protocol/states';
 import { waitingCount } from '../../protocol/states';
 import type { CertificationRow, QueueChanges } from '../../protocol/views';
+import { sayWith } from '../../protocol/locales';
 
 export type ShellText = TFunction<'shell'>;
 export type TrayAction = 'open' | 'sync-now' | 'pause' | 'resume' | 'quit';
@@ -100,7 +101,7 @@ export class NotificationPlanner {
         title: t('notify.failedTitle'),
         body: t('notify.failedBody', {
           name: row.fileName,
-          reason: row.errorMessage ?? t('notify.failedNoReason'),
+          reason: row.errorMessage ? sayWith(t)(row.errorMessage) : t('notify.failedNoReason'),
         }),
       });
     this.anchoredSinceQuiet += changes.changed.filter((change) => change.state === 'anchored').length;

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DeskError } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { said } from '../../protocol/said';
+import type { Said } from '../../protocol/said';
 
 export type QueueDb = Database.Database;
 
@@ -18,8 +20,7 @@ export function openQueueDb(
   const existed = path !== ':memory:' && existsSync(path);
   let db: QueueDb | undefined;
   try {
-    if (existed && statSync(path).size === 0)
-      throw damaged(path, 'is empty (0 bytes), which a queue never is');
+    if (existed && statSync(path).size === 0) throw damaged(path, said('database.isEmpty'));
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Version and integrity are checked before anything writes, so a newer or damaged file is left
     // byte for byte as it was.
@@ -45,24 +46,19 @@ export function openQueueDb(
 function refuseNewer(db: QueueDb): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new DeskError(
-      'database_too_new',
-      `The queue database was written by a newer Evidence Desk (schema ${current}; this version knows ${MIGRATIONS.length}). Update the app; the file was left untouched.`,
-    );
+    throw new DeskError('database_too_new', said('database.tooNew', { current, known: MIGRATIONS.length }));
   }
 }
 
 /** A structural check of every page (not the slower full integrity check): torn or overwritten pages fail it. */
 function refuseDamaged(db: QueueDb, path: string): void {
   const findings = db.pragma('quick_check') as { quick_check: string }[];
-  if (findings.length !== 1 || findings[0]?.quick_check !== 'ok') throw damaged(path, 'is damaged');
+  if (findings.length !== 1 || findings[0]?.quick_check !== 'ok')
+    throw damaged(path, said('database.isDamaged'));
 }
 
-function damaged(path: string, what: string): DeskError {
-  return new DeskError(
-    'database_corrupt',
-    `The queue database (${path}) ${what}. It was left untouched; move it aside to start a new queue, or restore it from a backup.`,
-  );
+function damaged(path: string, what: Said): DeskError {
+  return new DeskError('database_corrupt', said('database.damaged', { path, what }));
 }
 
 function migrate(db: QueueDb, target: number): void {
@@ -79,21 +75,14 @@ function explainOpenFailure(error: unknown, path: string): DeskError {
   if (error instanceof DeskError) return error;
   const code = (error as { code?: string }).code ?? '';
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    return new DeskError(
-      'database_locked',
-      `The queue database (${path}) is locked by another program, probably another Evidence Desk. Close it and try again; nothing was changed.`,
-    );
+    return new DeskError('database_locked', said('database.locked', { path }));
   }
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
-    return damaged(path, 'is damaged or is not an Evidence Desk database');
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return damaged(path, said('database.notOurs'));
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
-    return new DeskError(
-      'database_unavailable',
-      `The queue database (${path}) cannot be opened for writing (${code}). Check the folder's permissions.`,
-    );
+    return new DeskError('database_unavailable', said('database.notWritable', { path, code }));
   }
   return new DeskError(
     'database_unavailable',
-    `The queue database (${path}) could not be opened: ${(error as Error).message}`,
+    said('database.cannotOpen', { path, reason: (error as Error).message }),
   );
 }

@@ -1,9 +1,11 @@
 import { WAITING_STATES, emptyCounts } from '../../protocol/states';
 import type { LocalState, StateCounts } from '../../protocol/states';
 import type { AuditEntry, CertificationRow, HistoryEntry, ListSort, MatterCount } from '../../protocol/views';
+import { readStoredSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
 import type { QueueDb } from './database';
 import { inChunks, statementCache } from './statements';
+import { said } from '../../protocol/said';
 
 export interface ListQuery {
   profileId: string;
@@ -30,8 +32,32 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   (SELECT problem FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampProblem`;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
-export const notFound = (id: number) =>
-  new DeskError('not_found', `There is no certification ${id} in the queue.`);
+/**
+ * A row as the table holds it: evidence and the sayings as JSON text. `rowOf` reads them once,
+ * here, so everything above the store gets evidence as a value and what was said as sayings.
+ */
+type StoredRow = Omit<
+  CertificationRow,
+  'evidence' | 'errorMessage' | 'verificationMessage' | 'timestampProblem'
+> & {
+  evidence: string | null;
+  errorMessage: string | null;
+  verificationMessage: string | null;
+  timestampProblem: string | null;
+};
+
+export function rowOf(stored: unknown): CertificationRow {
+  const row = stored as StoredRow;
+  return {
+    ...row,
+    evidence: row.evidence === null ? null : (JSON.parse(row.evidence) as unknown),
+    errorMessage: readStoredSaid(row.errorMessage),
+    verificationMessage: readStoredSaid(row.verificationMessage),
+    timestampProblem: readStoredSaid(row.timestampProblem),
+  };
+}
+
+export const notFound = (id: number) => new DeskError('not_found', said('queue.noCertification', { id }));
 
 /** The queue's read side: what the screens, the CLI and the engine ask of it. Nothing here writes. */
 export class QueueReader {
@@ -46,7 +72,9 @@ export class QueueReader {
     return this.sql(
       `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND state = 'pending' AND next_attempt_at <= ?
        ORDER BY next_attempt_at, id LIMIT ?`,
-    ).all(profileId, now, limit) as CertificationRow[];
+    )
+      .all(profileId, now, limit)
+      .map(rowOf);
   }
 
   /** When the earliest queued or pending row of a profile becomes due, if any. */
@@ -73,7 +101,9 @@ export class QueueReader {
     const { where, params } = whereOf(query);
     return this.sql(
       `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY ${orderOf(query.sort)} LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset ?? 0) as CertificationRow[];
+    )
+      .all(...params, query.limit, query.offset ?? 0)
+      .map(rowOf);
   }
 
   /** How many rows `list` would page through for the same filter and search. */
@@ -87,26 +117,31 @@ export class QueueReader {
   findByHash(profileId: string, assetHash: string): CertificationRow[] {
     return this.sql(
       `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? ORDER BY id`,
-    ).all(profileId, assetHash.toLowerCase()) as CertificationRow[];
+    )
+      .all(profileId, assetHash.toLowerCase())
+      .map(rowOf);
   }
 
   /** The oldest certification of this content that did not fail: what "already certified" points to. */
   firstLiveByHash(profileId: string, assetHash: string): CertificationRow | undefined {
-    return this.sql(
+    const stored = this.sql(
       `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND asset_hash = ? AND state <> 'failed' ORDER BY id LIMIT 1`,
-    ).get(profileId, assetHash.toLowerCase()) as CertificationRow | undefined;
+    ).get(profileId, assetHash.toLowerCase());
+    return stored === undefined ? undefined : rowOf(stored);
   }
 
   /** Certifications of a file with this name whose content was different: "changed since" for verify. */
   findSameNameOtherContent(profileId: string, fileName: string, assetHash: string): CertificationRow[] {
     return this.sql(
       `SELECT ${COLUMNS} FROM certifications WHERE profile_id = ? AND file_name = ? AND asset_hash <> ? ORDER BY id DESC LIMIT 5`,
-    ).all(profileId, fileName, assetHash.toLowerCase()) as CertificationRow[];
+    )
+      .all(profileId, fileName, assetHash.toLowerCase())
+      .map(rowOf);
   }
 
   get(id: number): CertificationRow | undefined {
-    return this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id) as
-      CertificationRow | undefined;
+    const stored = this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id = ?`).get(id);
+    return stored === undefined ? undefined : rowOf(stored);
   }
 
   /** The rows with these ids that still exist, in the order given. */
@@ -114,7 +149,10 @@ export class QueueReader {
     const byId = new Map(
       inChunks(ids, (chunk, marks) =>
         this.db.prepare(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
-      ).map((row) => [(row as CertificationRow).id, row as CertificationRow]),
+      ).map((stored) => {
+        const row = rowOf(stored);
+        return [row.id, row] as const;
+      }),
     );
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -136,8 +174,11 @@ export class QueueReader {
     const row = this.require(id);
     const later = this.sql(
       'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
-    ).all(id) as HistoryEntry[];
-    return [{ state: 'queued', at: row.createdAt, note: null }, ...later];
+    ).all(id) as (Omit<HistoryEntry, 'note'> & { note: string | null })[];
+    return [
+      { state: 'queued', at: row.createdAt, note: null },
+      ...later.map((entry) => ({ ...entry, note: readStoredSaid(entry.note) })),
+    ];
   }
 
   /** The matters of a profile, most recently used first: the batch form offers them. */

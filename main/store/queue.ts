@@ -6,6 +6,9 @@ import { DeskError } from '../errors';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { QueueReader, notFound } from './queue-reader';
+import type { ErrorCode } from '../../protocol/errors';
+import type { Said } from '../../protocol/said';
+import { said, storedSaid } from '../../protocol/said';
 
 export type { ListQuery } from './queue-reader';
 
@@ -38,7 +41,7 @@ interface TransitionColumns {
   next_attempt_at: number | null;
   service_id: string | null;
   service_state: string | null;
-  error_code: string | null;
+  error_code: ErrorCode | null;
   error_message: string | null;
   raw_response: string | null;
   evidence: string | null;
@@ -47,9 +50,10 @@ interface TransitionColumns {
   anchored_at: number | null;
 }
 
-export interface ServiceError {
-  code: string;
-  message: string;
+/** Why a row failed or waits: a code for programs, and what to tell people. */
+export interface RowProblem {
+  code: ErrorCode;
+  said: Said;
 }
 
 /** A change the state machine forbids: a desk error, so the shells say it in words, not as an internal error. */
@@ -58,7 +62,7 @@ export class IllegalTransition extends DeskError {
     readonly from: LocalState,
     readonly to: LocalState,
   ) {
-    super('illegal_transition', `This certification is ${from} now, so it cannot become ${to}.`, {
+    super('illegal_transition', said('queue.illegalTransition', { from, to }), {
       from,
       to,
     });
@@ -166,7 +170,7 @@ export class CertificationQueue extends QueueReader {
   ): void {
     this.transition(id, 'pending', {
       now,
-      note: `accepted as ${accepted.serviceId}`,
+      note: said('history.acceptedAs', { serviceId: accepted.serviceId }),
       set: {
         service_id: accepted.serviceId,
         service_state: accepted.serviceState,
@@ -185,7 +189,7 @@ export class CertificationQueue extends QueueReader {
    */
   requeue(
     id: number,
-    error: ServiceError,
+    error: RowProblem,
     nextAttemptAt: number,
     now = Date.now(),
     countsAsAttempt = true,
@@ -193,25 +197,30 @@ export class CertificationQueue extends QueueReader {
     const attempts = (this.require(id).attempts ?? 0) + (countsAsAttempt ? 1 : 0);
     this.transition(id, 'queued', {
       now,
-      note: error.message,
-      set: { attempts, next_attempt_at: nextAttemptAt, error_code: error.code, error_message: error.message },
+      note: error.said,
+      set: {
+        attempts,
+        next_attempt_at: nextAttemptAt,
+        error_code: error.code,
+        error_message: storedSaid(error.said),
+      },
     });
   }
 
   /** `serviceState`: the service's own word for the failure (REJECTED…), when it gave one. */
   markFailed(
     id: number,
-    error: ServiceError,
+    error: RowProblem,
     rawResponse: string | null,
     now = Date.now(),
     serviceState?: string | null,
   ): void {
     this.transition(id, 'failed', {
       now,
-      note: error.message,
+      note: error.said,
       set: {
         error_code: error.code,
-        error_message: error.message,
+        error_message: storedSaid(error.said),
         next_attempt_at: null,
         ...(rawResponse === null ? {} : { raw_response: rawResponse }),
         ...(serviceState ? { service_state: serviceState } : {}),
@@ -226,7 +235,7 @@ export class CertificationQueue extends QueueReader {
       rawResponse: string;
       evidence: string | null;
       verification: Verification;
-      verificationMessage: string;
+      verificationMessage: Said;
     },
     now = Date.now(),
   ): void {
@@ -238,7 +247,7 @@ export class CertificationQueue extends QueueReader {
         raw_response: outcome.rawResponse,
         evidence: outcome.evidence,
         verification: outcome.verification,
-        verification_message: outcome.verificationMessage,
+        verification_message: storedSaid(outcome.verificationMessage),
         anchored_at: now,
         next_attempt_at: null,
       },
@@ -256,7 +265,7 @@ export class CertificationQueue extends QueueReader {
         const accepted = row.serviceId !== null;
         this.transition(id, 'queued', {
           now,
-          note: `sent again on request${by.user ? ` of ${by.user}` : ''}`,
+          note: by.user ? said('history.sentAgainBy', { user: by.user }) : said('history.sentAgain'),
           set: {
             next_attempt_at: now,
             attempts: 0,
@@ -279,7 +288,7 @@ export class CertificationQueue extends QueueReader {
       for (const id of ids)
         this.transition(id, 'queued', {
           now,
-          note: 'resumed after the app stopped while sending',
+          note: said('history.resumed'),
           set: { next_attempt_at: now },
         });
       return ids.length;
@@ -294,7 +303,7 @@ export class CertificationQueue extends QueueReader {
       rawResponse: string | null;
       nextPollAt: number;
       /** Why this look told us nothing; null clears an earlier one; undefined leaves it. */
-      problem?: { code: string; message: string } | null;
+      problem?: RowProblem | null;
     },
     now = Date.now(),
   ): void {
@@ -302,7 +311,7 @@ export class CertificationQueue extends QueueReader {
     const problem =
       seen.problem === undefined
         ? before
-        : { errorCode: seen.problem?.code ?? null, errorMessage: seen.problem?.message ?? null };
+        : { errorCode: seen.problem?.code ?? null, errorMessage: seen.problem?.said ?? null };
     this.sql(
       `UPDATE certifications SET service_state = COALESCE(?, service_state), raw_response = COALESCE(?, raw_response),
        error_code = ?, error_message = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
@@ -311,14 +320,21 @@ export class CertificationQueue extends QueueReader {
       seen.serviceState,
       seen.rawResponse,
       problem.errorCode,
-      problem.errorMessage,
+      storedSaid(problem.errorMessage),
       seen.nextPollAt,
       now,
       id,
     );
     const stateMoved = seen.serviceState !== null && seen.serviceState !== before.serviceState;
-    if (stateMoved) this.appendHistory(id, 'pending', now, `service reports ${seen.serviceState}`);
-    if (stateMoved || problem.errorMessage !== before.errorMessage) this.feed.noteChanged(id, 'pending');
+    if (stateMoved)
+      this.appendHistory(
+        id,
+        'pending',
+        now,
+        said('history.serviceReports', { state: seen.serviceState ?? '' }),
+      );
+    if (stateMoved || storedSaid(problem.errorMessage) !== storedSaid(before.errorMessage))
+      this.feed.noteChanged(id, 'pending');
   }
 
   /**
@@ -327,15 +343,21 @@ export class CertificationQueue extends QueueReader {
    */
   recordVerification(
     id: number,
-    check: { verification: Verification; verificationMessage: string },
+    check: { verification: Verification; verificationMessage: Said },
     now = Date.now(),
   ): void {
     this.db
       .transaction(() => {
         const changed = this.sql(
           `UPDATE certifications SET verification = ?, verification_message = ?, updated_at = ? WHERE id = ? AND state = 'anchored'`,
-        ).run(check.verification, check.verificationMessage, now, id).changes;
-        if (changed) this.appendHistory(id, 'anchored', now, `checked again: ${check.verificationMessage}`);
+        ).run(check.verification, storedSaid(check.verificationMessage), now, id).changes;
+        if (changed)
+          this.appendHistory(
+            id,
+            'anchored',
+            now,
+            said('history.checkedAgain', { result: check.verificationMessage }),
+          );
       })
       .immediate();
     this.feed.noteChanged(id, 'anchored');
@@ -347,10 +369,7 @@ export class CertificationQueue extends QueueReader {
       .transaction(() => {
         const row = this.require(id);
         if (!isRemovable(row)) {
-          throw new DeskError(
-            'not_removable',
-            `${row.fileName} has already been sent to the service and cannot be removed.`,
-          );
+          throw new DeskError('not_removable', said('queue.notRemovable', { name: row.fileName }));
         }
         this.audit('removed', row, by, now);
         this.sql('DELETE FROM certifications WHERE id = ?').run(id);
@@ -402,7 +421,7 @@ export class CertificationQueue extends QueueReader {
   private transition(
     id: number,
     to: LocalState,
-    change: { now: number; note: string | null; set?: Partial<TransitionColumns> },
+    change: { now: number; note: Said | null; set?: Partial<TransitionColumns> },
   ): void {
     const set = change.set ?? {};
     const names = Object.keys(set) as (keyof TransitionColumns)[];
@@ -421,12 +440,12 @@ export class CertificationQueue extends QueueReader {
     this.feed.noteChanged(id, to);
   }
 
-  private appendHistory(id: number, state: LocalState, at: number, note: string | null): void {
+  private appendHistory(id: number, state: LocalState, at: number, note: Said | null): void {
     this.sql('INSERT INTO state_history (certification_id, state, at, note) VALUES (?, ?, ?, ?)').run(
       id,
       state,
       at,
-      note,
+      storedSaid(note),
     );
   }
 }

@@ -5,6 +5,8 @@ import { batchTree } from '../../verifier/merkle';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
+import type { Said } from '../../protocol/said';
+import { storedSaid } from '../../protocol/said';
 
 /** A batch's request to a timestamping authority, as the engine works on it. */
 export interface TimestampBatch {
@@ -100,11 +102,11 @@ export class TimestampBatches {
   }
 
   /** An attempt failed: keep the request, say why in words, and try again at `retryAt`. */
-  defer(id: number, problem: string, retryAt: number, now = Date.now()): void {
+  defer(id: number, problem: Said, retryAt: number, now = Date.now()): void {
     this.sql(
       `UPDATE timestamp_batches SET problem = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
        WHERE id = ? AND state = 'waiting'`,
-    ).run(problem, retryAt, now, id);
+    ).run(storedSaid(problem), retryAt, now, id);
     this.announce(id);
   }
 

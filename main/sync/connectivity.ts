@@ -1,7 +1,8 @@
 import type { ConnectivityStatus, Sender } from '../../protocol/views';
 import type { Pacing } from '../service/retry-policy';
 import { backoffDelay } from '../service/retry-policy';
-import type { CallResult } from '../service/service-client';
+import type { ServiceAnswer } from '../service/service-client';
+import { said } from '../../protocol/said';
 
 // Requests in a row that got no answer at all before the service counts as unreachable.
 const UNANSWERED_BEFORE_OFFLINE = 3;
@@ -36,7 +37,7 @@ export class ConnectivityTracker {
    * A call failed. Returns when the next probe is planned if the service is now cut off (every
    * waiting row joins that probe), or null if this failure is the row's own business.
    */
-  noteFailure(result: Extract<CallResult<unknown>, { ok: false }>, now: number): number | null {
+  noteFailure(result: Extract<ServiceAnswer<unknown>, { ok: false }>, now: number): number | null {
     if (result.offline) this.unansweredInARow++;
     const unreachable =
       result.offline &&
@@ -48,7 +49,7 @@ export class ConnectivityTracker {
       planned !== null && planned > now
         ? planned
         : now + Math.max(500, backoffDelay(this.offlineProbes++, this.pacing.offlineProbe, this.random));
-    this.set({ state: result.offline ? 'offline' : 'auth_failed', message: result.message, nextProbeAt });
+    this.set({ state: result.offline ? 'offline' : 'auth_failed', message: result.said, nextProbeAt });
     return nextProbeAt;
   }
 
@@ -62,7 +63,8 @@ export class ConnectivityTracker {
     return wasCutOff;
   }
 
-  standBy(message: string, nextLookAt: number, sentBy: Sender): void {
+  standBy(nextLookAt: number, sentBy: Sender): void {
+    const message = said(sentBy === 'app' ? 'sync.standbyApp' : 'sync.standbyCommandLine');
     if (this.current.state !== 'standby' || this.current.sentBy !== sentBy)
       this.set({ state: 'standby', message, nextProbeAt: nextLookAt, sentBy });
   }

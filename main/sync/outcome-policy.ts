@@ -1,7 +1,9 @@
 import type { CertificationReading } from '../service/response-reader';
 import type { Pacing } from '../service/retry-policy';
 import { backoffDelay, pollDelay } from '../service/retry-policy';
-import type { CallResult } from '../service/service-client';
+import type { ServiceAnswer } from '../service/service-client';
+import type { RowProblem } from '../store/queue';
+import { said } from '../../protocol/said';
 import { isKnownServiceState } from '../../protocol/service-states';
 
 /**
@@ -24,7 +26,7 @@ export type SubmitDecision =
   | { kind: 'fail' };
 
 export function decideSubmit(
-  result: CallResult<CertificationReading>,
+  result: ServiceAnswer<CertificationReading>,
   attempts: number,
   context: PolicyContext,
 ): SubmitDecision {
@@ -50,10 +52,7 @@ export function decideSubmit(
   return { kind: 'fail' };
 }
 
-export interface Problem {
-  code: string;
-  message: string;
-}
+export type Problem = RowProblem;
 
 /**
  * `problem`: why this look told us nothing (shown on the row while it keeps polling), null when
@@ -71,7 +70,7 @@ export type PollDecision =
   | { kind: 'fail'; error: Problem };
 
 export function decidePoll(
-  result: CallResult<CertificationReading>,
+  result: ServiceAnswer<CertificationReading>,
   polls: number,
   context: PolicyContext,
 ): PollDecision {
@@ -90,7 +89,7 @@ export function decidePoll(
         ? {
             problem: {
               code: 'unknown_service_state',
-              message: `The service says this certification is “${word}”, a state Evidence Desk does not know; it keeps asking until the service says anchored or failed.`,
+              said: said('service.unknownState', { word }),
             },
           }
         : {}),
@@ -102,7 +101,7 @@ export function decidePoll(
   if (result.status === 404)
     return {
       kind: 'fail',
-      error: { code: 'service_lost', message: 'The service no longer knows this certification.' },
+      error: { code: 'service_lost', said: said('service.lost') },
     };
   // The service answered, but not with something to go on (an HTML error page, a 200 that is not
   // JSON): keep looking, and say why on the row, with the raw answer.
@@ -111,22 +110,23 @@ export function decidePoll(
     at: now + Math.max(result.retryAfterMs ?? 0, pollDelay(polls + 1, pacing)),
     serviceState: null,
     rawResponse: result.raw ?? null,
-    problem: { code: result.code, message: `The last look at the service failed: ${result.message}` },
+    problem: { code: result.code, said: said('service.lastLookFailed', { reason: result.said }) },
   };
 }
 
 /** A final answer from the service: failed with its reason, or anchored (evidence to check). */
 export function settlementOf(
   reading: CertificationReading,
-): { kind: 'failed'; error: { code: string; message: string } } | { kind: 'anchored' } {
+): { kind: 'failed'; error: Problem } | { kind: 'anchored' } {
   if (reading.progress !== 'failed') return { kind: 'anchored' };
   return {
     kind: 'failed',
     error: {
       code: 'service_failed',
-      message:
-        reading.failureMessage ??
-        `The service reports this certification as ${reading.serviceState ?? 'failed'}.`,
+      said:
+        reading.failureMessage === null
+          ? said('service.reportsFailed', { state: reading.serviceState ?? 'failed' })
+          : said('service.said', { said: reading.failureMessage }),
     },
   };
 }

@@ -13,6 +13,7 @@ import type { LeaseTiming } from './lease-keeper';
 import { waitForRows } from './row-waiter';
 import type { SyncEngineOptions } from './sync-engine';
 import { SyncEngine } from './sync-engine';
+import { said } from '../../protocol/said';
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
@@ -24,7 +25,7 @@ const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
 const PAUSED: ConnectivityStatus = {
   state: 'paused',
-  message: 'Sending is paused; certifications wait here until it is resumed.',
+  message: said('sync.paused'),
   nextProbeAt: null,
 };
 
@@ -92,7 +93,7 @@ export class SyncControl {
     } catch (error) {
       if (!isDeskError(error) || !SETUP_PROBLEMS.has(error.code)) throw error;
       // The profile cannot be used as it is; everything else still works, and says how to fix it.
-      this.setupProblem = { state: 'needs_setup', message: error.message, nextProbeAt: null };
+      this.setupProblem = { state: 'needs_setup', message: error.said, nextProbeAt: null };
       log.log('warn', 'sync.needs_setup', { profile: profiles.activeId, code: error.code });
       events.emit('connectivity', this.setupProblem);
       return;
@@ -180,11 +181,7 @@ export class SyncControl {
         signal,
       }),
     );
-    if (outcome === 'timeout')
-      throw new DeskError(
-        'timeout',
-        'The certifications did not settle in time; they stay queued and will go on syncing.',
-      );
+    if (outcome === 'timeout') throw new DeskError('timeout', said('sync.didNotSettle'));
     if (outcome === 'stopped') throw this.blockedError();
     return store.queue.getMany(ids);
   }
@@ -225,7 +222,7 @@ export class SyncControl {
   blockedError(): DeskError {
     return new DeskError(
       'sending_blocked',
-      `Sending is blocked: ${this.connectivity.message ?? 'the service cannot be used with these settings.'} The certifications stay queued.`,
+      said('sync.blocked', { reason: this.connectivity.message ?? said('sync.cannotBeUsed') }),
     );
   }
 

@@ -14,6 +14,7 @@ import type { PolicyContext } from './outcome-policy';
 import { decidePoll, decideSubmit, settlementOf } from './outcome-policy';
 import { Rounds } from './rounds';
 import { runBounded } from './run-bounded';
+import { said } from '../../protocol/said';
 
 export type { ConnectivityStatus, EvidenceCheck };
 
@@ -38,12 +39,6 @@ export interface SyncEngineOptions {
   /** Which kind of process this is, written with the lease so the other kind can say who sends. */
   sender?: Sender;
 }
-
-const STANDBY_MESSAGES: Record<Sender, string> = {
-  app: 'The Evidence Desk app on this computer is sending this queue; this one waits its turn.',
-  'command-line':
-    'This queue is being sent by the command line (evidence-desk); this one takes over when it is done.',
-};
 
 export interface SyncEvents {
   connectivity: [status: ConnectivityStatus];
@@ -156,7 +151,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const outcome = this.lease.tryHold();
     if (outcome === 'refused') {
       const sentBy = this.lease.otherSender() ?? 'app';
-      this.connectivity.standBy(STANDBY_MESSAGES[sentBy], this.now() + STANDBY_RETRY_MS, sentBy);
+      this.connectivity.standBy(this.now() + STANDBY_RETRY_MS, sentBy);
       return false;
     }
     if (outcome === 'acquired') {
@@ -170,9 +165,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private loseLease(): void {
     this.leaseLost = true;
     this.withdraw.abort();
-    this.log.log('warn', 'sync.lease_lost', {
-      message: 'Another process took over sending this queue; this one stopped sending at once.',
-    });
+    this.log.log('warn', 'sync.lease_lost', { stopped: 'at once' });
   }
 
   /** True while this engine may still send and write: it holds the lease and was not told otherwise. */
@@ -190,10 +183,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       try {
         if (this.mayProceed() && this.options.queue.get(row.id)?.state === 'submitting') {
           const now = this.now();
-          const message = 'Sending was interrupted by an internal error; it will be tried again.';
           this.options.queue.requeue(
             row.id,
-            { code: 'internal_error', message },
+            { code: 'internal_error', said: said('sync.internalError') },
             now + STANDBY_RETRY_MS,
             now,
             false,

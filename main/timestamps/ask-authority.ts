@@ -8,6 +8,8 @@ import {
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
 import type { Fetch } from '../service/network';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
 
 /** A timestamping authority as the engine uses it: its address, policy and the roots it must chain to. */
 export interface Authority {
@@ -20,7 +22,7 @@ export interface Authority {
 
 export type AuthorityAnswer =
   | { ok: true; token: string; authority: string; genTime: number; chain: string[] }
-  | { ok: false; problem: string };
+  | { ok: false; problem: Said };
 
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
@@ -45,11 +47,11 @@ export async function askAuthority(
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok)
-      return { ok: false, problem: `The timestamping authority (${host}) answered HTTP ${response.status}.` };
+      return { ok: false, problem: said('timestamp.httpStatus', { host, status: response.status }) };
     if (/text\/html/i.test(response.headers.get('content-type') ?? ''))
       return {
         ok: false,
-        problem: `The timestamping authority's address (${host}) answered with a web page, not a timestamp: check the address, or whether a proxy or sign-in page is in the way.`,
+        problem: said('timestamp.webPage', { host }),
       };
     body = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
@@ -58,20 +60,46 @@ export async function askAuthority(
       ok: false,
       problem:
         name === 'TimeoutError' || name === 'AbortError'
-          ? `The timestamping authority (${host}) did not answer within ${Math.round(timeoutMs / 1000)} seconds.`
-          : `The timestamping authority (${host}) could not be reached.`,
+          ? said('timestamp.timeout', { host, seconds: Math.round(timeoutMs / 1000) })
+          : said('timestamp.unreachable', { host }),
     };
   }
   const read = readTimestampResponse(body);
-  if ('refused' in read) return { ok: false, problem: read.refused };
-  if ('unreadable' in read) return { ok: false, problem: `${read.unreadable} (${host})` };
+  if ('refused' in read)
+    return {
+      ok: false,
+      problem: read.refused.said
+        ? said('timestamp.refusedSaying', {
+            host,
+            what: statusWords(read.refused.status),
+            said: read.refused.said,
+          })
+        : said('timestamp.refused', { host, what: statusWords(read.refused.status) }),
+    };
+  if ('unreadable' in read)
+    return {
+      ok: false,
+      problem: said(read.unreadable === 'no_token' ? 'timestamp.noToken' : 'timestamp.notAResponse', {
+        host,
+      }),
+    };
   const check = await checkTimestampToken(read.token, {
     data,
     nonce,
     certificates: authority.certificates,
     trustedRoots: authority.trustedRoots,
   });
-  if (!check.ok) return { ok: false, problem: check.message };
+  if (!check.ok)
+    return {
+      ok: false,
+      problem:
+        check.check === 'untrusted'
+          ? said('timestamp.check.untrusted', {
+              authority: check.authority,
+              fingerprint: check.rootFingerprint,
+            })
+          : said(`timestamp.check.${check.check}`, { host }),
+    };
   return {
     ok: true,
     token: bytesToBase64(read.token),
@@ -79,4 +107,15 @@ export async function askAuthority(
     genTime: check.genTime.getTime(),
     chain: check.chain.map(bytesToBase64),
   };
+}
+
+/** An authority's PKIStatus, in words (RFC 3161 §2.4.2). */
+function statusWords(status: number): Said {
+  const known: Record<number, Said> = {
+    2: said('timestamp.status.rejected'),
+    3: said('timestamp.status.waiting'),
+    4: said('timestamp.status.revocationWarning'),
+    5: said('timestamp.status.revoked'),
+  };
+  return known[status] ?? said('timestamp.status.other', { status });
 }

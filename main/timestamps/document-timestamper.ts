@@ -3,6 +3,7 @@ import type { DocumentTimestamper } from '../evidence/pdf/seal';
 import type { Fetch } from '../service/network';
 import type { Authority } from './ask-authority';
 import { askAuthority } from './ask-authority';
+import { inEnglish } from '../../protocol/locales';
 
 /**
  * Seals for one export: each PDF asks the authority for its own token. After the first refusal the
@@ -19,7 +20,8 @@ export function documentTimestamper(
     if (refused) return { problem: refused };
     const answer = await askAuthority(fetch, authority, signedBytes, timeoutMs);
     if (answer.ok) return { token: base64ToBytes(answer.token) };
-    refused = answer.problem;
+    // The seal's problem is written into the export, which is read by others: in English.
+    refused = inEnglish(answer.problem);
     return { problem: refused };
   };
 }

@@ -5,6 +5,7 @@ import type { TimestampBatch, TimestampBatches } from '../store';
 import { Rounds } from '../sync/rounds';
 import type { Authority } from './ask-authority';
 import { askAuthority } from './ask-authority';
+import { said } from '../../protocol/said';
 
 export interface TimestampPacing {
   /** How long one request may wait for the authority. */
@@ -104,12 +105,7 @@ export class TimestampEngine {
       now + Math.min(this.pacing.capMs, this.pacing.firstRetryMs * 2 ** Math.min(batch.attempts, 20));
     if (!authority || authority.url !== batch.tsaUrl) {
       // The profile now names another authority (or none): the request waits, said plainly.
-      this.options.batches.defer(
-        batch.id,
-        'The timestamping authority this batch was queued for is no longer set for its profile.',
-        retryAt,
-        now,
-      );
+      this.options.batches.defer(batch.id, said('timestamp.noLongerSet'), retryAt, now);
       return;
     }
     const answer = await askAuthority(
@@ -128,7 +124,7 @@ export class TimestampEngine {
       });
     } else {
       this.options.batches.defer(batch.id, answer.problem, retryAt, this.now());
-      this.options.log.log('warn', 'timestamp.not_yet', { batch: batch.id, problem: answer.problem });
+      this.options.log.log('warn', 'timestamp.not_yet', { batch: batch.id, problem: answer.problem.key });
     }
   }
 

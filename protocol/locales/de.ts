@@ -266,6 +266,48 @@ export const de: Catalogue = {
         timestamp_invalid: 'Der Zeitstempel hält nicht',
         untrusted_tsa: 'Stimmig, aber von einer Zeitstempelstelle gestempelt, der Sie nicht vertrauen',
       },
+      why: {
+        verifiedLog:
+          'Dies ist genau der zertifizierte Inhalt für das Ereignis {{event}}, zertifiziert {{certifiedAt}}, verankert {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Log, signiert mit dem vertrauten Log-Schlüssel {{key}}…).',
+        verifiedLogV1:
+          'Dies ist genau der zertifizierte Inhalt, verankert {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Log, signiert mit dem vertrauten Log-Schlüssel {{key}}…).',
+        timeConfirmed: 'Zeit bestätigt von {{authority}} am {{when}} (RFC 3161).',
+        timeOnly:
+          'Dieser Inhalt existierte am {{when}}, laut {{authority}} (RFC-3161-Zeitstempel); der eigene Nachweis des Dienstes kann hier nicht geprüft werden.',
+        noTimestamp: 'Kein unabhängiger Zeitstempel: die Zeit beruht allein auf dem Log.',
+        content_differs:
+          'Dies ist nicht die zertifizierte Datei: der Nachweis gilt für den Inhalt mit SHA-256 {{sha256}} (als Name ist „{{file}}“ angegeben), und der Inhalt dieser Datei ist ein anderer.',
+        receipt_invalid: {
+          format: 'Dies ist kein Beleg und kein Zertifikat von Evidence Desk, das diese Version lesen kann.',
+          copy: '{{field}} im Beleg weicht von dem ab, was signiert wurde: die lesbare Abschrift wurde bearbeitet.',
+          leaf: 'Der Beleg wurde verändert oder beschädigt: sein signierter Log-Eintrag passt nicht zu der Zertifizierung, die er beschreibt.',
+          proof:
+            'Der Beleg wurde verändert oder beschädigt: sein Pfad führt nicht zur signierten Wurzel des Logs.',
+          root: 'Der Beleg wurde verändert oder beschädigt: sein Pfad und sein signierter Baumkopf beschreiben verschiedene Logs.',
+          signature: 'Der Beleg wurde verändert oder beschädigt: die Signatur des Logs hält nicht.',
+          key_id:
+            'Der Log-Schlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: der Beleg wurde verändert.',
+        },
+        timestamp_invalid: {
+          format: 'Der unabhängige Zeitstempel kann nicht gelesen werden.',
+          status: 'Der Zeitstempeldienst hat den Zeitstempel nicht bewilligt.',
+          path: 'Der Zeitstempel deckt diese Zertifizierung nicht ab.',
+          imprint: 'Der Zeitstempel gilt für andere Daten als diese Zertifizierung.',
+          nonce: 'Der Zeitstempel ist nicht die Antwort auf die Anfrage, die er zu beantworten vorgibt.',
+          signature: 'Die Signatur des Zeitstempeldienstes hält nicht.',
+          usage: 'Das Zertifikat, das den Zeitstempel signiert hat, ist nicht für Zeitstempel bestimmt.',
+          signer_binding: 'Der Zeitstempel nennt das Zertifikat nicht, das ihn signiert hat.',
+          validity: 'Die Zeit des Zeitstempels liegt außerhalb der Gültigkeit seines Unterzeichners.',
+          chain: 'Das Zertifikat des Zeitstempels führt zu keiner vertrauten Wurzel.',
+        },
+        untrusted_key:
+          'Der Beleg ist in sich stimmig, aber mit einem Log-Schlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
+        untrusted_tsa:
+          'Der Beleg ist in sich stimmig, aber seine Zeit wurde von {{authority}} bestätigt, dessen Wurzel dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}).',
+        not_anchored:
+          'Der Nachweis passt zu diesem Dokument, aber die Zertifizierung war noch nicht verankert, als er erstellt wurde; sie kann noch nicht geprüft werden.',
+        demo: 'DEMO: diese Zertifizierung wurde in einer Sandbox erstellt. Ihre Kryptografie ist echt, aber sie hat keine rechtliche Wirkung.',
+      },
       signedHeading: 'Signiert',
       statedHeading: 'Angaben des Ausstellers dieser Quittung, nicht signiert',
       facts: {
@@ -356,6 +398,237 @@ export const de: Catalogue = {
     },
     errors: {
       generic: 'In Evidence Desk ist etwas schiefgegangen.',
+    },
+  },
+  said: {
+    asWritten: '{{text}}',
+    file: {
+      notADocument: 'Dies ist {{kind}}, kein Dokument, und kann daher nicht zertifiziert werden.',
+      kind: {
+        fifo: 'eine Pipe',
+        socket: 'ein Socket',
+        device: 'ein Gerät',
+        other: 'keine gewöhnliche Datei',
+      },
+      folderLoop: 'Dieser Ordner enthält einen Verweis auf sich selbst; er wurde nicht noch einmal geöffnet.',
+      noPermissionFor: 'Sie haben keine Berechtigung, {{name}} zu lesen.',
+      noPermission: 'Sie haben keine Berechtigung, diese Datei zu lesen.',
+      missing: '{{name}} existiert nicht (vielleicht verschoben oder gelöscht).',
+      linkLoop: '{{name}} ist ein Verweis, der auf sich selbst zeigt.',
+      unreadable: 'Die Datei konnte nicht gelesen werden ({{code}}).',
+      changedWhileHashing:
+        'Die Datei hat sich geändert, während ihr Fingerabdruck berechnet wurde — speichern Sie sie und fügen Sie sie erneut hinzu.',
+      replaced:
+        'Dies wurde beim Hinzufügen durch etwas ersetzt, das kein Dokument ist (eine Pipe oder ein Gerät).',
+      disappeared: 'Die Datei ist verschwunden, bevor ihr Fingerabdruck berechnet werden konnte.',
+      hashingFailed: 'Der Fingerabdruck konnte nicht berechnet werden: {{reason}}.',
+      doesNotExist: '{{path}} existiert nicht oder kann nicht gelesen werden.',
+      notRegular: '{{path}} ist keine gewöhnliche Datei.',
+      couldNotRead: '{{path}} konnte nicht gelesen werden ({{code}}).',
+    },
+    service: {
+      said: 'Der Dienst sagte: „{{said}}“',
+      answeredStatus: 'Der Dienst antwortete {{status}} {{statusText}}.',
+      notJson: 'Der Dienst antwortete mit etwas, das kein JSON ist.',
+      captivePortal:
+        'Statt der Daten des Dienstes kam eine Webseite zurück: eine Anmeldeseite für WLAN oder Proxy oder eine Wartungsseite. Wenn ein Webbrowser eine Anmeldeseite zeigt, melden Sie sich im Netzwerk an und versuchen Sie es erneut.',
+      nothingToRead:
+        'Der Dienst antwortete {{status}}, ohne Inhalt und ohne eine eigene Adresse, unter der er zu lesen wäre.',
+      redirected:
+        'Der Dienst hat diese Anfrage anderswohin umgeleitet ({{status}} nach {{target}}); Evidence Desk folgt dem nicht. Prüfen Sie die Adresse des Dienstes in den Einstellungen.',
+      noAddress: 'keine Adresse',
+      credentialsRefused: 'Der Dienst hat die Zugangsdaten abgelehnt: {{reason}}',
+      tokenNotJson: 'Die Token-Adresse antwortete mit etwas, das kein JSON ist.',
+      noAccessToken: 'Die Token-Adresse hat kein Zugriffstoken gesendet.',
+      withdrawn: 'Die Anfrage wurde zurückgezogen, bevor sie abgeschlossen war.',
+      timeout: 'Der Dienst hat nicht rechtzeitig geantwortet.',
+      unreachable: 'Der Dienst ist nicht erreichbar: {{reason}}.',
+      requestNotMade: 'Die Anfrage konnte nicht gestellt werden: {{reason}}',
+      noLogKey: 'Der Dienst hat keinen Log-Schlüssel veröffentlicht.',
+      unreadableConsistency:
+        'Der Dienst hat einen Konsistenznachweis gesendet, den diese App nicht lesen kann.',
+      notACertification: 'Der Dienst antwortete mit etwas, das keine Zertifizierung ist.',
+      noId: 'Der Dienst hat nicht gesagt, um welche Zertifizierung es sich handelt (keine ID).',
+      reportsFailed: 'Der Dienst meldet diese Zertifizierung als {{state}}.',
+      unknownState:
+        'Der Dienst nennt diese Zertifizierung „{{word}}“, einen Zustand, den Evidence Desk nicht kennt; es fragt weiter nach, bis der Dienst verankert oder fehlgeschlagen meldet.',
+      lost: 'Der Dienst kennt diese Zertifizierung nicht mehr.',
+      lastLookFailed: 'Die letzte Abfrage beim Dienst ist fehlgeschlagen: {{reason}}',
+    },
+    network: {
+      refused:
+        'unter dieser Adresse antwortet nichts (der Dienst ist vielleicht ausgefallen oder die Adresse falsch)',
+      unknownName: 'dieser Servername ist unbekannt (prüfen Sie die Adresse oder die Netzwerkverbindung)',
+      lookupFailed: 'der Servername konnte nicht aufgelöst werden (das Netzwerk ist vielleicht ausgefallen)',
+      cutOff: 'die Verbindung wurde unterbrochen',
+      timedOut: 'die Verbindung hat zu lange gedauert',
+      hostUnreachable: 'der Server ist aus diesem Netzwerk nicht erreichbar',
+      noNetwork: 'dieser Computer ist mit keinem Netzwerk verbunden',
+      other: 'das Netzwerk meldete „{{detail}}“',
+      proxyWantsPassword:
+        'der Proxy verlangt einen Benutzernamen und ein Passwort, die Evidence Desk nicht hat: bitten Sie die IT, Evidence Desk durchzulassen oder den Proxy für diesen Computer einzurichten',
+      proxyWantsPasswordHere:
+        'der Proxy verlangt einen Benutzernamen und ein Passwort: geben Sie sie in der Proxy-Adresse an (HTTPS_PROXY=http://benutzer:passwort@proxy:port) oder bitten Sie die IT um einen Proxy, der Evidence Desk durchlässt',
+      proxyRefused:
+        'der Proxy hat die Verbindung abgelehnt oder nicht herstellen können: bitten Sie die IT, {{host}} zuzulassen',
+      proxyRefusedStatus:
+        'der Proxy hat die Verbindung abgelehnt ({{status}}): bitten Sie die IT, {{host}} zuzulassen',
+      certificateUntrusted:
+        'dem Zertifikat für {{host}} vertraut dieser Computer nicht. Wenn Ihre Organisation den TLS-Verkehr prüft, bitten Sie die IT, ihr CA-Zertifikat im Zertifikatspeicher des Systems zu installieren',
+      certificateUntrustedIssuer:
+        'dem Zertifikat für {{host}}, ausgestellt von „{{issuer}}“, vertraut dieser Computer nicht. Wenn Ihre Organisation den TLS-Verkehr prüft, bitten Sie die IT um ihr CA-Zertifikat und geben Sie es mit NODE_EXTRA_CA_CERTS oder „profile set --ca-file“ an',
+      certificateUntrustedHere:
+        'dem Zertifikat für {{host}} vertraut dieser Computer nicht. Wenn Ihre Organisation den TLS-Verkehr prüft, bitten Sie die IT um ihr CA-Zertifikat und geben Sie es mit NODE_EXTRA_CA_CERTS oder „profile set --ca-file“ an',
+      certificateExpired: 'das Zertifikat des Dienstes ist abgelaufen ({{host}})',
+      certificateWrongName:
+        'das vorgelegte Zertifikat gilt nicht für {{host}}: möglicherweise fängt etwas im Netzwerk die Verbindung ab',
+    },
+    sync: {
+      paused: 'Das Senden ist angehalten; die Zertifizierungen warten hier, bis es fortgesetzt wird.',
+      standbyApp:
+        'Die Evidence-Desk-App auf diesem Computer sendet diese Warteschlange; dieser Prozess wartet, bis er an der Reihe ist.',
+      standbyCommandLine:
+        'Diese Warteschlange wird von der Kommandozeile (evidence-desk) gesendet; dieser Prozess übernimmt, wenn sie fertig ist.',
+      takenOver:
+        'Ein anderer Prozess hat das Senden dieser Warteschlange übernommen; dieser hat sofort aufgehört.',
+      internalError: 'Das Senden wurde durch einen internen Fehler unterbrochen; es wird erneut versucht.',
+      didNotSettle:
+        'Die Zertifizierungen sind nicht rechtzeitig abgeschlossen worden; sie bleiben in der Warteschlange und werden weiter gesendet.',
+      blocked: 'Das Senden ist blockiert: {{reason}} Die Zertifizierungen bleiben in der Warteschlange.',
+      cannotBeUsed: 'mit diesen Einstellungen kann der Dienst nicht genutzt werden.',
+    },
+    history: {
+      acceptedAs: 'angenommen als {{serviceId}}',
+      sentAgain: 'auf Wunsch erneut gesendet',
+      sentAgainBy: 'auf Wunsch von {{user}} erneut gesendet',
+      resumed: 'fortgesetzt, nachdem die App beim Senden beendet wurde',
+      serviceReports: 'der Dienst meldet „{{state}}“',
+      checkedAgain: 'erneut geprüft: {{result}}',
+    },
+    evidence: {
+      none: 'Der Dienst hat keinen Nachweis zum Prüfen gesendet; seine Antwort wird unverändert aufbewahrt.',
+      unknownFormat:
+        'Der Nachweis liegt in einem Format vor, das diese App nicht prüfen kann; er wird unverändert aufbewahrt.',
+      keptAsReceived: '{{reason}} Der Nachweis wird unverändert aufbewahrt.',
+      didNotVerify: 'Der Nachweis hält der Prüfung nicht stand: {{reason}}',
+      verified: 'Nachweis geprüft: Eintrag {{entry}} von {{size}} im Log, signiert {{signedAt}}.',
+      notAnchoredYet: 'Noch nicht verankert ({{state}}).',
+      failure: {
+        evidence_unreadable: 'der Nachweis kann nicht gelesen werden',
+        leaf_hash_mismatch: 'sein Log-Eintrag passt nicht zu der Zertifizierung, die er beschreibt',
+        asset_hash_mismatch: 'er gilt für einen anderen Inhalt als diese Datei',
+        certification_mismatch: 'er gilt für eine andere Zertifizierung',
+        inclusion_proof_invalid: 'der Pfad führt nicht zur signierten Wurzel des Logs',
+        tree_head_mismatch: 'Pfad und signierter Baumkopf beschreiben verschiedene Logs',
+        tree_head_signature_invalid: 'die Signatur des Logs hält nicht',
+        key_id_mismatch: 'er nennt einen anderen Log-Schlüssel als den vertrauten',
+      },
+      logKeyUnreadableSetting:
+        'Der in den Einstellungen angegebene Log-Schlüssel ist kein lesbarer öffentlicher Schlüssel.',
+      logKeyNotExpected:
+        'Der Dienst veröffentlicht einen Log-Schlüssel mit dem Fingerabdruck {{fingerprint}}, nicht den in den Einstellungen angegebenen {{expected}}; seinen Nachweisen wird nicht vertraut.',
+      logKeyNotFetched:
+        'Der Log-Schlüssel zum Prüfen des Nachweises konnte nicht abgerufen werden; er wird später erneut angefragt.',
+      logKeyUnreadable:
+        'Der Dienst hat einen Log-Schlüssel veröffentlicht, der kein lesbarer Ed25519-Schlüssel ist.',
+      logKeyChanged:
+        'Der Log-Schlüssel des Dienstes hat sich geändert (Fingerabdruck {{before}}… ist jetzt {{after}}…). Nachweise werden mit dem neuen Schlüssel erst geprüft, wenn Sie ihn annehmen, nachdem Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten verglichen haben (Einstellungen oder evidence-desk profile trust-key).',
+      logRewritten:
+        'Das Log des Dienstes hat seine Geschichte umgeschrieben: sein Baumkopf mit {{newer}} Einträgen setzt den zuvor gesehenen mit {{older}} Einträgen nicht fort. Keinem Nachweis aus diesem Log kann vertraut werden; benachrichtigen Sie den Betreiber des Dienstes und bewahren Sie Ihre Belege auf.',
+    },
+    timestamp: {
+      httpStatus: 'Der Zeitstempeldienst ({{host}}) antwortete mit HTTP {{status}}.',
+      webPage:
+        'Die Adresse des Zeitstempeldienstes ({{host}}) antwortete mit einer Webseite statt mit einem Zeitstempel: prüfen Sie die Adresse und ob ein Proxy oder eine Anmeldeseite dazwischensteht.',
+      timeout: 'Der Zeitstempeldienst ({{host}}) hat nicht innerhalb von {{seconds}} Sekunden geantwortet.',
+      unreachable: 'Der Zeitstempeldienst ({{host}}) ist nicht erreichbar.',
+      notAResponse: 'Die Antwort des Zeitstempeldienstes ({{host}}) ist keine RFC-3161-Zeitstempelantwort.',
+      noToken:
+        'Der Zeitstempeldienst ({{host}}) hat die Anfrage bewilligt, aber keinen Zeitstempel gesendet.',
+      refused: 'Der Zeitstempeldienst ({{host}}) {{what}}.',
+      refusedSaying: 'Der Zeitstempeldienst ({{host}}) {{what}}: „{{said}}“.',
+      status: {
+        rejected: 'hat die Anfrage abgelehnt',
+        waiting: 'wartet (er antwortete „waiting“)',
+        revocationWarning: 'warnt, dass sein Zertifikat bald widerrufen wird',
+        revoked: 'meldet, dass sein Zertifikat widerrufen wurde',
+        other: 'antwortete mit Status {{status}}',
+      },
+      noLongerSet:
+        'Der Zeitstempeldienst, für den dieser Stapel vorgesehen war, ist für sein Profil nicht mehr eingestellt.',
+      check: {
+        format: 'Der Zeitstempel von {{host}} ist kein lesbares RFC-3161-Token.',
+        status: 'Der Zeitstempeldienst ({{host}}) hat den Zeitstempel nicht bewilligt.',
+        path: 'Der Zeitstempel von {{host}} deckt diesen Stapel nicht ab.',
+        imprint:
+          'Der Zeitstempel von {{host}} gilt für andere Daten als diesen Stapel (sein Message Imprint weicht ab).',
+        nonce: 'Der Zeitstempel von {{host}} beantwortet eine andere Anfrage (seine Nonce ist nicht unsere).',
+        signature: 'Die Signatur des Zeitstempels von {{host}} hält nicht.',
+        usage:
+          'Das Zertifikat, das den Zeitstempel von {{host}} signiert hat, ist nicht für Zeitstempel bestimmt (RFC 3161 verlangt die kritische erweiterte Schlüsselverwendung timeStamping).',
+        signer_binding:
+          'Der Zeitstempel von {{host}} nennt das Zertifikat nicht, das ihn signiert hat (ESSCertID): ein anderes Zertifikat könnte als Unterzeichner ausgegeben werden.',
+        validity:
+          'Der Zeitstempel von {{host}} wurde außerhalb der Gültigkeit seines Signaturzertifikats erstellt.',
+        chain:
+          'Das Zertifikat des Zeitstempeldienstes ({{host}}) führt zum Zeitpunkt des Zeitstempels zu keiner vertrauten Wurzel.',
+        untrusted:
+          'Der Zeitstempel ist in sich stimmig, aber {{authority}} führt zu einem Wurzelzertifikat, dem dieser Computer nicht vertraut (SHA-256-Fingerabdruck {{fingerprint}}). Vergleichen Sie es mit der veröffentlichten Wurzel des Dienstes; wenn beide übereinstimmen, fügen Sie sie dem Profil hinzu.',
+      },
+    },
+    queue: {
+      noCertification: 'Es gibt keine Zertifizierung {{id}}.',
+      notRemovable: '{{name}} wurde bereits an den Dienst gesendet und kann nicht entfernt werden.',
+      illegalTransition: 'Diese Zertifizierung ist jetzt {{from}} und kann daher nicht {{to}} werden.',
+    },
+    database: {
+      tooNew:
+        'Die Datenbank der Warteschlange wurde von einem neueren Evidence Desk geschrieben (Schema {{current}}; diese Version kennt {{known}}). Aktualisieren Sie die App; die Datei blieb unverändert.',
+      damaged:
+        'Die Datenbank der Warteschlange ({{path}}) {{what}}. Sie blieb unverändert; verschieben Sie sie, um eine neue Warteschlange zu beginnen, oder stellen Sie sie aus einer Sicherung wieder her.',
+      locked:
+        'Die Datenbank der Warteschlange ({{path}}) ist von einem anderen Programm gesperrt, wahrscheinlich einem anderen Evidence Desk. Schließen Sie es und versuchen Sie es erneut; nichts wurde geändert.',
+      notWritable:
+        'Die Datenbank der Warteschlange ({{path}}) kann nicht zum Schreiben geöffnet werden ({{code}}). Prüfen Sie die Berechtigungen des Ordners.',
+      cannotOpen: 'Die Datenbank der Warteschlange ({{path}}) konnte nicht geöffnet werden: {{reason}}',
+      isDamaged: 'ist beschädigt',
+      isEmpty: 'ist leer (0 Byte), was eine Warteschlange nie ist',
+      notOurs: 'ist beschädigt oder keine Datenbank von Evidence Desk',
+    },
+    profile: {
+      noLongerAccepted:
+        'Die gespeicherten Einstellungen von „{{id}}“ werden nicht mehr akzeptiert ({{reasons}}); geben Sie sie in den Einstellungen erneut ein.',
+      embeddedNeedsNoSettings: 'Die eingebaute Sandbox braucht keine Einstellungen.',
+      unknown: 'Es gibt kein Dienstprofil „{{id}}“.',
+      secretMissing:
+        'Das Client-Geheimnis für „{{id}}“ ist nicht im Schlüsselbund; geben Sie es in den Einstellungen ein.',
+      signingKeyMissing:
+        'Signieren ist für „{{id}}“ eingeschaltet, aber sein HMAC-Schlüssel ist nicht im Schlüsselbund.',
+      demoNotHere:
+        'Die Demo-Sandbox läuft in diesem Programm nicht; wählen Sie in den Einstellungen ein Dienstprofil.',
+      keychainUnavailable: 'Der Schlüsselbund des Systems konnte nicht verwendet werden: {{reason}}',
+    },
+    exports: {
+      failed: '{{what}} konnte nicht in {{path}} gespeichert werden: {{why}}.',
+      kit: 'Das Nachweispaket',
+      register: 'Das Register',
+      chosenPlace: 'den gewählten Ort',
+      why: {
+        ENOENT: 'dieser Ordner existiert nicht',
+        EACCES: 'Evidence Desk darf dort nicht schreiben',
+        EROFS: 'dieser Ort ist schreibgeschützt',
+        ENOSPC: 'der Datenträger ist voll',
+        EDQUOT: 'das Speicherkontingent ist aufgebraucht',
+      },
+      verifierNotBuilt:
+        'Der Offline-Prüfer (verify.html) konnte in diesem Checkout nicht gebaut werden, daher kann kein Paket erstellt werden: führen Sie npm run build:verifier aus und lesen Sie, was es meldet.',
+      verifierMissing:
+        'Der Offline-Prüfer (verify.html) fehlt in dieser Installation, daher kann kein Paket erstellt werden. Installieren Sie Evidence Desk neu.',
+    },
+    calls: {
+      unknown: 'Diese Aktion gibt es nicht.',
+      internal: 'In Evidence Desk ist etwas schiefgegangen; die Einzelheiten stehen in seinem Protokoll.',
+      invalidInput: 'Evidence Desk wurde etwas gefragt, das es nicht lesen kann: {{detail}}',
     },
   },
   shell: {

@@ -262,6 +262,46 @@ export const en = {
         timestamp_invalid: 'The timestamp does not hold',
         untrusted_tsa: 'Consistent, but timestamped by an authority you have not trusted',
       },
+      why: {
+        verifiedLog:
+          'This is exactly the certified content for the event {{event}}, certified {{certifiedAt}}, anchored {{anchoredAt}} (entry {{entry}} of {{size}} in the log, signed by the trusted log key {{key}}…).',
+        verifiedLogV1:
+          'This is exactly the certified content, anchored {{anchoredAt}} (entry {{entry}} of {{size}} in the log, signed by the trusted log key {{key}}…).',
+        timeConfirmed: 'Time confirmed by {{authority}} at {{when}} (RFC 3161).',
+        timeOnly:
+          'This content existed at {{when}}, according to {{authority}} (RFC 3161 timestamp); the service’s own evidence cannot be checked here.',
+        noTimestamp: 'No independent timestamp: the time rests on the log alone.',
+        content_differs:
+          'This is not the certified file: the proof is for content with SHA-256 {{sha256}} (its name is stated as “{{file}}”), and this file’s content is different.',
+        receipt_invalid: {
+          format: 'This is not an Evidence Desk receipt or certificate that this version can read.',
+          copy: '{{field}} in the receipt differs from what was signed: the readable copy was edited.',
+          leaf: 'The receipt was altered or damaged: its signed log entry does not match the certification it describes.',
+          proof: 'The receipt was altered or damaged: its proof does not lead to the log’s signed root.',
+          root: 'The receipt was altered or damaged: its proof and its signed tree head describe different logs.',
+          signature: 'The receipt was altered or damaged: the log’s signature does not hold.',
+          key_id: 'The log key in the receipt does not match its own fingerprint: the receipt was altered.',
+        },
+        timestamp_invalid: {
+          format: 'The independent timestamp cannot be read.',
+          status: 'The authority did not grant the timestamp.',
+          path: 'The timestamp does not cover this certification.',
+          imprint: 'The timestamp is for other data than this certification.',
+          nonce: 'The timestamp is not the answer to the request it claims to answer.',
+          signature: 'The authority’s signature on the timestamp does not hold.',
+          usage: 'The certificate that signed the timestamp is not for timestamping.',
+          signer_binding: 'The timestamp does not name the certificate that signed it.',
+          validity: 'The timestamp’s time lies outside its signer’s validity.',
+          chain: 'The timestamp’s certificate does not lead to a trusted root.',
+        },
+        untrusted_key:
+          'The receipt is consistent, but signed by a log key this computer does not trust (fingerprint {{fingerprint}}). Compare it with the fingerprint the service publishes; if they match, trust it and check again.',
+        untrusted_tsa:
+          'The receipt is consistent, but its time was confirmed by {{authority}}, whose root this computer does not trust (fingerprint {{fingerprint}}).',
+        not_anchored:
+          'The proof matches this document, but the certification was not anchored when the proof was made; it cannot be checked yet.',
+        demo: 'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.',
+      },
       signedHeading: 'Signed',
       statedHeading: 'Stated by whoever made this receipt, not signed',
       facts: {
@@ -349,6 +389,224 @@ export const en = {
     },
     errors: {
       generic: 'Something went wrong in Evidence Desk.',
+    },
+  },
+  /**
+   * What the core says (protocol/said.ts): reasons on rows, checks of evidence, the connection,
+   * timeline notes and errors. The service’s own words are filled in as they came, in quotes.
+   */
+  said: {
+    asWritten: '{{text}}',
+    file: {
+      notADocument: 'This is {{kind}}, not a document, so it cannot be certified.',
+      kind: {
+        fifo: 'a pipe',
+        socket: 'a socket',
+        device: 'a device',
+        other: 'not a regular file',
+      },
+      folderLoop: 'This folder contains a link back to itself; it was not expanded again.',
+      noPermissionFor: 'You do not have permission to read {{name}}.',
+      noPermission: 'You do not have permission to read this file.',
+      missing: '{{name}} does not exist (it may have been moved or deleted).',
+      linkLoop: '{{name}} is a link that points back to itself.',
+      unreadable: 'The file could not be read ({{code}}).',
+      changedWhileHashing: 'The file changed while it was being hashed — save it, then add it again.',
+      replaced:
+        'This was replaced by something that is not a document (a pipe or device) while it was being added.',
+      disappeared: 'The file disappeared before it could be hashed.',
+      hashingFailed: 'Hashing failed: {{reason}}.',
+      doesNotExist: '{{path}} does not exist or cannot be read.',
+      notRegular: '{{path}} is not a regular file.',
+      couldNotRead: '{{path}} could not be read ({{code}}).',
+    },
+    service: {
+      said: 'The service said: “{{said}}”',
+      answeredStatus: 'The service answered {{status}} {{statusText}}.',
+      notJson: 'The service answered with something that is not JSON.',
+      captivePortal:
+        'Something answered with a web page instead of the service’s data: a Wi-Fi or proxy sign-in page, or a maintenance page. If a web browser shows a sign-in page, sign in to the network, then try again.',
+      nothingToRead:
+        'The service answered {{status}} with nothing to read and no address of its own to read it from.',
+      redirected:
+        'The service sent this request elsewhere ({{status}} to {{target}}); Evidence Desk does not follow it. Check the service address in Settings.',
+      noAddress: 'no address',
+      credentialsRefused: 'The service refused the client credentials: {{reason}}',
+      tokenNotJson: 'The token endpoint answered with something that is not JSON.',
+      noAccessToken: 'The token endpoint sent no access token.',
+      withdrawn: 'The request was withdrawn before it completed.',
+      timeout: 'The service did not answer in time.',
+      unreachable: 'The service cannot be reached: {{reason}}.',
+      requestNotMade: 'The request could not be made: {{reason}}',
+      noLogKey: 'The service did not publish a log key.',
+      unreadableConsistency: 'The service sent a consistency proof this app cannot read.',
+      notACertification: 'The service answered with something that is not a certification.',
+      noId: 'The service did not say which certification this is (no id).',
+      reportsFailed: 'The service reports this certification as {{state}}.',
+      unknownState:
+        'The service says this certification is “{{word}}”, a state Evidence Desk does not know; it keeps asking until the service says anchored or failed.',
+      lost: 'The service no longer knows this certification.',
+      lastLookFailed: 'The last look at the service failed: {{reason}}',
+    },
+    network: {
+      refused: 'nothing answers at that address (the service may be down, or the address wrong)',
+      unknownName: 'that server name is unknown (check the address, or the network connection)',
+      lookupFailed: 'the server name could not be looked up (the network may be down)',
+      cutOff: 'the connection was cut off',
+      timedOut: 'the connection timed out',
+      hostUnreachable: 'the server cannot be reached from this network',
+      noNetwork: 'this computer is not connected to a network',
+      other: 'the network said “{{detail}}”',
+      proxyWantsPassword:
+        'the proxy asks for a user name and password that Evidence Desk was not given: ask IT to let Evidence Desk through, or to set the proxy up for this computer',
+      proxyWantsPasswordHere:
+        'the proxy asks for a user name and password: give them in the proxy address (HTTPS_PROXY=http://user:password@proxy:port), or ask IT for a proxy that lets Evidence Desk through',
+      proxyRefused: 'the proxy refused or could not make the connection: ask IT to allow {{host}}',
+      proxyRefusedStatus: 'the proxy refused the connection ({{status}}): ask IT to allow {{host}}',
+      certificateUntrusted:
+        "the certificate presented for {{host}} is not trusted on this computer. If your organisation inspects TLS traffic, ask IT to install its CA certificate in the system's certificate store",
+      certificateUntrustedIssuer:
+        'the certificate presented for {{host}}, issued by "{{issuer}}", is not trusted on this computer. If your organisation inspects TLS traffic, ask IT for its CA certificate and give it with NODE_EXTRA_CA_CERTS or "profile set --ca-file"',
+      certificateUntrustedHere:
+        'the certificate presented for {{host}} is not trusted on this computer. If your organisation inspects TLS traffic, ask IT for its CA certificate and give it with NODE_EXTRA_CA_CERTS or "profile set --ca-file"',
+      certificateExpired: "the service's certificate has expired ({{host}})",
+      certificateWrongName:
+        'the certificate presented is not for {{host}}: something on the network may be intercepting the connection',
+    },
+    sync: {
+      paused: 'Sending is paused; certifications wait here until it is resumed.',
+      standbyApp: 'The Evidence Desk app on this computer is sending this queue; this one waits its turn.',
+      standbyCommandLine:
+        'This queue is being sent by the command line (evidence-desk); this one takes over when it is done.',
+      takenOver: 'Another process took over sending this queue; this one stopped sending at once.',
+      internalError: 'Sending was interrupted by an internal error; it will be tried again.',
+      didNotSettle: 'The certifications did not settle in time; they stay queued and will go on syncing.',
+      blocked: 'Sending is blocked: {{reason}} The certifications stay queued.',
+      cannotBeUsed: 'the service cannot be used with these settings.',
+    },
+    history: {
+      acceptedAs: 'accepted as {{serviceId}}',
+      sentAgain: 'sent again on request',
+      sentAgainBy: 'sent again on request of {{user}}',
+      resumed: 'resumed after the app stopped while sending',
+      serviceReports: 'the service reports “{{state}}”',
+      checkedAgain: 'checked again: {{result}}',
+    },
+    evidence: {
+      none: 'The service sent no evidence to check; its answer is kept as received.',
+      unknownFormat: 'The evidence is in a format this app cannot check; it is kept as received.',
+      keptAsReceived: '{{reason}} The evidence is kept as received.',
+      didNotVerify: 'The evidence did not verify: {{reason}}',
+      verified: 'Evidence verified: entry {{entry}} of {{size}} in the log, signed {{signedAt}}.',
+      notAnchoredYet: 'Not anchored yet ({{state}}).',
+      failure: {
+        evidence_unreadable: 'the evidence cannot be read',
+        leaf_hash_mismatch: 'its log entry does not match the certification it describes',
+        asset_hash_mismatch: 'it is for other content than this file',
+        certification_mismatch: 'it is for another certification',
+        inclusion_proof_invalid: 'the proof does not lead to the log’s signed root',
+        tree_head_mismatch: 'the proof and the signed tree head describe different logs',
+        tree_head_signature_invalid: 'the log’s signature does not hold',
+        key_id_mismatch: 'it names a log key other than the one trusted',
+      },
+      logKeyUnreadableSetting: 'The log key given in the settings is not a readable public key.',
+      logKeyNotExpected:
+        'The service publishes a log key with fingerprint {{fingerprint}}, not the {{expected}} given in the settings; its evidence is not trusted.',
+      logKeyNotFetched:
+        'The log key needed to check the evidence could not be fetched; it will be asked for again later.',
+      logKeyUnreadable: 'The service published a log key that is not a readable Ed25519 public key.',
+      logKeyChanged:
+        "The service's log key changed (fingerprint {{before}}… is now {{after}}…). Evidence is not checked with the new key until you accept it, after comparing its fingerprint with the one the service publishes (Settings, or evidence-desk profile trust-key).",
+      logRewritten:
+        "The service's log rewrote its history: its tree head of {{newer}} entries does not extend the one of {{older}} entries seen before. No evidence from this log can be trusted; tell the service's operator and keep the receipts you have.",
+    },
+    timestamp: {
+      httpStatus: 'The timestamping authority ({{host}}) answered HTTP {{status}}.',
+      webPage:
+        "The timestamping authority's address ({{host}}) answered with a web page, not a timestamp: check the address, or whether a proxy or sign-in page is in the way.",
+      timeout: 'The timestamping authority ({{host}}) did not answer within {{seconds}} seconds.',
+      unreachable: 'The timestamping authority ({{host}}) could not be reached.',
+      notAResponse: 'The authority’s answer ({{host}}) is not an RFC 3161 timestamp response.',
+      noToken: 'The authority ({{host}}) granted the request but sent no timestamp token.',
+      refused: 'The timestamping authority ({{host}}) {{what}}.',
+      refusedSaying: 'The timestamping authority ({{host}}) {{what}}: “{{said}}”.',
+      status: {
+        rejected: 'rejected the request',
+        waiting: 'is waiting (it answered "waiting")',
+        revocationWarning: 'warns that its certificate is about to be revoked',
+        revoked: 'says its certificate was revoked',
+        other: 'answered status {{status}}',
+      },
+      noLongerSet: 'The timestamping authority this batch was queued for is no longer set for its profile.',
+      check: {
+        format: 'The timestamp from {{host}} is not an RFC 3161 token that can be read.',
+        status: 'The timestamping authority ({{host}}) did not grant the timestamp.',
+        path: 'The timestamp from {{host}} does not cover this batch.',
+        imprint:
+          'The timestamp from {{host}} is for other data than this batch (its message imprint differs).',
+        nonce: 'The timestamp from {{host}} answers another request (its nonce is not ours).',
+        signature: 'The signature on the timestamp from {{host}} does not hold.',
+        usage:
+          'The certificate that signed the timestamp from {{host}} is not one for timestamping (RFC 3161 requires the critical timeStamping extended key usage).',
+        signer_binding:
+          'The timestamp from {{host}} does not name the certificate that signed it (ESSCertID): another certificate could be passed off as its signer.',
+        validity: 'The timestamp from {{host}} was made outside its signing certificate’s validity.',
+        chain:
+          'The certificate of the timestamping authority ({{host}}) does not lead to a trusted root at the time of the timestamp.',
+        untrusted:
+          'The timestamp holds together, but {{authority}} chains to a root certificate this computer does not trust (SHA-256 fingerprint {{fingerprint}}). Compare it with the authority’s published root; if they match, add it to the profile.',
+      },
+    },
+    queue: {
+      noCertification: 'There is no certification {{id}}.',
+      notRemovable: '{{name}} has already been sent to the service and cannot be removed.',
+      illegalTransition: 'This certification is {{from}} now, so it cannot become {{to}}.',
+    },
+    database: {
+      tooNew:
+        'The queue database was written by a newer Evidence Desk (schema {{current}}; this version knows {{known}}). Update the app; the file was left untouched.',
+      damaged:
+        'The queue database ({{path}}) {{what}}. It was left untouched; move it aside to start a new queue, or restore it from a backup.',
+      locked:
+        'The queue database ({{path}}) is locked by another program, probably another Evidence Desk. Close it and try again; nothing was changed.',
+      notWritable:
+        "The queue database ({{path}}) cannot be opened for writing ({{code}}). Check the folder's permissions.",
+      cannotOpen: 'The queue database ({{path}}) could not be opened: {{reason}}',
+      isDamaged: 'is damaged',
+      isEmpty: 'is empty (0 bytes), which a queue never is',
+      notOurs: 'is damaged or is not an Evidence Desk database',
+    },
+    profile: {
+      noLongerAccepted:
+        'The saved settings of "{{id}}" are no longer accepted ({{reasons}}); enter them again in Settings.',
+      embeddedNeedsNoSettings: 'The embedded sandbox needs no settings.',
+      unknown: 'There is no service profile "{{id}}".',
+      secretMissing: 'The client secret for "{{id}}" is not in the keychain; enter it in the settings.',
+      signingKeyMissing: 'Signing is on for "{{id}}" but its HMAC key is not in the keychain.',
+      demoNotHere: 'The demo sandbox does not run in this program; choose a service profile in the settings.',
+      keychainUnavailable: 'The system keychain could not be used: {{reason}}',
+    },
+    exports: {
+      failed: '{{what}} could not be saved to {{path}}: {{why}}.',
+      kit: 'The evidence kit',
+      register: 'The register',
+      chosenPlace: 'the chosen place',
+      why: {
+        ENOENT: 'that folder does not exist',
+        EACCES: 'Evidence Desk is not allowed to write there',
+        EROFS: 'that place is read-only',
+        ENOSPC: 'the disk is full',
+        EDQUOT: 'the disk quota is used up',
+      },
+      verifierNotBuilt:
+        'The offline verifier (verify.html) could not be built in this checkout, so no kit can be made: run npm run build:verifier and read what it says.',
+      verifierMissing:
+        'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk.',
+    },
+    calls: {
+      unknown: 'That action does not exist.',
+      internal: 'Something went wrong in Evidence Desk; the details are in its log.',
+      invalidInput: 'Evidence Desk was asked something it cannot read: {{detail}}',
     },
   },
   shell: {

@@ -3,6 +3,8 @@ import type { TFunction } from 'i18next';
 import { de } from './de';
 import { en } from './en';
 import type { Language } from './languages';
+import type { Said, SaidKey } from '../said';
+import { wordsOf } from '../said';
 
 export * from './languages';
 
@@ -12,7 +14,7 @@ export const resources = { en, de } as const satisfies Record<Language, unknown>
 export const I18N_OPTIONS = {
   resources,
   fallbackLng: 'en',
-  ns: ['app', 'shell'],
+  ns: ['app', 'shell', 'said'],
   defaultNS: 'app',
   // React escapes what it renders, and the shell's texts are not HTML.
   interpolation: { escapeValue: false },
@@ -26,3 +28,15 @@ export function translatorFor(language: Language): TFunction<'shell'> {
   void i18n.init({ ...I18N_OPTIONS, lng: language, defaultNS: 'shell' });
   return i18n.getFixedT(language, 'shell');
 }
+
+/** Something the core said, in the words of a translator's language (any of its namespaces). */
+export function sayWith(t: TFunction<'shell'> | TFunction<'app'>): (saying: Said) => string {
+  const lookup = t as unknown as (key: SaidKey, options: object) => string;
+  return (saying) => wordsOf((key, values) => lookup(key, { ...values, ns: 'said' }), saying);
+}
+
+/** Something the core said, in one language's words (the CLI's, a log's, a message's English). */
+export const sayerFor = (language: Language): ((saying: Said) => string) => sayWith(translatorFor(language));
+
+/** English, for logs' readers and the messages of errors (the words shown are chosen by each shell). */
+export const inEnglish = sayerFor('en');

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import type { EvidenceDeskBridge } from '../../preload/bridge';
 import type { CallResult, ErrorCode } from '../../protocol/errors';
+import { sayWith } from '../../protocol/locales';
 
 declare global {
   interface Window {
@@ -24,7 +25,12 @@ export class BridgeError extends Error {
 /** Unwraps a call's answer; an error value becomes a thrown BridgeError for the caller to show. */
 export async function ask<T>(result: Promise<CallResult<T>>): Promise<T> {
   const answer = await result;
-  if (!answer.ok) throw new BridgeError(answer.error.code, answer.error.message);
+  // Main says what went wrong as a saying; it is worded here, in the language on screen.
+  if (!answer.ok)
+    throw new BridgeError(
+      answer.error.code,
+      answer.error.said ? sayWith(i18next.t)(answer.error.said) : answer.error.message,
+    );
   return answer.value;
 }
 

@@ -4,6 +4,8 @@ import { initReactI18next, useTranslation } from 'react-i18next';
 import { I18N_OPTIONS, languageFor } from '../../protocol/locales';
 import type { LanguageChoice } from '../../protocol/locales';
 import { localShort, localWithZone, utcIso } from '../../protocol/time-format';
+import { sayWith } from '../../protocol/locales';
+import type { Said } from '../../protocol/said';
 
 /** The computer's languages, as Chromium reports them (Electron passes on the operating system's). */
 export const systemLanguages = (): readonly string[] => navigator.languages ?? [navigator.language];
@@ -11,9 +13,15 @@ export const systemLanguages = (): readonly string[] => navigator.languages ?? [
 // Synchronous: the catalogues are bundled, so the first paint is already in the right language.
 void i18next.use(initReactI18next).init({
   ...I18N_OPTIONS,
-  ns: ['app'],
+  ns: ['app', 'said'],
   lng: languageFor('system', systemLanguages()),
 });
+
+/** What the core said, in the words of the language shown. */
+export function useSay(): (saying: Said) => string {
+  const { t } = useTranslation();
+  return sayWith(t);
+}
 
 /** Follows the language chosen in Settings (or the computer's), on every screen at once. */
 export function useLanguageChoice(choice: LanguageChoice | undefined): void {

@@ -12,6 +12,7 @@ import { translatorFor } from '../../protocol/locales';
 import { runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
+import { englishOf } from '../support/english';
 
 // The tray, the close and quit decisions and the notifications are decided in main/shell/ (plain
 // Node) and drawn by main/electron/main.ts, which cannot run here (no Electron binary). These
@@ -155,7 +156,7 @@ describe('the app in the background', () => {
     await expect
       .poll(() => app.status().connectivity, { timeout: 20_000, interval: 100 })
       .toMatchObject({ state: 'standby', sentBy: 'command-line' });
-    expect(app.status().connectivity.message).toMatch(/being sent by the command line/);
+    expect(englishOf(app.status().connectivity.message)).toMatch(/being sent by the command line/);
     expect((await cli).code).toBe(0);
   }, 40_000);
 });

@@ -127,11 +127,12 @@ describe('the bridge to the core', () => {
       15_000,
     );
     expect(row!.state).toBe('anchored');
-    expect(await invoke('retry', { id: row!.id })).toEqual({
+    expect(await invoke('retry', { id: row!.id })).toMatchObject({
       ok: false,
       error: {
         code: 'illegal_transition',
         message: 'This certification is anchored now, so it cannot become queued.',
+        said: { key: 'queue.illegalTransition' },
       },
     });
   });

@@ -9,6 +9,7 @@ import { serviceStateLabel } from '../../protocol/service-states';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { Sandbox } from '../../sandbox/server';
 import { certificationBody, startTestSandbox } from '../support/sandbox';
+import { englishOf } from '../support/english';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -88,7 +89,13 @@ describe('service client against the sandbox', () => {
       ...base,
       signing: { apiKey: strict.apiKey, apiSecret: strict.apiSecret },
     }).createCertification(input(), randomUUID());
-    expect(unsigned).toMatchObject({ ok: false, retryable: false, status: 401, code: 'signature_required' });
+    expect(unsigned).toMatchObject({
+      ok: false,
+      retryable: false,
+      status: 401,
+      code: 'service_error',
+      serviceCode: 'signature_required',
+    });
   });
 
   it('treats a validation error as final and carries the service’s words', async () => {
@@ -100,8 +107,9 @@ describe('service client against the sandbox', () => {
       ok: false,
       retryable: false,
       status: 422,
-      code: 'validation_failed',
-      message: expect.stringMatching(/^The service said: event_type must be upper-case/),
+      code: 'service_error',
+      serviceCode: 'validation_failed',
+      message: expect.stringMatching(/^The service said: “event_type must be upper-case/),
     });
   });
 
@@ -292,7 +300,7 @@ describe('a real service that chose differently from our sandbox', () => {
 
       poll = { status: 200, type: 'text/html', body: '<html>Down for maintenance</html>' };
       await expect
-        .poll(() => details().errorMessage, { timeout: 10_000 })
+        .poll(() => englishOf(details().errorMessage), { timeout: 10_000 })
         .toMatch(
           /The last look at the service failed: Something answered with a web page instead of the service’s data/,
         );
@@ -304,7 +312,8 @@ describe('a real service that chose differently from our sandbox', () => {
         body: '{"id":"svc-1","state":"REJECTED","failure":{"message":"hash rejected"}}',
       };
       await expect.poll(() => details().state, { timeout: 10_000 }).toBe('failed');
-      expect(details()).toMatchObject({ serviceState: 'REJECTED', errorMessage: 'hash rejected' });
+      expect(details()).toMatchObject({ serviceState: 'REJECTED' });
+      expect(englishOf(details().errorMessage)).toBe('The service said: “hash rejected”');
     } finally {
       await core.close();
       ws.cleanup();

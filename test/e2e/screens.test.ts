@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { de } from '../../protocol/locales/de';
 import { en } from '../../protocol/locales/en';
+import { englishOn } from '../support/english-leaks';
 import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
 
 // Every screen in both themes, at the smallest supported window (800×600) and a large one, and in
@@ -9,14 +10,14 @@ import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness
 const harnesses = harnessPerTest();
 
 const LANGUAGES = [
-  ['en', 'en-GB', en.app],
-  ['de', 'de-DE', de.app],
+  ['en', 'en-GB', en.app, en.said],
+  ['de', 'de-DE', de.app, de.said],
 ] as const;
 
 describe('the screens, light and dark, small and large, English and German', () => {
   it.each(LANGUAGES)(
     'renders the list, the batch form, details, verify, settings and their notices legibly in every variant (%s)',
-    async (language, locale, words) => {
+    async (language, locale, words, said) => {
       const harness = await harnesses.start({ locale, core: { embeddedSandbox: { batchIntervalMs: 200 } } });
       const { page } = harness;
       await harness.drop(
@@ -35,10 +36,14 @@ describe('the screens, light and dark, small and large, English and German', () 
           await page.setViewportSize(viewport);
           const name = (screen: string) => `screen-${screen}-${language}-${scheme}-${size}`;
           await harness.screenshot(name('list'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'list').toEqual([]);
 
           await harness.drop(paths);
           await page.getByRole('dialog', { name: words.batch.title_one.replace('{{count}}', '1') }).waitFor();
           await harness.screenshot(name('batch-form'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'batch-form').toEqual([]);
           expect(await accessibilityViolations(page)).toEqual([]);
           await page.keyboard.press('Escape');
 
@@ -46,18 +51,24 @@ describe('the screens, light and dark, small and large, English and German', () 
           const details = page.getByRole('dialog', { name: 'annex-1.pdf' });
           await details.getByText(words.meaning.verified).waitFor();
           await harness.screenshot(name('details'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'details').toEqual([]);
           expect(await accessibilityViolations(page)).toEqual([]);
           // The technical part, the evidence and the raw answer unfolded: still legible, still accessible.
           await details.getByText(words.details.technical).click();
           await details.getByText(words.details.evidence).click();
-          await details.locator('dd', { hasText: 'Evidence verified' }).waitFor();
+          await details.locator('dd', { hasText: said.evidence.verified.split(':')[0] }).waitFor();
           await harness.screenshot(name('details-technical'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'details-technical').toEqual([]);
           expect(await accessibilityViolations(page)).toEqual([]);
           await details.getByRole('button', { name: words.details.close, exact: true }).click();
 
           await page.getByRole('button', { name: words.header.verify }).click();
           await page.getByRole('dialog', { name: words.verify.title }).waitFor();
           await harness.screenshot(name('verify'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'verify').toEqual([]);
           expect(await accessibilityViolations(page)).toEqual([]);
           await page.keyboard.press('Escape');
 
@@ -66,6 +77,8 @@ describe('the screens, light and dark, small and large, English and German', () 
           await settings.getByLabel(words.settings.environmentLabel).selectOption('production');
           await settings.getByRole('button', { name: words.settings.save }).click();
           await harness.screenshot(name('settings'));
+          if (language === 'de')
+            expect(englishOn(await page.locator('body').innerText()), 'settings').toEqual([]);
           expect(await accessibilityViolations(page)).toEqual([]);
           await page.keyboard.press('Escape');
         }

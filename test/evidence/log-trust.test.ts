@@ -6,6 +6,7 @@ import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import { countingProxy } from '../support/counting-proxy';
 import { startTestSandbox } from '../support/sandbox';
+import { englishOf } from '../support/english';
 
 // Which log key is trusted, and whether the log only grows: real cores, real sandboxes on
 // loopback (each with its own key), a recording forwarder that only observes.
@@ -58,7 +59,9 @@ describe('the log key', () => {
       20_000,
     );
     expect(rows.map((row) => row.state)).toEqual(Array(6).fill('anchored'));
-    expect(rows[0]!.verificationMessage).toMatch(/log key needed to check the evidence could not be fetched/);
+    expect(englishOf(rows[0]!.verificationMessage)).toMatch(
+      /log key needed to check the evidence could not be fetched/,
+    );
 
     const keyFetches = proxy.requests.filter((r) => r.path === '/v1/log/public-key');
     expect(keyFetches.length).toBe(1);
@@ -78,7 +81,9 @@ describe('the log key', () => {
     await useSandboxProfile(desk, other, 'given-wrong-fingerprint', { logKey: service.logKey.keyId });
     const row = await certifyOne(desk);
     expect(row.verification).toBe('unverifiable');
-    expect(row.verificationMessage).toContain(`not the ${service.logKey.keyId} given in the settings`);
+    expect(englishOf(row.verificationMessage)).toContain(
+      `not the ${service.logKey.keyId} given in the settings`,
+    );
   }, 60_000);
 
   it('re-pins when a profile is re-pointed, and a different key waits until the user accepts it', async () => {
@@ -94,7 +99,7 @@ describe('the log key', () => {
     await useSandboxProfile(desk, second, 'firm');
     const after = await certifyOne(desk);
     expect(after.verification).toBe('unverifiable');
-    expect(after.verificationMessage).toMatch(/log key changed.*until you accept it/);
+    expect(englishOf(after.verificationMessage)).toMatch(/log key changed.*until you accept it/);
     expect(desk.status().logKeyChange).toMatchObject({
       previousFingerprint: first.logKey.keyId,
       fingerprint: second.logKey.keyId,
@@ -134,10 +139,10 @@ describe('the log only grows', () => {
     service.db.prepare('UPDATE certifications SET leaf_hash = ? WHERE leaf_index = 0').run('00'.repeat(32));
     const third = await certifyOne(desk);
     expect(third.verification).toBe('invalid');
-    expect(third.verificationMessage).toMatch(/log rewrote its history/);
+    expect(englishOf(third.verificationMessage)).toMatch(/log rewrote its history/);
     // Every later check of that log fails the same way.
     const fourth = await certifyOne(desk);
-    expect(fourth.verificationMessage).toMatch(/log rewrote its history/);
+    expect(englishOf(fourth.verificationMessage)).toMatch(/log rewrote its history/);
   }, 60_000);
 
   it('is still checked as far as possible against a service without consistency proofs', async () => {

@@ -12,6 +12,7 @@ import { METADATA, openCore, useSandboxProfile, workspace } from '../support/cor
 import type { OpensslTsa, TsaBehaviour } from '../support/openssl-tsa';
 import { startOpensslTsa } from '../support/openssl-tsa';
 import { startTestSandbox } from '../support/sandbox';
+import { englishOf } from '../support/english';
 
 // Independent time against a TSA that is not ours: OpenSSL's `ts -reply` on loopback, with CAs
 // OpenSSL made. A real core, a real queue file and keychain, a real sandbox anchoring every 100 ms.
@@ -125,7 +126,7 @@ describe('independent time (RFC 3161)', () => {
       ids.push(queued[0]!.id);
       const [row] = await until([queued[0]!.id], (r) => r.timestampProblem !== null, behaviour);
       expect(row!.timestampState, behaviour).toBe('waiting');
-      expect(row!.timestampProblem, behaviour).toMatch(reason);
+      expect(englishOf(row!.timestampProblem), behaviour).toMatch(reason);
     }
     // Nothing waited for the authority: every certification anchored meanwhile.
     await until(ids, (row) => row.state === 'anchored', 'anchoring');

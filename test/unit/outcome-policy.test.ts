@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CertificationReading } from '../../main/service/response-reader';
 import { DEFAULT_PACING } from '../../main/service/retry-policy';
-import type { CallResult } from '../../main/service/service-client';
+import type { ServiceAnswer } from '../../main/service/service-client';
 import type { PolicyContext } from '../../main/sync/outcome-policy';
 import { decidePoll, decideSubmit, settlementOf } from '../../main/sync/outcome-policy';
+import { said } from '../../protocol/said';
+import { englishOf } from '../support/english';
 
 const NOW = 1_000_000;
 const context = (change: Partial<PolicyContext> = {}): PolicyContext => ({
@@ -22,19 +24,20 @@ const reading = (progress: CertificationReading['progress'], extra: Partial<Cert
   failureMessage: null,
   ...extra,
 });
-const ok = (value: CertificationReading): CallResult<CertificationReading> => ({
+const ok = (value: CertificationReading): ServiceAnswer<CertificationReading> => ({
   ok: true,
   value,
   raw: '{}',
 });
 const failure = (
-  change: Partial<Extract<CallResult<never>, { ok: false }>>,
-): CallResult<CertificationReading> => ({
+  change: Partial<Extract<ServiceAnswer<never>, { ok: false }>>,
+): ServiceAnswer<CertificationReading> => ({
   ok: false,
   retryable: false,
   offline: false,
-  code: 'x',
-  message: 'x',
+  code: 'service_error',
+  said: said('service.timeout'),
+  message: 'The service did not answer in time.',
   ...change,
 });
 
@@ -87,16 +90,15 @@ describe('what to do with the answer to a status look', () => {
   });
 
   it('says what the service said when its state is a word we do not know, while it keeps asking', () => {
-    expect(
-      decidePoll(ok(reading('in_progress', { serviceState: 'notarising' })), 0, context()),
-    ).toMatchObject({
+    const decision = decidePoll(ok(reading('in_progress', { serviceState: 'notarising' })), 0, context());
+    expect(decision).toMatchObject({
       kind: 'look-again',
       serviceState: 'notarising',
-      problem: {
-        code: 'unknown_service_state',
-        message: expect.stringContaining('The service says this certification is “notarising”'),
-      },
+      problem: { code: 'unknown_service_state' },
     });
+    expect(englishOf(decision.kind === 'look-again' ? decision.problem?.said : null)).toContain(
+      'The service says this certification is “notarising”',
+    );
     expect(
       decidePoll(ok(reading('in_progress', { serviceState: 'Processing' })), 0, context()),
     ).not.toHaveProperty('problem');
@@ -123,13 +125,17 @@ describe('what to do with the answer to a status look', () => {
 
 describe('a final answer', () => {
   it("fails with the service's own words, or anchors", () => {
-    expect(settlementOf(reading('failed', { failureMessage: 'hash rejected' }))).toEqual({
-      kind: 'failed',
-      error: { code: 'service_failed', message: 'hash rejected' },
-    });
-    expect(settlementOf(reading('failed', { serviceState: 'REJECTED' }))).toMatchObject({
-      error: { message: 'The service reports this certification as REJECTED.' },
-    });
+    const wordsOfFailure = (settlement: ReturnType<typeof settlementOf>) =>
+      settlement.kind === 'failed' ? [settlement.error.code, englishOf(settlement.error.said)] : null;
+    // The service's own words are kept, quoted and marked as the service's.
+    expect(wordsOfFailure(settlementOf(reading('failed', { failureMessage: 'hash rejected' })))).toEqual([
+      'service_failed',
+      'The service said: “hash rejected”',
+    ]);
+    expect(wordsOfFailure(settlementOf(reading('failed', { serviceState: 'REJECTED' })))).toEqual([
+      'service_failed',
+      'The service reports this certification as REJECTED.',
+    ]);
     expect(settlementOf(reading('anchored'))).toEqual({ kind: 'anchored' });
   });
 });

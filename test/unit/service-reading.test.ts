@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorMessageOf, readCertification, UnreadableResponse } from '../../main/service/response-reader';
 import { backoffDelay, isRetryableStatus, pollDelay, retryAfterMs } from '../../main/service/retry-policy';
 import { TokenProvider } from '../../main/service/token-provider';
+import { said } from '../../protocol/said';
 
 describe('reading what the real service may send', () => {
   it('takes the id from id or certification_id, as a string or a number', () => {
@@ -25,8 +26,12 @@ describe('reading what the real service may send', () => {
   it('turns what cannot be a certification into a clear error', () => {
     expect(() => readCertification([1, 2])).toThrow(UnreadableResponse);
     expect(() => readCertification('ok')).toThrow(UnreadableResponse);
-    expect(() => readCertification({ state: 'pending' })).toThrow(/no id/);
-    expect(() => readCertification({ id: { nested: true } })).toThrow(/no id/);
+    expect(() => readCertification({ state: 'pending' })).toThrow(
+      expect.objectContaining({ said: said('service.noId') }),
+    );
+    expect(() => readCertification({ id: { nested: true } })).toThrow(
+      expect.objectContaining({ said: said('service.noId') }),
+    );
   });
 
   it('finds the most human sentence in any error body', () => {

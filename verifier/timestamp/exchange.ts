@@ -31,31 +31,27 @@ export function freshNonce(random: (bytes: Uint8Array) => Uint8Array): bigint {
   return bytes.reduce((value, byte, i) => (value << 8n) | BigInt(i === 0 ? byte & 0x7f : byte), 0n) || 1n;
 }
 
-const STATUS_WORDS: Record<number, string> = {
-  2: 'rejected the request',
-  3: 'is waiting (it answered "waiting")',
-  4: 'warns that its certificate is about to be revoked',
-  5: 'says its certificate was revoked',
-};
-
-/** A TimeStampResp: the token when granted, or the authority's refusal in words. */
+/**
+ * A TimeStampResp: the token when granted; else the authority's refusal (its PKIStatus and its
+ * own words), or what is wrong with the answer. Callers word these for their readers.
+ */
 export function readTimestampResponse(
   bytes: Uint8Array,
-): { token: Uint8Array } | { refused: string } | { unreadable: string } {
+):
+  | { token: Uint8Array }
+  | { refused: { status: number; said: string } }
+  | { unreadable: 'not_a_response' | 'no_token' } {
   let response: pkijs.TimeStampResp;
   try {
     response = pkijs.TimeStampResp.fromBER(toArrayBuffer(bytes));
   } catch {
-    return { unreadable: 'The authority’s answer is not an RFC 3161 timestamp response.' };
+    return { unreadable: 'not_a_response' };
   }
   const status = response.status.status as number;
   if (status !== 0 && status !== 1) {
     const said = (response.status.statusStrings ?? []).map((s) => s.valueBlock.value).join('; ');
-    return {
-      refused: `The timestamping authority ${STATUS_WORDS[status] ?? `answered status ${status}`}${said ? `: “${said}”` : ''}.`,
-    };
+    return { refused: { status, said } };
   }
-  if (!response.timeStampToken)
-    return { unreadable: 'The authority granted the request but sent no timestamp token.' };
+  if (!response.timeStampToken) return { unreadable: 'no_token' };
   return { token: new Uint8Array(response.timeStampToken.toSchema().toBER(false)) };
 }

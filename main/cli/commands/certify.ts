@@ -17,6 +17,8 @@ import {
 } from '../output';
 import { progressPrinter, waitWithProgress } from '../progress';
 import { utcIso } from '../../../protocol/time-format';
+import { inEnglish } from '../../../protocol/locales';
+import { say } from '../language';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   core.on('progress', progressPrinter());
@@ -32,11 +34,11 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       { again: values.again },
     )
     .catch((error: unknown) => {
-      if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(error.message);
+      if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(say(error.said));
       throw error;
     });
   for (const problem of report.problems)
-    err(`skipped ${printable(problem.path)}: ${printable(problem.message)} [${problem.code}]`);
+    err(`skipped ${printable(problem.path)}: ${printable(say(problem.said))} [${problem.code}]`);
   for (const { path, earlier } of report.alreadyCertified)
     err(
       `already certified: ${printable(path)} (as ${printable(earlier.fileName)} on ${utcIso(earlier.createdAt)}, certification ${earlier.id}); --again certifies it once more`,
@@ -52,7 +54,7 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
     outJson({
       environment: environmentOf(core),
       certifications: rows.map(publicRow),
-      problems: report.problems,
+      problems: report.problems.map(({ path, code, said }) => ({ path, code, message: inEnglish(said) })),
       already_certified: report.alreadyCertified.map(({ path, earlier }) => ({
         path,
         certification_id: earlier.id,

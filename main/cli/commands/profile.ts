@@ -7,6 +7,8 @@ import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { count, environmentOf, out, outJson } from '../output';
 import { promptSecrets } from '../prompt';
+import { inEnglish } from '../../../protocol/locales';
+import { say } from '../language';
 
 export async function profile(core: EvidenceCore, args: string[], values: Values): Promise<number> {
   const [action, id] = args;
@@ -59,14 +61,14 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
         JSON.stringify(
           result.ok
             ? { ok: true, ...result.value }
-            : { ok: false, code: result.code, message: result.message },
+            : { ok: false, code: result.code, message: inEnglish(result.said) },
         ),
       );
     else
       out(
         result.ok
           ? `Connected: a token was issued (valid ${result.value.expiresInSeconds} s).`
-          : `Not connected: ${result.message}`,
+          : `Not connected: ${say(result.said)}`,
       );
     return result.ok ? EXIT.ok : EXIT.environment;
   }

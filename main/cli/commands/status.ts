@@ -4,6 +4,7 @@ import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError, statesOf } from '../arguments';
 import { describeCounts, describeRow, environmentOf, out, outJson, printable, publicRow } from '../output';
+import { say } from '../language';
 
 export function status(core: EvidenceCore, values: Values): number {
   const current = core.status();
@@ -54,5 +55,5 @@ function connectionWords(connectivity: ConnectivityStatus): string {
   const retry = connectivity.nextProbeAt ? `; next try at ${localWithZone(connectivity.nextProbeAt)}` : '';
   if (connectivity.state === 'unknown')
     return 'not checked (status does not contact the service; evidence-desk profile test does)';
-  return `${connectivity.state}${connectivity.message ? `: ${connectivity.message}` : ''}${retry}`;
+  return `${connectivity.state}${connectivity.message ? `: ${say(connectivity.message)}` : ''}${retry}`;
 }

@@ -13,6 +13,7 @@ import { HashPool } from '../../hashing/hash-pool';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { out, outJson, printable } from '../output';
+import { say } from '../language';
 
 /**
  * `verify FILE --receipt R` or `--certificate C.pdf`: nothing but the file, the receipt (or the
@@ -30,7 +31,7 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
   try {
     const { hash } = await hashOneFile(pool, path);
     const result = await checkAgainstProof(hash, proofPath, trusted).catch((error: unknown) => {
-      if (isDeskError(error) && error.code === 'not_found') throw new UsageError(error.message);
+      if (isDeskError(error) && error.code === 'not_found') throw new UsageError(say(error.said));
       throw error;
     });
     if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demoNotice !== null });

@@ -3,6 +3,8 @@ import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { environmentOf, out, outJson, printable, publicRow, sayIfDemo } from '../output';
+import { inEnglish } from '../../../protocol/locales';
+import { say } from '../language';
 
 export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
   const result = await core.verification.verifyFile(path);
@@ -13,7 +15,10 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
       path,
       asset_hash: result.assetHash,
       verified,
-      certifications: result.certifications.map((c) => ({ ...publicRow(c.row), check: c.check })),
+      certifications: result.certifications.map((c) => ({
+        ...publicRow(c.row),
+        check: { verification: c.check.verification, message: inEnglish(c.check.message) },
+      })),
       same_name_other_content: result.sameName,
     });
     return verified ? EXIT.ok : EXIT.failed;
@@ -24,7 +29,7 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
     out(
       `  A file named ${printable(other.fileName)} was certified on ${utcIso(other.createdAt)}, but its content has changed since: this is not the certified version.`,
     );
-  for (const { row, check } of result.certifications) out(`  ${row.state}: ${check.message}`);
+  for (const { row, check } of result.certifications) out(`  ${row.state}: ${say(check.message)}`);
   if (result.certifications.length) sayIfDemo(core, values, out);
   return verified ? EXIT.ok : EXIT.failed;
 }

@@ -6,6 +6,7 @@ import { isSendingBlocked } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
 import { useLive } from '../store';
+import { useSay } from '../i18n';
 
 export function DemoBanner() {
   const { data } = useStatus();
@@ -66,12 +67,13 @@ function cutOff(connectivity: ConnectivityStatus): CutOff | null {
 /** When nothing is being sent: why, how much waits, and the one thing to do about it. */
 export function ConnectionBanner({ onOpenSettings }: { onOpenSettings(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { data, connectivity } = useStatus();
   if (!connectivity || !data) return null;
   const blocked = isSendingBlocked(connectivity.state);
   const reason = cutOff(connectivity);
   // Refused credentials and a profile that needs setting up carry their own words: the service's, or what is missing.
-  const what = blocked ? connectivity.message : reason && t(`banner.${reason}`);
+  const what = blocked ? connectivity.message && say(connectivity.message) : reason && t(`banner.${reason}`);
   if (!what) return null;
   const waiting = waitingCount(data.counts);
   const then = blocked

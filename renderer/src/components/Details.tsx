@@ -10,6 +10,7 @@ import { keys, useLive } from '../store';
 import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { StateBadge } from './StateBadge';
+import { useSay } from '../i18n';
 
 /** The one plain sentence that says what the state means for the person relying on it. */
 function meaningOf(row: CertificationRow) {
@@ -32,6 +33,7 @@ export function Details({
   onSaveEvidence(ids: number[]): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const format = useFormat();
   const offline = useLive((s) => s.connectivity?.state === 'offline');
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
@@ -142,7 +144,7 @@ export function Details({
             {history.map((entry, index) => (
               <li key={index}>
                 <When ms={entry.at} /> — {t(`details.states.${entry.state}`)}
-                {entry.note ? ` — ${entry.note}` : ''}
+                {entry.note ? ` — ${say(entry.note)}` : ''}
               </li>
             ))}
           </ol>
@@ -178,16 +180,16 @@ export function Details({
               {row.state === 'pending' && row.errorMessage && (
                 <>
                   <dt>{t('details.lastCheck')}</dt>
-                  <dd>{row.errorMessage}</dd>
+                  <dd>{say(row.errorMessage)}</dd>
                 </>
               )}
               <dt>{t('details.evidenceCheck')}</dt>
-              <dd>{row.verificationMessage ?? t('details.notAnchoredYet')}</dd>
+              <dd>{row.verificationMessage ? say(row.verificationMessage) : t('details.notAnchoredYet')}</dd>
             </dl>
-            {row.evidence && (
+            {row.evidence !== null && row.evidence !== undefined && (
               <details>
                 <summary>{t('details.evidence')}</summary>
-                <pre tabIndex={0}>{JSON.stringify(JSON.parse(row.evidence), null, 2)}</pre>
+                <pre tabIndex={0}>{JSON.stringify(row.evidence, null, 2)}</pre>
               </details>
             )}
             {row.rawResponse && (
@@ -244,6 +246,7 @@ export function Details({
 /** Independent time (RFC 3161): who confirmed it and when, or why not yet, in words. */
 function TimeConfirmed({ row }: { row: CertificationRow }) {
   const { t } = useTranslation();
+  const say = useSay();
   if (row.timestampState === 'confirmed' && row.timeConfirmedAt !== null)
     return (
       <>
@@ -255,7 +258,7 @@ function TimeConfirmed({ row }: { row: CertificationRow }) {
     return (
       <>
         {row.timestampProblem
-          ? t('details.timeNotYet', { reason: row.timestampProblem })
+          ? t('details.timeNotYet', { reason: say(row.timestampProblem) })
           : t('details.timeAsked')}
       </>
     );

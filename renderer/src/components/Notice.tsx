@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AlreadyCertified, PathProblem } from '../../../protocol/views';
 import { useFormat } from '../i18n';
+import { useSay } from '../i18n';
 
 export interface NoticeContent {
   text: string;
@@ -17,6 +18,7 @@ const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 /** What just happened to a batch or a verification, with every file that could not be taken and why. */
 export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const format = useFormat();
   const already = notice.alreadyCertified ?? [];
   return (
@@ -26,7 +28,7 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
         <ul>
           {notice.problems.map((problem) => (
             <li key={problem.path}>
-              <strong>{nameOf(problem.path)}</strong>: {problem.message}
+              <strong>{nameOf(problem.path)}</strong>: {say(problem.said)}
             </li>
           ))}
         </ul>

@@ -13,6 +13,7 @@ import { Dialog } from './Dialog';
 import type { Field, Secrets } from './settings-problems';
 import { NO_SECRETS, problemsOf } from './settings-problems';
 import { TsaFields } from './TsaFields';
+import { useSay } from '../i18n';
 
 const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
 
@@ -27,6 +28,7 @@ const NEW_PROFILE: ServiceProfile = {
 /** Where certifications go, and the preferences. Secrets typed here go straight to the keychain and never come back. */
 export function Settings({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) });
   const [kind, setKind] = useState<ProfileKind>('embedded');
@@ -145,7 +147,11 @@ export function Settings({ onClose }: { onClose(): void }) {
         ),
       );
       setMessage({
-        text: result.ok ? t('settings.tested', { seconds: result.tokenSeconds }) : result.message,
+        text: result.ok
+          ? t('settings.tested', { seconds: result.tokenSeconds })
+          : result.message
+            ? say(result.message)
+            : '',
         ok: result.ok,
       });
     } catch (error) {

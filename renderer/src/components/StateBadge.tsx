@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { serviceStateLabel } from '../../../protocol/service-states';
 import type { RowView } from '../../../protocol/views';
+import { useSay } from '../i18n';
 
 /** The state of one certification in words a non-technical person reads at a glance. */
 export function describeState(row: RowView, offline: boolean, t: TFunction): { label: string; tone: string } {
@@ -40,8 +41,10 @@ export function StateBadge({
   withReason?: boolean;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { label, tone } = describeState(row, offline, t);
-  const reason = row.state === 'failed' ? (row.errorMessage ?? t('state.unknownReason')) : null;
+  const reason =
+    row.state === 'failed' ? (row.errorMessage ? say(row.errorMessage) : t('state.unknownReason')) : null;
   return (
     <>
       <span className={`badge badge-${tone}`} data-state={row.state} title={reason ?? label}>

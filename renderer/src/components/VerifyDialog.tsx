@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReceiptVerdict } from '../../../protocol/receipt';
+import type { ReceiptVerdict, VerdictFacts } from '../../../protocol/receipt';
 import type { FactLine } from '../../../verifier/fact-lines';
 import { verdictFactLines } from '../../../verifier/fact-lines';
 import type { DocumentVerification } from '../../../protocol/views';
@@ -9,6 +9,8 @@ import { useFormat } from '../i18n';
 import { ask, bridge, messageOf } from '../bridge';
 import { Dialog } from './Dialog';
 import { pathsOf } from './DropZone';
+import type { Said } from '../../../protocol/said';
+import { useSay } from '../i18n';
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 /** Receipts and certificates are told apart from documents by the names Evidence Desk gives them. */
@@ -61,8 +63,67 @@ function FactList({ heading, facts, name }: { heading: string; facts?: [string, 
   );
 }
 
+/** Why a proof gave its verdict, from the verdict's codes and values: the verifier's own sentences are English. */
+function whyOf(verdict: ReceiptVerdict, t: TFunction, when: (ms: number) => string): string {
+  switch (verdict.verdict) {
+    case 'verified':
+      return verifiedWords(verdict.facts, t, when);
+    case 'content_differs':
+      return t('verify.why.content_differs', {
+        sha256: verdict.certified.sha256,
+        file: verdict.certified.file,
+      });
+    case 'receipt_invalid':
+      return t(`verify.why.receipt_invalid.${verdict.check}`, { field: verdict.field ?? '' });
+    case 'timestamp_invalid':
+      return t(`verify.why.timestamp_invalid.${verdict.check}`);
+    case 'untrusted_key':
+      return t('verify.why.untrusted_key', { fingerprint: verdict.keyFingerprint });
+    case 'untrusted_tsa':
+      return t('verify.why.untrusted_tsa', {
+        authority: verdict.authority,
+        fingerprint: verdict.rootFingerprint,
+      });
+    case 'not_anchored':
+      return t('verify.why.not_anchored');
+  }
+}
+
+/** What a verified proof rests on, from its signed facts only. */
+function verifiedWords({ log, time }: VerdictFacts, t: TFunction, when: (ms: number) => string): string {
+  const at = (iso: string) => when(Date.parse(iso));
+  const parts: string[] = [];
+  if (log) {
+    const anchored = {
+      anchoredAt: at(log.anchoredAt),
+      entry: log.entry,
+      size: log.treeSize,
+      key: log.keyFingerprint.slice(0, 16),
+    };
+    parts.push(
+      log.eventType && log.certifiedAt
+        ? t('verify.why.verifiedLog', { ...anchored, event: log.eventType, certifiedAt: at(log.certifiedAt) })
+        : t('verify.why.verifiedLogV1', anchored),
+    );
+  }
+  if (time)
+    parts.push(
+      t(log ? 'verify.why.timeConfirmed' : 'verify.why.timeOnly', {
+        authority: time.authority,
+        when: at(time.genTime),
+      }),
+    );
+  else parts.push(t('verify.why.noTimestamp'));
+  return parts.join(' ');
+}
+
 /** A verification in plain words: a headline, then what it rests on. */
-function explain(result: DocumentVerification, t: TFunction, when: (ms: number) => string): Answer {
+function explain(
+  result: DocumentVerification,
+  t: TFunction,
+  say: (saying: Said) => string,
+  when: (ms: number) => string,
+): Answer {
   if (result.kind === 'proof') {
     const look: Look =
       result.verdict.verdict === 'verified'
@@ -73,7 +134,7 @@ function explain(result: DocumentVerification, t: TFunction, when: (ms: number) 
     return {
       look,
       headline: t(`verify.verdicts.${result.verdict.verdict}`),
-      lines: [result.verdict.message, result.demoNotice ?? ''],
+      lines: [whyOf(result.verdict, t, when), result.demoNotice ? t('verify.why.demo') : ''],
       ...factsOf(result.verdict, t, when),
     };
   }
@@ -83,14 +144,18 @@ function explain(result: DocumentVerification, t: TFunction, when: (ms: number) 
       look: 'verified',
       headline: t('verify.verifiedHere'),
       lines: verified.map(({ row, check }) =>
-        t('verify.certifiedAs', { name: row.fileName, when: when(row.createdAt), message: check.message }),
+        t('verify.certifiedAs', {
+          name: row.fileName,
+          when: when(row.createdAt),
+          message: say(check.message),
+        }),
       ),
     };
   if (result.certifications.length)
     return {
       look: 'warning',
       headline: t('verify.certifiedNotVerified'),
-      lines: result.certifications.map(({ row, check }) => `“${row.fileName}”: ${check.message}`),
+      lines: result.certifications.map(({ row, check }) => `“${row.fileName}”: ${say(check.message)}`),
     };
   if (result.sameName.length)
     return {
@@ -121,6 +186,7 @@ export function VerifyDialog({
 }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const say = useSay();
   const [documentPath, setDocumentPath] = useState<string | null>(null);
   const [proofPath, setProofPath] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -137,7 +203,7 @@ export function VerifyDialog({
     let current = true;
     setBusy(true);
     ask(bridge().verifyDocument({ path: documentPath, ...(proofPath ? { proofPath } : {}) }))
-      .then((result) => current && setAnswer(explain(result, t, format.long)))
+      .then((result) => current && setAnswer(explain(result, t, say, format.long)))
       .catch(
         (error: unknown) =>
           current &&
