@@ -7,7 +7,7 @@ import { EvidenceCore } from './core';
 import { DeskError, isDeskError } from './errors';
 import { FILE_PROBLEM_CODES } from '../protocol/errors';
 import type { CommandName, Values } from './cli/arguments';
-import { EXIT, OPTIONS, USAGE, UsageError, checkArguments } from './cli/arguments';
+import { EXIT, OPTIONS, UsageError, checkArguments, usage } from './cli/arguments';
 import { certify } from './cli/commands/certify';
 import { config } from './cli/commands/config';
 import { exportKit } from './cli/commands/export';
@@ -17,7 +17,7 @@ import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { err, outJson } from './cli/output';
-import { say } from './cli/language';
+import { say, words } from './cli/language';
 
 const RUN: Record<
   CommandName,
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usage());
     return command || values.help ? EXIT.ok : EXIT.usage;
   }
   const name = checkArguments(command, rest, values);
@@ -101,7 +101,7 @@ main(process.argv.slice(2)).then(
     if (process.argv.includes('--json'))
       outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
     err(
-      `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? '\nRun evidence-desk --help for usage.' : ''}`,
+      `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? `\n${words('runHelp')}` : ''}`,
     );
     process.exitCode = code;
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { en } from './locales/en';
 
 /**
  * Where certifications go. The embedded sandbox needs no settings; every other profile names
@@ -142,9 +143,4 @@ export type ProfileSecrets = z.infer<typeof profileSecretsSchema>;
 export const isDemoKind = (kind: ProfileKind): boolean => kind === 'embedded' || kind === 'service-sandbox';
 
 /** How an environment is named to people: on screens, certificates and receipts. */
-export const ENVIRONMENT_LABELS: Record<ProfileKind, string> = {
-  embedded: 'Demo sandbox (built into Evidence Desk)',
-  'service-sandbox': 'Service sandbox',
-  production: 'Production service',
-  custom: 'Custom service',
-};
+export const ENVIRONMENT_LABELS: Record<ProfileKind, string> = en.cli.environment;

@@ -8,7 +8,8 @@ import type { EvidenceCore } from '../core';
 import type { Values } from './arguments';
 import { inEnglish } from '../../protocol/locales';
 import type { Said } from '../../protocol/said';
-import { say } from './language';
+import { say, words } from './language';
+import { en } from '../../protocol/locales/en';
 
 /** What the core said, in the command line's language; nothing when it said nothing. */
 export const sayOrNothing = (saying: Said | null): string => (saying ? say(saying) : '');
@@ -16,8 +17,9 @@ export const sayOrNothing = (saying: Said | null): string => (saying ? say(sayin
 /** `--json` is read by scripts: its sentences are English whatever the language, beside stable codes. */
 export const englishOrNull = (saying: Said | null): string | null => (saying ? inEnglish(saying) : null);
 
-/** "1 file", "3 files". */
-export const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+/** "1 file", "3 Dateien": counted things in the command line's language. */
+export const count = (n: number, noun: 'files' | 'certifications' | 'rootCertificates') =>
+  words(noun, { count: n });
 
 /** Results go to stdout (JSON for machines), progress and problems to stderr. */
 export const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -42,22 +44,25 @@ export function printable(text: string): string {
 /** Where a certification stands, in words: an anchored one says whether its evidence verified. */
 export function describeRow(row: CertificationRow): string {
   if (row.state === 'failed')
-    return `failed: ${row.errorMessage ? say(row.errorMessage) : 'no reason given'}`;
+    return words('row.failed', { reason: row.errorMessage ? say(row.errorMessage) : words('row.noReason') });
   if (row.state === 'pending') {
     const service = serviceStateLabel(row.serviceState);
-    const said = service?.startsWith('unknown') ? ` (service: ${service})` : '';
-    return `pending${said}${row.errorMessage ? `; ${say(row.errorMessage)}` : ''}`;
+    const pending = service?.startsWith('unknown')
+      ? words('row.pendingService', { service })
+      : words('row.pending');
+    return row.errorMessage
+      ? words('row.lastLook', { state: pending, reason: say(row.errorMessage) })
+      : pending;
   }
-  if (row.state !== 'anchored') return row.state;
-  if (row.verification === 'verified') return 'anchored, evidence verified';
-  if (row.verification === 'invalid')
-    return `anchored, but its evidence DID NOT VERIFY: ${sayOrNothing(row.verificationMessage)}`;
-  return `anchored, evidence not checkable here: ${sayOrNothing(row.verificationMessage)}`;
+  if (row.state !== 'anchored') return words(`state.${row.state}`);
+  if (row.verification === 'verified') return words('row.verified');
+  const reason = sayOrNothing(row.verificationMessage);
+  return words(row.verification === 'invalid' ? 'row.invalid' : 'row.unverifiable', { reason });
 }
 
 export function describeCounts(counts: StateCounts, { skipZero = false } = {}): string {
   return LOCAL_STATES.filter((state) => !skipZero || counts[state] > 0)
-    .map((state) => `${state} ${counts[state]}`)
+    .map((state) => `${words(`state.${state}`)} ${counts[state]}`)
     .join(', ');
 }
 
@@ -96,12 +101,16 @@ export function reportBlocked(core: EvidenceCore, values: Values): boolean {
   return true;
 }
 
-const DEMO_WORDS = 'DEMO — made on a sandbox: real cryptography, but no legal weight.';
-
 /** Where the certifications went, for every output: a sandbox's are said to carry no legal weight. */
 export function environmentOf(core: EvidenceCore) {
   const { id, kind, demo } = core.status().profile;
-  return { profile: id, kind, label: ENVIRONMENT_LABELS[kind], demo, notice: demo ? DEMO_WORDS : null };
+  return { profile: id, kind, label: ENVIRONMENT_LABELS[kind], demo, notice: demo ? en.cli.demo : null };
+}
+
+/** The active environment for people, in the command line's language, with DEMO said where it applies. */
+export function environmentWords(core: EvidenceCore): { label: string; demo: string } {
+  const { kind, demo } = core.status().profile;
+  return { label: words(`environment.${kind}`), demo: demo ? words('demoShort') : '' };
 }
 
 /**
@@ -109,5 +118,5 @@ export function environmentOf(core: EvidenceCore) {
  * where it is part of the result (verify), on stderr beside progress (certify, export).
  */
 export function sayIfDemo(core: EvidenceCore, values: Values, write: (text: string) => void = err): void {
-  if (!values.json && core.status().profile.demo) write(DEMO_WORDS);
+  if (!values.json && core.status().profile.demo) write(words('demo'));
 }

@@ -6,7 +6,7 @@ import type { CertificationRow } from '../../protocol/views';
 import type { Values } from './arguments';
 import { waitTimeoutOf } from './arguments';
 import { count, describeCounts } from './output';
-import { say } from './language';
+import { peopleLocale, say, words } from './language';
 
 const MIB = 1024 * 1024;
 
@@ -24,8 +24,17 @@ export function progressPrinter(
     if (!finished && now - lastLine < (stream.isTTY ? 100 : 1000)) return;
     const text =
       progress.kind === 'file'
-        ? `hashing ${basename(progress.path)}: ${percent(progress.bytesDone, progress.bytesTotal)} (${(progress.bytesDone / MIB).toFixed(0)} of ${(progress.bytesTotal / MIB).toFixed(0)} MiB)`
-        : `hashed ${progress.filesDone} of ${count(progress.filesTotal, 'file')} (${percent(progress.bytesDone, progress.bytesTotal)})`;
+        ? words('hashing.file', {
+            name: basename(progress.path),
+            percent: percent(progress.bytesDone, progress.bytesTotal),
+            done: (progress.bytesDone / MIB).toFixed(0),
+            total: (progress.bytesTotal / MIB).toFixed(0),
+          })
+        : words('hashing.batch', {
+            done: progress.filesDone,
+            files: count(progress.filesTotal, 'files'),
+            percent: percent(progress.bytesDone, progress.bytesTotal),
+          });
     if (text === lastText) return;
     lastText = text;
     lastLine = now;
@@ -56,9 +65,12 @@ export function waitProgress(
     const { connectivity } = core.status();
     const retry =
       connectivity.state === 'offline' && connectivity.nextProbeAt
-        ? ` — ${connectivity.message ? say(connectivity.message) : 'the service cannot be reached'}; trying again at ${new Date(connectivity.nextProbeAt).toLocaleTimeString()}`
+        ? words('wait.retry', {
+            reason: connectivity.message ? say(connectivity.message) : words('wait.unreachable'),
+            when: new Date(connectivity.nextProbeAt).toLocaleTimeString(peopleLocale),
+          })
         : '';
-    const line = `waiting for anchoring: ${describeCounts(counts, { skipZero: true })}${retry}`;
+    const line = words('wait.line', { counts: describeCounts(counts, { skipZero: true }) }) + retry;
     if (line === lastLine) return;
     lastLine = line;
     stream.write(stream.isTTY ? `\r\x1b[2K${line}` : `${line}\n`);

@@ -14,7 +14,7 @@ export const resources = { en, de } as const satisfies Record<Language, unknown>
 export const I18N_OPTIONS = {
   resources,
   fallbackLng: 'en',
-  ns: ['app', 'shell', 'said'],
+  ns: ['app', 'shell', 'said', 'cli'],
   defaultNS: 'app',
   // React escapes what it renders, and the shell's texts are not HTML.
   interpolation: { escapeValue: false },
@@ -22,15 +22,19 @@ export const I18N_OPTIONS = {
   returnNull: false,
 } as const;
 
-/** A translator of its own for one language (the Electron shell's menus, tray and notifications). */
-export function translatorFor(language: Language): TFunction<'shell'> {
+/** A translator of its own for one language and namespace (the shell's menus, the command line). */
+export function translatorFor(language: Language): TFunction<'shell'>;
+export function translatorFor<N extends 'shell' | 'app' | 'cli'>(language: Language, ns: N): TFunction<N>;
+export function translatorFor(language: Language, ns: 'shell' | 'app' | 'cli' = 'shell') {
   const i18n = createInstance();
-  void i18n.init({ ...I18N_OPTIONS, lng: language, defaultNS: 'shell' });
-  return i18n.getFixedT(language, 'shell');
+  void i18n.init({ ...I18N_OPTIONS, lng: language, defaultNS: ns });
+  return i18n.getFixedT(language, ns);
 }
 
 /** Something the core said, in the words of a translator's language (any of its namespaces). */
-export function sayWith(t: TFunction<'shell'> | TFunction<'app'>): (saying: Said) => string {
+export function sayWith(
+  t: TFunction<'shell'> | TFunction<'app'> | TFunction<'cli'>,
+): (saying: Said) => string {
   const lookup = t as unknown as (key: SaidKey, options: object) => string;
   return (saying) => wordsOf((key, values) => lookup(key, { ...values, ns: 'said' }), saying);
 }

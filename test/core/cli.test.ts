@@ -7,7 +7,8 @@ import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
 import { openStore } from '../../main/store';
-import { profileSetArgs, runCli } from '../support/cli';
+import { profileSetArgs, runCli, runCliWith } from '../support/cli';
+import { englishOn } from '../support/english-leaks';
 import { sha256Hex, startTestSandbox } from '../support/sandbox';
 
 let ws: TestWorkspace;
@@ -108,6 +109,34 @@ describe('evidence-desk CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/skipped .*missing\.pdf: missing\.pdf does not exist.*\[not_found\]/);
     expect(result.stdout).toMatch(/good\.pdf {2}anchored, evidence verified$/m);
+  });
+
+  it('speaks German where LANG asks for it, with nothing of the English catalogue', async () => {
+    const german = (args: string[]) =>
+      runCliWith(ws.dataDir, args, undefined, { LC_ALL: '', LANG: 'de_DE.UTF-8' });
+    const [good] = ws.files({ 'Vertrag.pdf': 'der Vertrag' });
+    const runs = [
+      await german(['certify', good!, join(ws.dir, 'verschoben.pdf'), ...certifyArgs, '--wait']),
+      await german(['status', '--list']),
+      await german(['verify', good!]),
+      await german(['--help']),
+      await german(['launch']),
+    ];
+    const [certified, status, verified, help, unknown] = runs;
+    expect(certified!.stderr).toMatch(
+      /übersprungen .*verschoben\.pdf: verschoben\.pdf existiert nicht.*\[not_found\]/,
+    );
+    expect(certified!.stderr).toMatch(/1 Datei eingereiht; 1 Datei konnte nicht zertifiziert werden/);
+    expect(certified!.stdout).toMatch(/Vertrag\.pdf {2}verankert, Nachweis geprüft$/m);
+    expect(status!.stdout).toMatch(/^Profil: embedded — Demo-Sandbox \(in Evidence Desk eingebaut\) \(DEMO/m);
+    expect(verified!.stdout).toMatch(/verankert: Nachweis geprüft: Eintrag 1 von 1 im Log/);
+    expect(help!.stdout).toMatch(/^Aufruf: evidence-desk <Befehl>/);
+    expect(unknown!.stderr).toMatch(/Unbekannter Befehl „launch“\.\nMit evidence-desk --help/);
+    for (const run of runs) expect(englishOn(run.stdout + run.stderr)).toEqual([]);
+    // Without a language of ours, English.
+    expect(
+      (await runCliWith(ws.dataDir, ['launch'], undefined, { LC_ALL: '', LANG: 'fr_FR.UTF-8' })).stderr,
+    ).toMatch(/Unknown command "launch"/);
   });
 
   it('explains bad arguments with exit code 2', async () => {

@@ -21,7 +21,8 @@ export function runCliWith(
   const dataDirArgs = args[0] === 'sandbox' ? [] : ['--data-dir', dataDir];
   const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args, ...dataDirArgs], {
     stdio: 'pipe',
-    env: { ...process.env, ...env },
+    // English unless a test asks for another language: the assertions read English words.
+    env: { ...process.env, LC_ALL: 'C', ...env },
   });
   let stdout = '';
   let stderr = '';

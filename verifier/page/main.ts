@@ -3,8 +3,8 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { isOurReceipt, readProofBytes } from '../pdf-attachment';
-import type { FactLine } from '../fact-lines';
-import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../fact-lines';
+import type { FactLine } from '../../protocol/fact-lines';
+import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
 import type { Trust } from '../verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
 

@@ -18,7 +18,7 @@ import {
 import { progressPrinter, waitWithProgress } from '../progress';
 import { utcIso } from '../../../protocol/time-format';
 import { inEnglish } from '../../../protocol/locales';
-import { say } from '../language';
+import { say, words } from '../language';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   core.on('progress', progressPrinter());
@@ -38,14 +38,34 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       throw error;
     });
   for (const problem of report.problems)
-    err(`skipped ${printable(problem.path)}: ${printable(say(problem.said))} [${problem.code}]`);
+    err(
+      words('certify.skipped', {
+        path: printable(problem.path),
+        reason: printable(say(problem.said)),
+        code: problem.code,
+      }),
+    );
   for (const { path, earlier } of report.alreadyCertified)
     err(
-      `already certified: ${printable(path)} (as ${printable(earlier.fileName)} on ${utcIso(earlier.createdAt)}, certification ${earlier.id}); --again certifies it once more`,
+      words('certify.already', {
+        path: printable(path),
+        name: printable(earlier.fileName),
+        when: utcIso(earlier.createdAt),
+        id: earlier.id,
+      }),
     );
   if (!values.json)
     err(
-      `queued ${count(report.queued.length, 'file')}${report.alreadyCertified.length ? `; ${count(report.alreadyCertified.length, 'file')} already certified` : ''}${report.problems.length ? `; ${count(report.problems.length, 'file')} could not be certified` : ''}`,
+      words('certify.queued', { files: count(report.queued.length, 'files') }) +
+        (report.alreadyCertified.length
+          ? words('certify.alreadyCount', { files: count(report.alreadyCertified.length, 'files') })
+          : '') +
+        (report.problems.length
+          ? words('certify.problemCount', {
+              count: report.problems.length,
+              files: count(report.problems.length, 'files'),
+            })
+          : ''),
     );
   const ids = report.queued.map((row) => row.id);
   const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);

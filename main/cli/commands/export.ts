@@ -4,6 +4,7 @@ import type { ExportResult } from '../../../protocol/views';
 import type { Values } from '../arguments';
 import { EXIT, selectionOf } from '../arguments';
 import { count, environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
+import { words } from '../language';
 
 /**
  * `export`: the evidence kit for the chosen certifications, into a folder and/or a zip; and/or
@@ -20,7 +21,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
           receiptsOnly: values['receipts-only'] ?? false,
           onProgress: (done, total) => {
             if (showProgress && (done === total || done % 50 === 0))
-              err(`wrote ${done} of ${total} certificates`);
+              err(words('export.progress', { done, total }));
           },
         })
       : null;
@@ -38,12 +39,20 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
   }
   if (kit) {
     const where = [kit.dir, kit.zip].filter(Boolean).map((path) => printable(path as string));
-    out(`Saved the evidence of ${count(kit.certifications, 'certification')} to ${where.join(' and ')}.`);
-    if (kit.certifications === 0) out('Nothing matched: the kit holds only verify.html and its README.');
+    out(
+      words('export.saved', {
+        certifications: count(kit.certifications, 'certifications'),
+        where: where.length === 2 ? words('and', { first: where[0], second: where[1] }) : where[0],
+      }),
+    );
+    if (kit.certifications === 0) out(words('export.nothing'));
   }
   if (register?.file)
     out(
-      `Wrote the register of ${count(register.certifications, 'certification')} to ${printable(register.file)}.`,
+      words('export.register', {
+        certifications: count(register.certifications, 'certifications'),
+        file: printable(register.file),
+      }),
     );
   sayIfDemo(core, values);
   return EXIT.ok;

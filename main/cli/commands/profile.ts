@@ -5,10 +5,10 @@ import { isLogKeyFingerprint, pemCertificates, serviceProfileSchema } from '../.
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
-import { count, environmentOf, out, outJson } from '../output';
+import { count, environmentWords, out, outJson } from '../output';
 import { promptSecrets } from '../prompt';
 import { inEnglish } from '../../../protocol/locales';
-import { say } from '../language';
+import { say, words } from '../language';
 
 export async function profile(core: EvidenceCore, args: string[], values: Values): Promise<number> {
   const [action, id] = args;
@@ -20,38 +20,46 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
       outJson({ active, settings: settings ?? null, secretsSet });
       return EXIT.ok;
     }
-    const environment = environmentOf(core);
-    out(
-      `Active profile: ${active} — ${environment.label}${environment.demo ? ' (DEMO — no legal weight)' : ''}`,
-    );
+    out(words('profile.active', { id: active, ...environmentWords(core) }));
     if (!settings) {
-      out(
-        'It runs inside Evidence Desk: nothing to set up. Its DEMO timestamping authority confirms each batch’s time. Choose a service with: evidence-desk profile set …',
-      );
+      out(words('profile.embedded'));
       return EXIT.ok;
     }
-    const said = (set: boolean | undefined) => (set ? 'set (in the system keychain)' : 'NOT SET');
-    out(`  service:        ${settings.baseUrl}`);
-    out(`  token address:  ${settings.tokenUrl}`);
-    out(`  client id:      ${settings.clientId}`);
-    out(`  client secret:  ${said(secretsSet?.client_secret)}`);
+    const secret = (set: boolean | undefined) => words(set ? 'profile.secretSet' : 'profile.secretNotSet');
+    out(words('profile.service', { value: settings.baseUrl }));
+    out(words('profile.tokenAddress', { value: settings.tokenUrl }));
+    out(words('profile.clientId', { value: settings.clientId }));
+    out(words('profile.clientSecret', { value: secret(secretsSet?.client_secret) }));
     if (settings.apiKey)
-      out(`  API key:        ${settings.apiKey}; its secret ${said(secretsSet?.api_secret)}`);
+      out(words('profile.apiKey', { value: settings.apiKey, secret: secret(secretsSet?.api_secret) }));
     out(
-      `  signs requests: ${settings.signRequests ? `yes; signing key ${said(secretsSet?.hmac_key)}` : 'no'}`,
+      settings.signRequests
+        ? words('profile.signsYes', { secret: secret(secretsSet?.hmac_key) })
+        : words('profile.signsNo'),
     );
     if (settings.logKey)
-      out(`  log key:        ${settings.logKey.startsWith('-----') ? 'a PEM key' : settings.logKey}`);
-    if (settings.caFile) out(`  CA file:        ${settings.caFile}`);
+      out(
+        words('profile.logKey', {
+          value: settings.logKey.startsWith('-----') ? words('profile.pemKey') : settings.logKey,
+        }),
+      );
+    if (settings.caFile) out(words('profile.caFile', { value: settings.caFile }));
+    const { tsa } = settings;
     out(
-      `  timestamps:     ${settings.tsa ? `${settings.tsa.url} (RFC 3161), trusted by ${count(pemCertificates(settings.tsa.trustedCertificates).length, 'root certificate')}${settings.tsa.policyOid ? `, policy ${settings.tsa.policyOid}` : ''}` : 'none: the time rests on the service alone (profile set … --tsa-url URL --tsa-ca ROOTS.pem)'}`,
+      tsa
+        ? words('profile.timestamps', {
+            url: tsa.url,
+            roots: count(pemCertificates(tsa.trustedCertificates).length, 'rootCertificates'),
+            policy: tsa.policyOid ? words('profile.policy', { oid: tsa.policyOid }) : '',
+          })
+        : words('profile.noTimestamps'),
     );
     return EXIT.ok;
   }
   if (action === 'use') {
-    if (!id) throw new UsageError('profile use needs a profile id (or "embedded").');
+    if (!id) throw new UsageError(words('usageErrors.profileUse'));
     await core.profiles.use(id);
-    out(`Now using the profile ${id} — ${environmentOf(core).label}.`);
+    out(words('profile.nowUsing', { id, label: environmentWords(core).label }));
     return EXIT.ok;
   }
   if (action === 'test') {
@@ -67,14 +75,14 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
     else
       out(
         result.ok
-          ? `Connected: a token was issued (valid ${result.value.expiresInSeconds} s).`
-          : `Not connected: ${say(result.said)}`,
+          ? words('profile.connected', { seconds: result.value.expiresInSeconds })
+          : words('profile.notConnected', { reason: say(result.said) }),
       );
     return result.ok ? EXIT.ok : EXIT.environment;
   }
   if (action === 'set') return setProfile(core, values);
   if (action === 'trust-key') return trustNewKey(core, id);
-  throw new UsageError('profile takes show, use ID, test [ID], set or trust-key FINGERPRINT.');
+  throw new UsageError(words('usageErrors.profileActions'));
 }
 
 async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
@@ -101,10 +109,13 @@ async function setProfile(core: EvidenceCore, values: Values): Promise<number> {
   const answers = await promptSecrets(asked.map((name) => `${name.replace('_', ' ')}: `));
   const secrets = Object.fromEntries(asked.map((name, i) => [name, answers[i] as string]));
   await core.profiles.save(parsed.data, secrets);
-  out(`Saved profile ${parsed.data.id}; its secrets are in the system keychain.`);
+  out(words('profile.saved', { id: parsed.data.id }));
   if (values.use) await core.profiles.use(parsed.data.id);
+  const active = core.activeProfileId;
   out(
-    `The active profile is ${core.activeProfileId}${values.use || core.activeProfileId === parsed.data.id ? '' : ` (to use ${parsed.data.id}: evidence-desk profile use ${parsed.data.id}, or profile set … --use)`}.`,
+    active === parsed.data.id
+      ? words('profile.activeIs', { id: active })
+      : words('profile.activeIsNot', { id: active, saved: parsed.data.id }),
   );
   return EXIT.ok;
 }
@@ -125,19 +136,15 @@ function flagOf(path: readonly PropertyKey[]): string {
 function tsaArgument(values: Values): TsaSettings | undefined {
   const url = values['tsa-url'];
   if (url === undefined) {
-    if (values['tsa-ca'] || values['tsa-policy'])
-      throw new UsageError('--tsa-ca and --tsa-policy go with --tsa-url.');
+    if (values['tsa-ca'] || values['tsa-policy']) throw new UsageError(words('usageErrors.tsaWithoutUrl'));
     return undefined;
   }
-  if (!values['tsa-ca'])
-    throw new UsageError(
-      '--tsa-url needs --tsa-ca: the root certificate(s) the authority publishes, as a PEM file, so its tokens can be trusted.',
-    );
+  if (!values['tsa-ca']) throw new UsageError(words('usageErrors.tsaNeedsRoots'));
   let trustedCertificates: string;
   try {
     trustedCertificates = readFileSync(values['tsa-ca'], 'utf8');
   } catch {
-    throw new UsageError(`--tsa-ca ${values['tsa-ca']}: that file cannot be read.`);
+    throw new UsageError(words('usageErrors.unreadableFile', { flag: '--tsa-ca', path: values['tsa-ca'] }));
   }
   return { url, trustedCertificates, ...(values['tsa-policy'] ? { policyOid: values['tsa-policy'] } : {}) };
 }
@@ -148,9 +155,7 @@ function logKeyArgument(value: string | undefined): string | undefined {
   try {
     return readFileSync(value, 'utf8').trim();
   } catch {
-    throw new UsageError(
-      `--log-key takes a key's SHA-256 fingerprint or a PEM public key file; ${value} is neither.`,
-    );
+    throw new UsageError(words('usageErrors.logKey', { value }));
   }
 }
 
@@ -161,7 +166,7 @@ function logKeyArgument(value: string | undefined): string | undefined {
 async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined): Promise<number> {
   const change = core.profiles.pendingLogKeyChange();
   if (!change) {
-    out('The log key has not changed: there is nothing to accept.');
+    out(words('profile.keyUnchanged'));
     return EXIT.ok;
   }
   const typed =
@@ -171,10 +176,15 @@ async function trustNewKey(core: EvidenceCore, fingerprint: string | undefined):
       .replace(/^sha256:/, '') ?? '';
   if (typed.length < 16 || !change.fingerprint.startsWith(typed))
     throw new UsageError(
-      `The service's log key changed from ${change.previousFingerprint} to ${change.fingerprint}. Compare the new fingerprint with the one the service publishes; if they match, run: evidence-desk profile trust-key ${change.fingerprint}`,
+      words('profile.keyChanged', { before: change.previousFingerprint, after: change.fingerprint }),
     );
   const rechecked = await core.profiles.acceptLogKeyChange();
-  out(`Now trusting the log key ${change.fingerprint}; checked ${count(rechecked, 'certification')} again.`);
+  out(
+    words('profile.nowTrusting', {
+      fingerprint: change.fingerprint,
+      certifications: count(rechecked, 'certifications'),
+    }),
+  );
   return EXIT.ok;
 }
 
@@ -185,11 +195,9 @@ function caFileArgument(path: string): string {
   try {
     text = readFileSync(absolute, 'utf8');
   } catch {
-    throw new UsageError(`--ca-file ${path}: that file cannot be read.`);
+    throw new UsageError(words('usageErrors.unreadableFile', { flag: '--ca-file', path }));
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----'))
-    throw new UsageError(
-      `--ca-file ${path}: that file holds no PEM certificate (-----BEGIN CERTIFICATE-----).`,
-    );
+    throw new UsageError(words('usageErrors.noCertificate', { path }));
   return absolute;
 }

@@ -3,14 +3,23 @@ import type { ConnectivityStatus } from '../../../protocol/views';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError, statesOf } from '../arguments';
-import { describeCounts, describeRow, environmentOf, out, outJson, printable, publicRow } from '../output';
-import { say } from '../language';
+import {
+  describeCounts,
+  describeRow,
+  environmentOf,
+  environmentWords,
+  out,
+  outJson,
+  printable,
+  publicRow,
+} from '../output';
+import { peopleLocale, say, words } from '../language';
 
 export function status(core: EvidenceCore, values: Values): number {
   const current = core.status();
   const states = statesOf(values);
   const limit = values.limit ? Number(values.limit) : 50;
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number above 0.');
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(words('usageErrors.limit'));
   const rows =
     values.list || states.length || values.search || values.matter
       ? core.queue.list({ states, search: values.search, matter: values.matter, limit })
@@ -25,24 +34,29 @@ export function status(core: EvidenceCore, values: Values): number {
     });
     return EXIT.ok;
   }
-  const environment = environmentOf(core);
-  out(
-    `profile: ${current.profile.id} — ${environment.label}${environment.demo ? ' (DEMO — no legal weight)' : ''}`,
-  );
+  out(words('status.profile', { id: current.profile.id, ...environmentWords(core) }));
   out(describeCounts(current.counts));
   for (const { matter, counts } of matters.filter((entry) => entry.matter !== null).slice(0, 20))
-    out(`  matter ${printable(matter ?? '')}: ${describeCounts(counts, { skipZero: true })}`);
-  out(`connection: ${connectionWords(current.connectivity)}`);
+    out(
+      words('status.matter', {
+        matter: printable(matter ?? ''),
+        counts: describeCounts(counts, { skipZero: true }),
+      }),
+    );
+  out(words('status.connection', { words: connectionWords(current.connectivity) }));
   const [newest] = core.queue.list({ limit: 1 });
   const [anchored] = core.queue.list({ states: ['anchored'], limit: 1 });
   if (newest)
     out(
-      `last certified: ${localWithZone(newest.createdAt)}${anchored?.anchoredAt ? `; last anchored: ${localWithZone(anchored.anchoredAt)}` : ''}`,
+      words('status.lastCertified', { when: localWithZone(newest.createdAt, { locale: peopleLocale }) }) +
+        (anchored?.anchoredAt
+          ? words('status.lastAnchored', {
+              when: localWithZone(anchored.anchoredAt, { locale: peopleLocale }),
+            })
+          : ''),
     );
   if (current.logKeyChange)
-    out(
-      `WARNING: the service's log key changed (now ${current.logKeyChange.fingerprint}); evidence is not checked until you accept it: evidence-desk profile trust-key FINGERPRINT`,
-    );
+    out(words('status.keyChanged', { fingerprint: current.logKeyChange.fingerprint }));
   for (const row of rows)
     out(
       `${String(row.id).padStart(6)}  ${utcIso(row.createdAt)}  ${row.assetHash.slice(0, 12)}  ${printable(row.fileName)}${row.matter ? `  [${printable(row.matter)}]` : ''}  ${describeRow(row)}`,
@@ -52,8 +66,10 @@ export function status(core: EvidenceCore, values: Values): number {
 
 /** The connection as this command knows it: status does not contact the service itself. */
 function connectionWords(connectivity: ConnectivityStatus): string {
-  const retry = connectivity.nextProbeAt ? `; next try at ${localWithZone(connectivity.nextProbeAt)}` : '';
-  if (connectivity.state === 'unknown')
-    return 'not checked (status does not contact the service; evidence-desk profile test does)';
-  return `${connectivity.state}${connectivity.message ? `: ${say(connectivity.message)}` : ''}${retry}`;
+  const retry = connectivity.nextProbeAt
+    ? words('status.nextTry', { when: localWithZone(connectivity.nextProbeAt, { locale: peopleLocale }) })
+    : '';
+  if (connectivity.state === 'unknown') return words('status.notChecked');
+  const state = words(`status.connectivity.${connectivity.state}`);
+  return `${state}${connectivity.message ? `: ${say(connectivity.message)}` : ''}${retry}`;
 }

@@ -6,14 +6,15 @@ import { fingerprintOfKey } from '../../evidence/log-trust';
 import type { ProofVerification } from '../../evidence/verify-document';
 import { checkAgainstProof } from '../../evidence/verify-document';
 import { certificateFingerprint, certificatesFromPem } from '../../../verifier/timestamp/token';
-import type { FactLine } from '../../../verifier/fact-lines';
-import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../../verifier/fact-lines';
+import type { FactLine } from '../../../protocol/fact-lines';
+import { verdictFactLines } from '../../../protocol/fact-lines';
+import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
 import { hashOneFile } from '../../hashing/hash-one-file';
 import { HashPool } from '../../hashing/hash-pool';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { out, outJson, printable } from '../output';
-import { say } from '../language';
+import { appWords, say, words } from '../language';
 
 /**
  * `verify FILE --receipt R` or `--certificate C.pdf`: nothing but the file, the receipt (or the
@@ -44,15 +45,21 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
 
 /** The verdict as a reader sees it: headline, explanation, what was signed, and apart what nobody signed. */
 function verdictText(result: ProofVerification): (string | null)[] {
-  const { signed, stated } = verdictFactLines(result.verdict);
+  const { verdict } = result;
+  const { signed, stated } = verdictFactLines(verdict);
+  // Times stay ISO 8601 UTC, as the receipt and the log have them: a command line is compared, not read aloud.
+  const asGiven = (iso: string) => iso;
   const block = (lines: FactLine[]) =>
-    lines.map((line) => `  ${FACT_LABELS[line.key]}: ${printable(line.value)}`);
+    lines.map((line) => {
+      const [label, value] = factWords(line, appWords, asGiven);
+      return `  ${label}: ${printable(value)}`;
+    });
   return [
-    result.headline,
-    result.verdict.message,
-    ...(signed.length ? ['Signed:', ...block(signed)] : []),
-    ...(stated.length ? [`${STATED_HEADING}:`, ...block(stated)] : []),
-    result.demoNotice,
+    appWords(`verify.verdicts.${verdict.verdict}`),
+    whyOf(verdict, appWords, asGiven),
+    ...(signed.length ? [`${appWords('verify.signedHeading')}:`, ...block(signed)] : []),
+    ...(stated.length ? [`${appWords('verify.statedHeading')}:`, ...block(stated)] : []),
+    result.demoNotice && appWords('verify.why.demo'),
   ];
 }
 
@@ -71,9 +78,7 @@ function rootFingerprintOf(value: string): string {
   }
   const [first] = certificatesFromPem(pem);
   if (first) return certificateFingerprint(first);
-  throw new UsageError(
-    `--tsa-root takes a root certificate's SHA-256 fingerprint or a PEM certificate file; ${value} is neither.`,
-  );
+  throw new UsageError(words('usageErrors.tsaRoot', { value }));
 }
 
 /** A trusted log key given as its fingerprint (64 hex characters) or as a PEM public key file. */
@@ -85,7 +90,5 @@ function fingerprintOf(value: string): string {
     // A file that cannot be read is refused below, like one that holds no key.
   }
   if (fingerprint) return fingerprint;
-  throw new UsageError(
-    `--log-key takes a key's SHA-256 fingerprint or a PEM public key file; ${value} is neither.`,
-  );
+  throw new UsageError(words('usageErrors.logKey', { value }));
 }

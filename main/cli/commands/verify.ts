@@ -4,7 +4,7 @@ import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { environmentOf, out, outJson, printable, publicRow, sayIfDemo } from '../output';
 import { inEnglish } from '../../../protocol/locales';
-import { say } from '../language';
+import { say, words } from '../language';
 
 export async function verify(core: EvidenceCore, path: string, values: Values): Promise<number> {
   const result = await core.verification.verifyFile(path);
@@ -24,12 +24,11 @@ export async function verify(core: EvidenceCore, path: string, values: Values): 
     return verified ? EXIT.ok : EXIT.failed;
   }
   out(`${printable(path)}\nsha256 ${result.assetHash}`);
-  if (result.certifications.length === 0) out('No certification of this exact file is in the queue.');
+  if (result.certifications.length === 0) out(words('verify.none'));
   for (const other of result.sameName)
-    out(
-      `  A file named ${printable(other.fileName)} was certified on ${utcIso(other.createdAt)}, but its content has changed since: this is not the certified version.`,
-    );
-  for (const { row, check } of result.certifications) out(`  ${row.state}: ${say(check.message)}`);
+    out(words('verify.sameName', { name: printable(other.fileName), when: utcIso(other.createdAt) }));
+  for (const { row, check } of result.certifications)
+    out(words('verify.check', { state: words(`state.${row.state}`), words: say(check.message) }));
   if (result.certifications.length) sayIfDemo(core, values, out);
   return verified ? EXIT.ok : EXIT.failed;
 }

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReceiptVerdict, VerdictFacts } from '../../../protocol/receipt';
-import type { FactLine } from '../../../verifier/fact-lines';
-import { verdictFactLines } from '../../../verifier/fact-lines';
+import type { FactLine } from '../../../protocol/fact-lines';
+import { verdictFactLines } from '../../../protocol/fact-lines';
 import type { DocumentVerification } from '../../../protocol/views';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,8 @@ import { Dialog } from './Dialog';
 import { pathsOf } from './DropZone';
 import type { Said } from '../../../protocol/said';
 import { useSay } from '../i18n';
+import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
+import type { ReceiptVerdict } from '../../../protocol/receipt';
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 /** Receipts and certificates are told apart from documents by the names Evidence Desk gives them. */
@@ -32,16 +33,7 @@ function factsOf(
   t: TFunction,
   when: (ms: number) => string,
 ): Pick<Answer, 'signed' | 'stated'> {
-  const words = (line: FactLine): [string, string] => [
-    t(`verify.facts.${line.key}`),
-    line.time
-      ? when(Date.parse(line.time))
-      : line.entry
-        ? t('verify.facts.logEntryValue', { entry: line.entry.entry, size: line.entry.of })
-        : line.by
-          ? t('details.byOn', line.by)
-          : line.value,
-  ];
+  const words = (line: FactLine) => factWords(line, t, (iso) => when(Date.parse(iso)));
   const { signed, stated } = verdictFactLines(verdict);
   return signed.length || stated.length ? { signed: signed.map(words), stated: stated.map(words) } : {};
 }
@@ -63,60 +55,6 @@ function FactList({ heading, facts, name }: { heading: string; facts?: [string, 
   );
 }
 
-/** Why a proof gave its verdict, from the verdict's codes and values: the verifier's own sentences are English. */
-function whyOf(verdict: ReceiptVerdict, t: TFunction, when: (ms: number) => string): string {
-  switch (verdict.verdict) {
-    case 'verified':
-      return verifiedWords(verdict.facts, t, when);
-    case 'content_differs':
-      return t('verify.why.content_differs', {
-        sha256: verdict.certified.sha256,
-        file: verdict.certified.file,
-      });
-    case 'receipt_invalid':
-      return t(`verify.why.receipt_invalid.${verdict.check}`, { field: verdict.field ?? '' });
-    case 'timestamp_invalid':
-      return t(`verify.why.timestamp_invalid.${verdict.check}`);
-    case 'untrusted_key':
-      return t('verify.why.untrusted_key', { fingerprint: verdict.keyFingerprint });
-    case 'untrusted_tsa':
-      return t('verify.why.untrusted_tsa', {
-        authority: verdict.authority,
-        fingerprint: verdict.rootFingerprint,
-      });
-    case 'not_anchored':
-      return t('verify.why.not_anchored');
-  }
-}
-
-/** What a verified proof rests on, from its signed facts only. */
-function verifiedWords({ log, time }: VerdictFacts, t: TFunction, when: (ms: number) => string): string {
-  const at = (iso: string) => when(Date.parse(iso));
-  const parts: string[] = [];
-  if (log) {
-    const anchored = {
-      anchoredAt: at(log.anchoredAt),
-      entry: log.entry,
-      size: log.treeSize,
-      key: log.keyFingerprint.slice(0, 16),
-    };
-    parts.push(
-      log.eventType && log.certifiedAt
-        ? t('verify.why.verifiedLog', { ...anchored, event: log.eventType, certifiedAt: at(log.certifiedAt) })
-        : t('verify.why.verifiedLogV1', anchored),
-    );
-  }
-  if (time)
-    parts.push(
-      t(log ? 'verify.why.timeConfirmed' : 'verify.why.timeOnly', {
-        authority: time.authority,
-        when: at(time.genTime),
-      }),
-    );
-  else parts.push(t('verify.why.noTimestamp'));
-  return parts.join(' ');
-}
-
 /** A verification in plain words: a headline, then what it rests on. */
 function explain(
   result: DocumentVerification,
@@ -134,7 +72,10 @@ function explain(
     return {
       look,
       headline: t(`verify.verdicts.${result.verdict.verdict}`),
-      lines: [whyOf(result.verdict, t, when), result.demoNotice ? t('verify.why.demo') : ''],
+      lines: [
+        whyOf(result.verdict, t, (iso) => when(Date.parse(iso))),
+        result.demoNotice ? t('verify.why.demo') : '',
+      ],
       ...factsOf(result.verdict, t, when),
     };
   }

@@ -1,4 +1,4 @@
-import type { ReceiptVerdict } from '../protocol/receipt';
+import type { ReceiptVerdict } from './receipt';
 
 /** Which fact a line states: the key of its label in every shell (English here, i18next in the app). */
 export type FactKey =
