@@ -22,6 +22,30 @@ const NO_SANDBOX_IN_CORE = {
   message: 'The core never imports the sandbox: the shells pass in a starter for the embedded service.',
 };
 
+// What a shell (the command line, the Electron shell and its IPC handlers) may reach: the core and
+// its services, and the platform pieces; never the modules the services are built from.
+const BELOW_THE_CORE = {
+  group: [
+    '**/store',
+    '**/store/**',
+    '**/hashing/**',
+    '**/intake/**',
+    '**/sync/**',
+    '**/timestamps/**',
+    '**/queue/**',
+    '**/preferences/**',
+    '**/config/*',
+    '!**/config/data-dir',
+    '**/service/*',
+    '!**/service/network',
+    '**/evidence/*',
+    '!**/evidence/verification',
+    '!**/evidence/evidence-exports',
+  ],
+  message:
+    'The shells reach the core and its services (core.ts, evidence/verification, evidence/evidence-exports) and the platform pieces (logging, secrets, config/data-dir, service/network, desktop-policy), not what the services are built from.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
   js.configs.recommended,
@@ -86,7 +110,13 @@ export default tseslint.config(
   },
   {
     files: ['main/electron/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_SQL] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_SQL], patterns: [BELOW_THE_CORE] }] },
+  },
+  {
+    files: ['main/cli/**/*.ts', 'main/cli.ts', 'main/ipc/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_SQL], patterns: [BELOW_THE_CORE] }],
+    },
   },
   {
     // The bridge and the page speak the contract and the shared vocabulary (protocol/), never main's

@@ -27,6 +27,7 @@ import { Verification } from './evidence/verification';
 import { Preferences } from './preferences/preferences';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
+import type { Batch } from '../protocol/certification-request';
 
 export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
@@ -106,8 +107,6 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.logKeys = new LogTrust({
       settings: store.settings,
       active: () => this.profiles.trustedService(),
-      fetchKey: async () => this.sync.client?.fetchLogKey(),
-      fetchConsistency: async (first, second) => this.sync.client?.fetchConsistency(first, second),
       log: this.log,
     });
     this.timestamps = new TimestampEngine({
@@ -135,6 +134,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       events: this,
       checkEvidence: (row, evidence) => checkEvidence(row, evidence, this.logKeys),
+      logTrust: this.logKeys,
       sync: options.sync,
       sender: options.sender,
       pacing: options.pacing,
@@ -182,10 +182,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   /** Hashes and queues; content already certified here is reported instead, unless `again`. */
   async certify(
     paths: readonly string[],
-    metadata: unknown,
+    batch: Batch,
     { again = false }: { again?: boolean } = {},
   ): Promise<IntakeReport> {
-    const report = await certifyPaths(paths, metadata, {
+    const report = await certifyPaths(paths, batch, {
       again,
       queue: this.store.queue,
       pool: this.pool,

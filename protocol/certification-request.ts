@@ -62,6 +62,8 @@ export const batchMetadataSchema = certificationRequestSchema
   });
 /** As a form or command line gives it (matter optional); the schema trims it and drops an empty matter. */
 export type BatchMetadata = z.input<typeof batchMetadataSchema>;
+/** As the core takes it: checked once, at the edge of the shell it came through (IPC, command line). */
+export type Batch = Omit<z.output<typeof batchMetadataSchema>, 'matter'> & { matter?: string };
 
 export interface FieldError {
   field: string;

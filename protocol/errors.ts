@@ -38,7 +38,6 @@ export const ERROR_CODES = [
   ...SERVICE_FAILURE_CODES,
   // Input from a person or a program.
   'invalid_input',
-  'invalid_metadata',
   'invalid_profile',
   'unknown_call',
   'forbidden',

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { emptyCounts } from '../../protocol/states';
 import type { EvidenceCore } from '../core';
-import type { IntakeProgress } from '../intake/certify-paths';
+import type { IntakeProgress } from '../../protocol/views';
 import type { CertificationRow } from '../../protocol/views';
 import type { Values } from './arguments';
 import { waitTimeoutOf } from './arguments';

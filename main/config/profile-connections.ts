@@ -12,8 +12,9 @@ import { ServiceClient } from '../service/service-client';
 import type { Fetch } from '../service/network';
 import type { SettingsStore } from '../store';
 import { said } from '../../protocol/said';
+import { SETTING } from '../store/setting-keys';
 
-const profileKey = (id: string) => `profile:${id}`;
+const profileKey = SETTING.profile;
 
 /**
  * Where certifications go and how to reach it: saved profiles (settings in the queue database,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, shell } from 'electron';
-import { kitFolderIn } from '../evidence/kit';
+import { kitFolderIn } from '../evidence/evidence-exports';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import type { EvidenceCore } from '../core';
 import type { EventSender } from '../ipc/handlers';
@@ -8,8 +8,8 @@ import { createIpcInvoke, forwardCoreEvents } from '../ipc/handlers';
 import type { Logger } from '../logging/logger';
 import type { LanguageChoice } from '../../protocol/locales';
 import { shellText } from './shell-language';
-import { AT_LOGIN_ARG } from '../shell/login';
-import { isAppPage } from '../shell/app-scheme';
+import { AT_LOGIN_ARG } from '../desktop-policy/login';
+import { isAppPage } from '../desktop-policy/app-scheme';
 import type { CallName } from '../../preload/contract';
 import { CALL_NAMES, channelOf, eventChannelOf } from '../../preload/contract';
 

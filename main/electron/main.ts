@@ -11,20 +11,20 @@ import { KeychainSecretStore } from '../secrets/secret-store';
 import { isDeskError } from '../errors';
 import type { StateCounts } from '../../protocol/states';
 import { waitingCount } from '../../protocol/states';
-import type { Notice, ShellText, TrayAction } from '../shell/background';
+import type { Notice, ShellText, TrayAction } from '../desktop-policy/background';
 import {
   NotificationPlanner,
   closeKeepsRunning,
   quitQuestion,
   trayModel,
   windowTitle,
-} from '../shell/background';
-import { AT_LOGIN_ARG } from '../shell/login';
+} from '../desktop-policy/background';
+import { AT_LOGIN_ARG } from '../desktop-policy/login';
 import { setShellLanguage } from './shell-language';
 import { startUpdates } from './updates';
 import { wireIpc } from './ipc';
 import { installMenu } from './menu';
-import { APP_ENTRY } from '../shell/app-scheme';
+import { APP_ENTRY } from '../desktop-policy/app-scheme';
 import { SECURE_WEB_PREFERENCES, guardAllWebContents, registerAppScheme, serveRenderer } from './security';
 import { loadWindowState, saveWindowState } from './window-state';
 import { sayWith } from '../../protocol/locales';

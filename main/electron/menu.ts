@@ -1,8 +1,8 @@
 import { Menu, dialog } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { ShellCommand } from '../../protocol/views';
-import type { ShellText } from '../shell/background';
-import type { UpdateDecision } from '../shell/update-policy';
+import type { ShellText } from '../desktop-policy/background';
+import type { UpdateDecision } from '../desktop-policy/update-policy';
 
 /** The application menu: standard accelerators per platform; actions become commands for the window. */
 export function installMenu(

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { app, protocol, session, shell } from 'electron';
 import type { WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
-import { APP_SCHEME, isDocumentationAddress, rendererFileFor } from '../shell/app-scheme';
+import { APP_SCHEME, isDocumentationAddress, rendererFileFor } from '../desktop-policy/app-scheme';
 
 /**
  * Before the app is ready: app:// is a standard, secure scheme (its own origin, like https), so

@@ -1,7 +1,7 @@
 import { app } from 'electron';
 import type { LanguageChoice } from '../../protocol/locales';
 import { languageFor, translatorFor } from '../../protocol/locales';
-import type { ShellText } from '../shell/background';
+import type { ShellText } from '../desktop-policy/background';
 
 let current: ShellText = translatorFor('en');
 

@@ -1,8 +1,8 @@
 import { app } from 'electron';
 import type { Logger } from '../logging/logger';
-import type { ShellText } from '../shell/background';
-import type { UpdateDecision } from '../shell/update-policy';
-import { readPolicy, updateDecision } from '../shell/update-policy';
+import type { ShellText } from '../desktop-policy/background';
+import type { UpdateDecision } from '../desktop-policy/update-policy';
+import { readPolicy, updateDecision } from '../desktop-policy/update-policy';
 
 export interface Updates {
   decision: UpdateDecision;

@@ -8,6 +8,9 @@ import { documentTimestamper } from '../timestamps/document-timestamper';
 import { writeCustodyRegister } from './custody-register';
 import type { KitTarget } from './kit';
 import { describeSelection, writeKit } from './kit';
+
+// Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
+export { kitFolderIn } from './kit';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';

@@ -1,5 +1,5 @@
-import { createHash, createPublicKey } from 'node:crypto';
-import { base64ToBytes, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import { hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import { isCanonicalSpki, spkiOfPem } from './log-keys';
 import { consistencyHolds } from '../../verifier/consistency';
 import { isLogKeyFingerprint } from '../../protocol/profiles';
 import type { Logger } from '../logging/logger';
@@ -7,6 +7,7 @@ import type { ServiceAnswer } from '../service/service-client';
 import type { SettingsStore } from '../store';
 import type { Said } from '../../protocol/said';
 import { readStoredSaid, said, storedSaid } from '../../protocol/said';
+import { SETTING } from '../store/setting-keys';
 
 /** Where a profile's certifications are checked against: its service, and the log key it was given, if any. */
 export interface TrustedService {
@@ -17,11 +18,15 @@ export interface TrustedService {
   configuredKey?: string;
 }
 
+/** Where the service's log is read: its published key and its consistency proofs (the service client). */
+export interface LogReader {
+  fetchLogKey(): Promise<ServiceAnswer<string>>;
+  fetchConsistency(first: number, second: number): Promise<ServiceAnswer<string[]>>;
+}
+
 export interface LogTrustDeps {
   settings: SettingsStore;
   active(): TrustedService;
-  fetchKey(): Promise<ServiceAnswer<string> | undefined>;
-  fetchConsistency(first: number, second: number): Promise<ServiceAnswer<string[]> | undefined>;
   log: Logger;
   now?(): number;
 }
@@ -45,12 +50,14 @@ export interface TreeHead {
 
 const BACKOFF_FIRST_MS = 30_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
-const keyOf = (profileId: string) => `log_key:${profileId}`;
-const serviceOf = (profileId: string) => `log_key_service:${profileId}`;
-const changeOf = (profileId: string) => `log_key_change:${profileId}`;
-const knownKeyOf = (fingerprint: string) => `log_key_known:${fingerprint}`;
-const headOf = (fingerprint: string) => `log_head:${fingerprint}`;
-const brokenOf = (fingerprint: string) => `log_rewritten:${fingerprint}`;
+const {
+  logKey: keyOf,
+  logKeyService: serviceOf,
+  logKeyChange: changeOf,
+  knownLogKey: knownKeyOf,
+  treeHead: headOf,
+  logRewritten: brokenOf,
+} = SETTING;
 
 /**
  * Which log key a profile trusts, and whether the log stays append-only. The key is given by the
@@ -62,8 +69,15 @@ export class LogTrust {
   private nextFetchAt = 0;
   private failedFetches = 0;
   private treeHeadChecks: Promise<unknown> = Promise.resolve();
+  // The active service's log, while connected; none while offline-only or needing setup.
+  private reader: LogReader | null = null;
 
   constructor(private readonly deps: LogTrustDeps) {}
+
+  /** Given by whoever connects to the service (sync control), each time it connects or disconnects. */
+  readFrom(reader: LogReader | null): void {
+    this.reader = reader;
+  }
 
   /** The log key pinned for a profile (base64 SPKI DER), if one has been. */
   static stored(settings: SettingsStore, profileId: string): string | null {
@@ -72,7 +86,7 @@ export class LogTrust {
 
   /** The fingerprints of every log key a profile on this computer has trusted: what a receipt is checked against. */
   static trustedFingerprints(settings: SettingsStore): string[] {
-    return settings.withPrefix(knownKeyOf('')).map(([key]) => key.slice(knownKeyOf('').length));
+    return settings.withPrefix('log_key_known:').map(([key]) => key.slice('log_key_known:'.length));
   }
 
   /**
@@ -202,7 +216,7 @@ export class LogTrust {
       return this.rewritten(fingerprint, seen, head);
     }
     const [older, newer] = seen.tree_size < head.tree_size ? [seen, head] : [head, seen];
-    const proof = await this.deps.fetchConsistency(older.tree_size, newer.tree_size);
+    const proof = await this.reader?.fetchConsistency(older.tree_size, newer.tree_size);
     if (!proof?.ok) {
       // A service without consistency proofs (the real one may have none): the newest head is still kept.
       this.deps.log.log('warn', 'evidence.consistency_unchecked', {
@@ -246,7 +260,7 @@ export class LogTrust {
   /** Asks the service for its key at most once per backoff period while it does not answer. */
   private async fetchKeyBackingOff(): Promise<KeyAnswer> {
     if (this.now() < this.nextFetchAt) return { reason: said('evidence.logKeyNotFetched') };
-    const fetched = await this.deps.fetchKey();
+    const fetched = await this.reader?.fetchLogKey();
     if (fetched?.ok) {
       this.failedFetches = 0;
       this.nextFetchAt = 0;
@@ -273,38 +287,4 @@ export function keyChangeReason(change: KeyChange): Said {
     before: change.previousFingerprint.slice(0, 16),
     after: change.fingerprint.slice(0, 16),
   });
-}
-
-function isCanonicalSpki(base64: string): boolean {
-  try {
-    return (
-      base64ToBytes(base64).length === 44 &&
-      createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' })
-        .asymmetricKeyType === 'ed25519'
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** A PEM public key as base64 SubjectPublicKeyInfo DER, if it is an Ed25519 key. */
-export function spkiOfPem(pem: string): string | null {
-  try {
-    const key = createPublicKey(pem);
-    if (key.asymmetricKeyType !== 'ed25519') return null;
-    return key.export({ type: 'spki', format: 'der' }).toString('base64');
-  } catch {
-    return null;
-  }
-}
-
-/** A trusted key given as a fingerprint or a PEM file's text, as its fingerprint. */
-export function fingerprintOfKey(value: string): string | null {
-  if (isLogKeyFingerprint(value))
-    return value
-      .trim()
-      .replace(/^sha256:/, '')
-      .toLowerCase();
-  const spki = spkiOfPem(value);
-  return spki ? createHash('sha256').update(Buffer.from(spki, 'base64')).digest('hex') : null;
 }

@@ -2,14 +2,19 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DocumentVerification, EvidenceCheck, FileVerification } from '../../protocol/views';
 import type { Trust } from '../../verifier/verify-receipt';
-import type { HashPool } from '../hashing/hash-pool';
+import { HashPool } from '../hashing/hash-pool';
 import { hashOneFile } from '../hashing/hash-one-file';
 import type { Store } from '../store';
 import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
+import type { ProofVerification } from './verify-document';
+
+export type { ProofVerification };
 import { checkAgainstProof } from './verify-document';
+import { fingerprintOfKey } from './log-keys';
 import { said } from '../../protocol/said';
+import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
 
 export interface VerificationDeps {
   store: Store;
@@ -38,6 +43,39 @@ export class Verification {
     } finally {
       store.close();
     }
+  }
+
+  /**
+   * A document against its proof with no core at all (the command line's `verify --receipt`): the
+   * keys and roots this data folder trusts, plus those given, one hashing worker, nothing written.
+   */
+  static async checkProofAlone(
+    path: string,
+    proofPath: string,
+    dataDir: string,
+    given: Trust,
+  ): Promise<{ assetHash: string; proof: ProofVerification }> {
+    const here = Verification.trustedHere(dataDir);
+    const trust = {
+      logKeys: [...given.logKeys, ...here.logKeys],
+      tsaRoots: [...given.tsaRoots, ...here.tsaRoots],
+    };
+    const pool = new HashPool(1);
+    try {
+      const { hash } = await hashOneFile(pool, path);
+      return { assetHash: hash, proof: await checkAgainstProof(hash, proofPath, trust) };
+    } finally {
+      await pool.close();
+    }
+  }
+
+  /** A trusted log key given as its fingerprint or a PEM public key's text, as its fingerprint; null if neither. */
+  static logKeyFingerprintOf = fingerprintOfKey;
+
+  /** The fingerprint of the first certificate in a PEM text (a trusted timestamping root); null if none. */
+  static rootFingerprintOf(pem: string): string | null {
+    const [first] = certificatesFromPem(pem);
+    return first ? certificateFingerprint(first) : null;
   }
 
   /** Against the proof when one is given, else against this queue's certifications of the document. */

@@ -1,12 +1,10 @@
 import { basename } from 'node:path';
-import { batchMetadataSchema } from '../../protocol/certification-request';
-import { DeskError } from '../errors';
+import type { Batch } from '../../protocol/certification-request';
 import type { AlreadyCertified, CertificationRow, IntakeProgress, PathProblem } from '../../protocol/views';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
 import type { CertificationQueue, NewCertification } from '../store';
-import { said } from '../../protocol/said';
 
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
@@ -40,17 +38,9 @@ export interface IntakeDeps {
  */
 export async function certifyPaths(
   paths: readonly string[],
-  metadata: unknown,
+  batch: Batch,
   deps: IntakeDeps,
 ): Promise<IntakeReport> {
-  const parsed = batchMetadataSchema.safeParse(metadata);
-  if (!parsed.success) {
-    throw new DeskError(
-      'invalid_metadata',
-      said('calls.invalidInput', { detail: parsed.error.issues.map((issue) => issue.message).join('; ') }),
-    );
-  }
-  const batch = parsed.data;
   const batchId = Date.now();
   const files: FoundFile[] = [];
   const report: IntakeReport = { queued: [], problems: [], alreadyCertified: [] };

@@ -1,9 +1,9 @@
 import type { LanguageChoice } from '../../protocol/locales/languages';
 import { isLanguageChoice } from '../../protocol/locales/languages';
 import type { SettingsStore } from '../store';
+import { SETTING } from '../store/setting-keys';
 
-const RECEIPTS_BESIDE_FILES = 'receipts_beside_files';
-const LANGUAGE = 'language';
+const { receiptsBesideFiles: RECEIPTS_BESIDE_FILES, language: LANGUAGE } = SETTING;
 
 /** The person's choices that are not about a service: kept in the queue's settings, read fresh each time. */
 export class Preferences {

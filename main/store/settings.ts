@@ -2,8 +2,8 @@ import { EMBEDDED_PROFILE_ID } from '../../protocol/profiles';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
-
-const ACTIVE_PROFILE = 'active_profile';
+import type { SettingKey, SettingPrefix } from './setting-keys';
+import { SETTING } from './setting-keys';
 
 /** Small named values kept with the queue: saved profiles, the active one, pinned log keys. */
 export class SettingsStore {
@@ -16,18 +16,18 @@ export class SettingsStore {
     this.sql = statementCache(db);
   }
 
-  get(key: string): string | undefined {
+  get(key: SettingKey): string | undefined {
     return this.sql('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined;
   }
 
-  set(key: string, value: string): void {
+  set(key: SettingKey, value: string): void {
     this.sql(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     ).run(key, value);
   }
 
   /** The settings whose key starts with `prefix`, as [key, value] pairs. */
-  withPrefix(prefix: string): [string, string][] {
+  withPrefix(prefix: SettingPrefix): [string, string][] {
     return (
       this.sql('SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?').all(prefix.length, prefix) as {
         key: string;
@@ -36,17 +36,17 @@ export class SettingsStore {
     ).map((row) => [row.key, row.value]);
   }
 
-  delete(key: string): void {
+  delete(key: SettingKey): void {
     this.sql('DELETE FROM settings WHERE key = ?').run(key);
   }
 
   activeProfile(): string {
-    return this.get(ACTIVE_PROFILE) ?? EMBEDDED_PROFILE_ID;
+    return this.get(SETTING.activeProfile) ?? EMBEDDED_PROFILE_ID;
   }
 
   /** Switching is a write everyone showing the queue hears about: the list and counts change with it. */
   setActiveProfile(id: string): void {
-    this.set(ACTIVE_PROFILE, id);
+    this.set(SETTING.activeProfile, id);
     this.feed.noteProfileSwitched();
   }
 }

@@ -14,6 +14,7 @@ import { waitForRows } from './row-waiter';
 import type { SyncEngineOptions } from './sync-engine';
 import { SyncEngine } from './sync-engine';
 import { said } from '../../protocol/said';
+import type { LogTrust } from '../evidence/log-trust';
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
@@ -44,6 +45,8 @@ export interface SyncControlOptions {
   /** Where connectivity is announced (the core's `connectivity` event), and heard by the waits. */
   events: ConnectivityEvents;
   checkEvidence: SyncEngineOptions['verifyEvidence'];
+  /** Told which service log to read whenever the connection changes. */
+  logTrust: Pick<LogTrust, 'readFrom'>;
   /** Start sending at once (default). The CLI's read-only commands do not. */
   sync?: boolean;
   sender?: Sender;
@@ -67,11 +70,6 @@ export class SyncControl {
 
   constructor(private readonly options: SyncControlOptions) {
     this.enabled = options.sync !== false;
-  }
-
-  /** The active profile's service client, while connected (the log trust fetches keys with it). */
-  get client(): ServiceClient | undefined {
-    return this.serviceClient;
   }
 
   get connectivity(): ConnectivityStatus {
@@ -99,6 +97,8 @@ export class SyncControl {
       return;
     }
     this.serviceClient = new ServiceClient(connection);
+    // The log trust reads the service's log through the same client, injected here, not looked up.
+    this.options.logTrust.readFrom(this.serviceClient);
     const engine = new SyncEngine({
       log,
       pacing: this.options.pacing,
@@ -115,7 +115,7 @@ export class SyncControl {
     engine.on('connectivity', (status) => {
       log.log(status.state === 'online' ? 'info' : 'warn', 'sync.connectivity', {
         state: status.state,
-        message: status.message,
+        reason: status.message?.key ?? null,
       });
       events.emit('connectivity', status);
     });
@@ -128,6 +128,7 @@ export class SyncControl {
     await this.engine?.stop();
     this.engine = undefined;
     this.serviceClient = undefined;
+    this.options.logTrust.readFrom(null);
   }
 
   /** Starts sending, for a core opened with `sync: false`. */

@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
-import type { Notice } from '../../main/shell/background';
+import type { Notice } from '../../main/desktop-policy/background';
 import {
   NotificationPlanner,
   closeKeepsRunning,
   quitQuestion,
   trayModel,
   windowTitle,
-} from '../../main/shell/background';
+} from '../../main/desktop-policy/background';
 import { translatorFor } from '../../protocol/locales';
 import { runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { englishOf } from '../support/english';
 
-// The tray, the close and quit decisions and the notifications are decided in main/shell/ (plain
+// The tray, the close and quit decisions and the notifications are decided in main/desktop-policy/ (plain
 // Node) and drawn by main/electron/main.ts, which cannot run here (no Electron binary). These
 // tests feed them a real core on a real queue and embedded sandbox; only the drawing is left out.
 const en = translatorFor('en');

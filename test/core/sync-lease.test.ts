@@ -82,15 +82,17 @@ describe('the sync lease', () => {
     await useSandboxProfile(a, { ...sandbox, baseUrl: proxy.url }, 'lease-test');
     const { queued } = await a.certify(manyFiles(ws, 16), METADATA);
     a.sync.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = () => [...proxy.posts.values()].reduce((sum, n) => sum + n, 0);
+    await expect.poll(sent, { timeout: 5_000 }).toBeGreaterThan(0);
     // Someone else now holds the lease (as after this process froze for longer than the lease).
     const raw = new Database(join(ws.dataDir, 'queue.sqlite'));
     raw.prepare(`UPDATE sync_lease SET holder = 'another-process', expires_at = ?`).run(Date.now() + 60_000);
     await expect.poll(() => first.events, { timeout: 5_000 }).toContain('sync.lease_lost');
-    const sentWhenLost = [...proxy.posts.values()].reduce((sum, n) => sum + n, 0);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const sentWhenLost = sent();
+    // The engine looks again, finds the lease taken and stands by: from then on it sends nothing.
+    await expect.poll(() => a.status().connectivity.state, { timeout: 10_000 }).toBe('standby');
     // Nothing more went out after the lease was lost (at most what was already on the wire answered).
-    expect([...proxy.posts.values()].reduce((sum, n) => sum + n, 0)).toBe(sentWhenLost);
+    expect(sent()).toBe(sentWhenLost);
     expect(sentWhenLost).toBeLessThan(16);
 
     // The other process goes away: this one takes over again and finishes everything.

@@ -1,7 +1,12 @@
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
-import { APP_ENTRY, isAppPage, isDocumentationAddress, rendererFileFor } from '../../main/shell/app-scheme';
+import {
+  APP_ENTRY,
+  isAppPage,
+  isDocumentationAddress,
+  rendererFileFor,
+} from '../../main/desktop-policy/app-scheme';
 
 const root = join('/opt', 'Evidence Desk', 'renderer');
 

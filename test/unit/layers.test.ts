@@ -35,6 +35,25 @@ describe('the layers', () => {
     expect(await refusals('main/sync/rounds.ts', "import { app } from 'electron';\nvoid app;\n")).toEqual([
       expect.stringContaining('Only main/electron/ and preload/ may import electron'),
     ]);
+    // The shells reach the core's services, not what they are built from.
+    expect(
+      await refusals(
+        'main/cli/commands/status.ts',
+        "import { openStore } from '../../store';\nvoid openStore;\n",
+      ),
+    ).toEqual([expect.stringContaining('The shells reach the core and its services')]);
+    expect(
+      await refusals(
+        'main/electron/ipc.ts',
+        "import { HashPool } from '../hashing/hash-pool';\nvoid HashPool;\n",
+      ),
+    ).toEqual([expect.stringContaining('The shells reach the core and its services')]);
+    expect(
+      await refusals(
+        'main/cli/commands/verify.ts',
+        "import { Verification } from '../../evidence/verification';\nvoid Verification;\n",
+      ),
+    ).toEqual([]);
     // The shells may start the sandbox; protocol/ may import itself.
     expect(
       await refusals(

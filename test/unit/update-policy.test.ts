@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UpdateFacts } from '../../main/shell/update-policy';
-import { parseDefaultsRead, parseRegQuery, updateDecision } from '../../main/shell/update-policy';
+import type { UpdateFacts } from '../../main/desktop-policy/update-policy';
+import { parseDefaultsRead, parseRegQuery, updateDecision } from '../../main/desktop-policy/update-policy';
 
 const windows: UpdateFacts = {
   packaged: true,

@@ -1,5 +1,4 @@
 import type { EvidenceCore } from '../../core';
-import { isDeskError } from '../../errors';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import {
@@ -19,24 +18,19 @@ import { progressPrinter, waitWithProgress } from '../progress';
 import { utcIso } from '../../../protocol/time-format';
 import { inEnglish } from '../../../protocol/locales';
 import { say, words } from '../language';
+import { batchMetadataSchema } from '../../../protocol/certification-request';
 
 export async function certify(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   core.on('progress', progressPrinter());
-  const report = await core
-    .certify(
-      paths,
-      {
-        event_type: values['event-type'],
-        asset_type: values['asset-type'],
-        source_system: values['source-system'] ?? 'evidence-desk',
-        matter: values.matter,
-      },
-      { again: values.again },
-    )
-    .catch((error: unknown) => {
-      if (isDeskError(error) && error.code === 'invalid_metadata') throw new UsageError(say(error.said));
-      throw error;
-    });
+  // The batch is checked here, at the command line's edge, as the app checks it at the IPC's.
+  const batch = batchMetadataSchema.safeParse({
+    event_type: values['event-type'],
+    asset_type: values['asset-type'],
+    source_system: values['source-system'] ?? 'evidence-desk',
+    matter: values.matter,
+  });
+  if (!batch.success) throw new UsageError(batch.error.issues.map((issue) => issue.message).join('; '));
+  const report = await core.certify(paths, batch.data, { again: values.again });
   for (const problem of report.problems)
     err(
       words('certify.skipped', {

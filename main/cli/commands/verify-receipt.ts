@@ -1,16 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { said } from '../../../protocol/said';
 import { Verification } from '../../evidence/verification';
-import { isDeskError } from '../../errors';
 import { isLogKeyFingerprint } from '../../../protocol/profiles';
-import { fingerprintOfKey } from '../../evidence/log-trust';
-import type { ProofVerification } from '../../evidence/verify-document';
-import { checkAgainstProof } from '../../evidence/verify-document';
-import { certificateFingerprint, certificatesFromPem } from '../../../verifier/timestamp/token';
+import type { ProofVerification } from '../../evidence/verification';
 import type { FactLine } from '../../../protocol/fact-lines';
 import { verdictFactLines } from '../../../protocol/fact-lines';
 import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
-import { hashOneFile } from '../../hashing/hash-one-file';
-import { HashPool } from '../../hashing/hash-pool';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { out, outJson, printable } from '../output';
@@ -23,24 +18,21 @@ import { appWords, say, words } from '../language';
  */
 export async function verifyAgainstReceipt(path: string, values: Values, dataDir: string): Promise<number> {
   const proofPath = (values.certificate ?? values.receipt) as string;
-  const here = Verification.trustedHere(dataDir);
-  const trusted = {
-    logKeys: [...(values['log-key'] ?? []).map(fingerprintOf), ...here.logKeys],
-    tsaRoots: [...(values['tsa-root'] ?? []).map(rootFingerprintOf), ...here.tsaRoots],
+  // A proof that is not there is a mistake in the arguments, not a failed verification.
+  if (!existsSync(proofPath)) throw new UsageError(say(said('file.doesNotExist', { path: proofPath })));
+  const given = {
+    logKeys: (values['log-key'] ?? []).map(fingerprintOf),
+    tsaRoots: (values['tsa-root'] ?? []).map(rootFingerprintOf),
   };
-  const pool = new HashPool(1);
-  try {
-    const { hash } = await hashOneFile(pool, path);
-    const result = await checkAgainstProof(hash, proofPath, trusted).catch((error: unknown) => {
-      if (isDeskError(error) && error.code === 'not_found') throw new UsageError(say(error.said));
-      throw error;
-    });
-    if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demoNotice !== null });
-    else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
-    return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
-  } finally {
-    await pool.close();
-  }
+  const { assetHash: hash, proof: result } = await Verification.checkProofAlone(
+    path,
+    proofPath,
+    dataDir,
+    given,
+  );
+  if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demoNotice !== null });
+  else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
+  return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
 }
 
 /** The verdict as a reader sees it: headline, explanation, what was signed, and apart what nobody signed. */
@@ -76,8 +68,8 @@ function rootFingerprintOf(value: string): string {
   } catch {
     // Refused below, like a file that holds no certificate.
   }
-  const [first] = certificatesFromPem(pem);
-  if (first) return certificateFingerprint(first);
+  const fingerprint = Verification.rootFingerprintOf(pem);
+  if (fingerprint) return fingerprint;
   throw new UsageError(words('usageErrors.tsaRoot', { value }));
 }
 
@@ -85,7 +77,9 @@ function rootFingerprintOf(value: string): string {
 function fingerprintOf(value: string): string {
   let fingerprint: string | null = null;
   try {
-    fingerprint = fingerprintOfKey(isLogKeyFingerprint(value) ? value : readFileSync(value, 'utf8'));
+    fingerprint = Verification.logKeyFingerprintOf(
+      isLogKeyFingerprint(value) ? value : readFileSync(value, 'utf8'),
+    );
   } catch {
     // A file that cannot be read is refused below, like one that holds no key.
   }
