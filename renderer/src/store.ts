@@ -1,6 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import type { ConnectivityStatus, CoreStatus, IntakeProgress, QueueChanges } from '../../protocol/views';
+import type {
+  ConnectivityStatus,
+  IntakeProgress,
+  ListSort,
+  QueueChanges,
+  RowView,
+} from '../../protocol/views';
+import type { NoticeContent } from './components/Notice';
+import type { StatusView } from './hooks/useStatus';
 import { bridge } from './bridge';
 
 /** Query keys: everything read from the queue starts with `queue`, so one change refreshes it all. */
@@ -13,27 +21,67 @@ export const keys = {
   settings: ['settings'] as const,
 };
 
-/** What arrives as events rather than answers: connection state and intake progress. */
-export interface LiveState {
+/**
+ * The window's one store: what arrives as events (the connection, intake progress), and what the
+ * screens share (the list's filter, search, matter, sort and chosen rows; the open dialogs; the
+ * notice). Reads of the queue are TanStack Query's; everything else lives here, once.
+ */
+export interface DeskState {
+  /** The connection as last announced; before the first announcement, as the first status said. */
   connectivity: ConnectivityStatus | null;
   progress: Extract<IntakeProgress, { kind: 'batch' }> | null;
   fileProgress: Extract<IntakeProgress, { kind: 'file' }> | null;
+  /** Which of the list's filters is on (an index into FILTERS), and its search and matter. */
+  filter: number;
+  search: string;
+  matter: string | undefined;
+  sort: ListSort;
+  /** Rows chosen with their checkboxes, for an action on them all. */
+  selected: ReadonlyMap<number, RowView>;
+  /** Paths waiting for the batch form (none: closed). */
+  chosen: string[];
+  /** The certification whose details are open. */
+  openId: number | null;
+  settingsOpen: boolean;
+  /** The verify dialog, with what was dropped or chosen for it (null: closed). */
+  verifying: string[] | null;
+  notice: NoticeContent | null;
 }
 
-let live: LiveState = { connectivity: null, progress: null, fileProgress: null };
-const listeners = new Set<() => void>();
-const setLive = (change: Partial<LiveState>) => {
-  live = { ...live, ...change };
-  listeners.forEach((listener) => listener());
+const INITIAL: DeskState = {
+  connectivity: null,
+  progress: null,
+  fileProgress: null,
+  filter: 0,
+  search: '',
+  matter: undefined,
+  sort: { column: 'added', direction: 'desc' },
+  selected: new Map(),
+  chosen: [],
+  openId: null,
+  settingsOpen: false,
+  verifying: null,
+  notice: null,
 };
 
-export function useLive<T>(select: (state: LiveState) => T): T {
+let state = INITIAL;
+const listeners = new Set<() => void>();
+
+export const desk = {
+  get: (): DeskState => state,
+  set(change: Partial<DeskState>): void {
+    state = { ...state, ...change };
+    listeners.forEach((listener) => listener());
+  },
+};
+
+export function useDesk<T>(select: (state: DeskState) => T): T {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => select(live),
+    () => select(state),
   );
 }
 
@@ -52,7 +100,7 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
   let statusStale = false;
   const onChanges = (changes: QueueChanges) => {
     statusStale ||= changes.external || changes.changed.some((change) => change.state === 'anchored');
-    queryClient.setQueryData<CoreStatus>(
+    queryClient.setQueryData<StatusView>(
       keys.status,
       (status) => status && { ...status, counts: changes.counts },
     );
@@ -71,9 +119,9 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
   };
   const offs = [
     bridge().onChanges(onChanges),
-    bridge().onConnectivity((connectivity) => setLive({ connectivity })),
+    bridge().onConnectivity((connectivity) => desk.set({ connectivity })),
     bridge().onProgress((progress) =>
-      progress.kind === 'batch' ? setLive({ progress }) : setLive({ fileProgress: progress }),
+      progress.kind === 'batch' ? desk.set({ progress }) : desk.set({ fileProgress: progress }),
     ),
   ];
   return () => {

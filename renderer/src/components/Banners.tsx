@@ -5,7 +5,7 @@ import type { ConnectivityStatus } from '../../../protocol/views';
 import { isSendingBlocked } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
-import { useLive } from '../store';
+import { useDesk } from '../store';
 import { useSay } from '../i18n';
 
 export function DemoBanner() {
@@ -136,8 +136,8 @@ export function EnvironmentName() {
 
 export function ProgressBars() {
   const { t } = useTranslation();
-  const progress = useLive((s) => s.progress);
-  const file = useLive((s) => s.fileProgress);
+  const progress = useDesk((s) => s.progress);
+  const file = useDesk((s) => s.fileProgress);
   if (!progress || progress.filesDone === progress.filesTotal) return null;
   return (
     <div className="progress" aria-live="polite">

@@ -5,7 +5,7 @@ import { createPortal } from 'react-dom';
 import type { LocalState } from '../../../protocol/states';
 import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
-import { keys, useLive } from '../store';
+import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
 import { useTranslation } from 'react-i18next';
 import { When } from '../i18n';
@@ -50,7 +50,7 @@ export function CertificationList({
   onToggle,
 }: Props) {
   const { t } = useTranslation();
-  const offline = useLive((s) => s.connectivity?.state === 'offline');
+  const offline = useDesk((s) => s.connectivity?.state === 'offline');
   const scroller = useRef<HTMLDivElement>(null);
   // Known from the last page that answered for this filter; unknown (null) until one has.
   const [total, setTotal] = useState<{ for: string; count: number } | null>(null);

@@ -6,7 +6,7 @@ import { isRemovable } from '../../../protocol/states';
 import type { CertificationRow } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { When, useFormat } from '../i18n';
-import { keys, useLive } from '../store';
+import { keys, useDesk } from '../store';
 import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { StateBadge } from './StateBadge';
@@ -35,7 +35,7 @@ export function Details({
   const { t } = useTranslation();
   const say = useSay();
   const format = useFormat();
-  const offline = useLive((s) => s.connectivity?.state === 'offline');
+  const offline = useDesk((s) => s.connectivity?.state === 'offline');
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);

@@ -1,13 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
+import type { CoreStatus } from '../../../protocol/views';
 import { ask, bridge } from '../bridge';
-import { keys, useLive } from '../store';
+import { desk, keys, useDesk } from '../store';
+
+/** The status as the query keeps it: the connection is held once, in the store, fed by its events. */
+export type StatusView = Omit<CoreStatus, 'connectivity'>;
+
+async function readStatus(): Promise<StatusView> {
+  const { connectivity, ...status } = await ask(bridge().status({}));
+  // An announcement that came before this answer is newer than it: the answer only fills a gap.
+  if (desk.get().connectivity === null) desk.set({ connectivity });
+  return status;
+}
 
 /** The active profile, counts and connection: read once, then kept current by the change stream. */
 export function useStatus() {
-  const query = useQuery({ queryKey: keys.status, queryFn: () => ask(bridge().status({})) });
-  const liveConnectivity = useLive((s) => s.connectivity);
-  return {
-    ...query,
-    connectivity: liveConnectivity ?? query.data?.connectivity ?? null,
-  };
+  const query = useQuery({ queryKey: keys.status, queryFn: readStatus });
+  const connectivity = useDesk((state) => state.connectivity);
+  return { ...query, connectivity };
 }

@@ -1,0 +1,102 @@
+import i18next from 'i18next';
+import type { BatchMetadata } from '../../protocol/certification-request';
+import type { EvidenceSelection, ExportResult, RowView } from '../../protocol/views';
+import { ask, bridge, messageOf } from './bridge';
+import { FILTERS } from './components/FilterBar';
+import { desk } from './store';
+
+/**
+ * What the window's buttons do: each calls the bridge and says, in the notice, what happened or
+ * why not. They read and write the one store, so any screen can start them.
+ */
+const t = i18next.t.bind(i18next);
+const say = (text: string) => desk.set({ notice: { text, problems: [] } });
+
+/** Everything the list shows now, for an action on all of it. */
+export function shownSelection(): EvidenceSelection {
+  const { filter, search, matter } = desk.get();
+  return { states: [...(FILTERS[filter]?.states ?? [])], search: search || undefined, matter };
+}
+
+/** A checkbox: the row joins the chosen ones, or leaves them. */
+export function toggleChosenRow(row: RowView): void {
+  const after = new Map(desk.get().selected);
+  if (after.has(row.id)) after.delete(row.id);
+  else after.set(row.id, row);
+  desk.set({ selected: after });
+}
+
+/** Runs a save (kit or register) with a notice while it works, and says where it went or why not. */
+async function saving(
+  working: string,
+  save: () => Promise<ExportResult | null>,
+  done: (saved: ExportResult) => string,
+): Promise<void> {
+  say(working);
+  try {
+    const saved = await save();
+    // null: the person closed the save dialog, and nothing needs saying.
+    desk.set({ notice: saved && { text: done(saved), problems: [] } });
+  } catch (error) {
+    say(messageOf(error));
+  }
+}
+
+export const exportRegister = (selection: EvidenceSelection) =>
+  saving(
+    t('notice.writingRegister'),
+    () => ask(bridge().exportRegister(selection)),
+    (written) => t('notice.wroteRegister', { count: written.certifications, file: written.file }),
+  );
+
+export const saveEvidence = (selection: EvidenceSelection) =>
+  saving(
+    t('notice.savingEvidence'),
+    () => ask(bridge().exportEvidence(selection)),
+    (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
+  );
+
+export async function sendAgain(rows: RowView[]): Promise<void> {
+  try {
+    for (const row of rows) await ask(bridge().retry({ id: row.id }));
+    desk.set({ selected: new Map() });
+    say(t('notice.sendingAgain', { count: rows.length }));
+  } catch (error) {
+    say(messageOf(error));
+  }
+}
+
+/** Certifies the chosen paths (or those given) as one batch, and says what was queued and what not. */
+export async function certify(
+  metadata: BatchMetadata,
+  paths = desk.get().chosen,
+  again = false,
+): Promise<void> {
+  desk.set({ chosen: [] });
+  try {
+    const { queued, problems, alreadyCertified } = await ask(bridge().certify({ paths, metadata, again }));
+    desk.set({
+      notice: {
+        // "0 files queued" says nothing when every file was already certified: that list says it all.
+        text: [
+          queued > 0 || alreadyCertified.length === 0 ? t('notice.queued', { count: queued }) : '',
+          problems.length ? t('notice.problems', { count: problems.length }) : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        problems,
+        alreadyCertified,
+        certifyAgain: () =>
+          void certify(
+            metadata,
+            alreadyCertified.map(({ path }) => path),
+            true,
+          ),
+        // Said while the batch is on its way; files that could not be taken stay listed until dismissed.
+        untilSettled: problems.length === 0 && alreadyCertified.length === 0,
+      },
+    });
+  } catch (error) {
+    say(messageOf(error));
+  }
+}
