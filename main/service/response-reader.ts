@@ -64,6 +64,24 @@ function failureMessageOf(body: Record<string, unknown>): string | null {
   return null;
 }
 
+/** The log's public key (docs/api.md: the sandbox's; the real service may have none). */
+export function readLogKey(json: unknown): string {
+  const key = (json as { public_key?: unknown } | null)?.public_key;
+  if (typeof key !== 'string') throw new UnreadableResponse(said('service.noLogKey'));
+  return key;
+}
+
+/** A consistency proof between two sizes of the log: SHA-256 nodes in hex. */
+export function readConsistency(json: unknown): string[] {
+  const nodes = (json as { consistency?: unknown } | null)?.consistency;
+  if (
+    !Array.isArray(nodes) ||
+    !nodes.every((node) => typeof node === 'string' && /^[0-9a-f]{64}$/.test(node))
+  )
+    throw new UnreadableResponse(said('service.unreadableConsistency'));
+  return nodes as string[];
+}
+
 /** The most human sentence an error body offers, whatever its shape, or undefined. */
 export function errorMessageOf(text: string): string | undefined {
   try {

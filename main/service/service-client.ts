@@ -6,7 +6,7 @@ import { explainNetworkFailure, looksLikeCaptivePortal, networkReason } from './
 import type { SigningKeys } from './request-signer';
 import { signRequest } from './request-signer';
 import type { CertificationReading } from './response-reader';
-import { UnreadableResponse, readCertification } from './response-reader';
+import { UnreadableResponse, readCertification, readConsistency, readLogKey } from './response-reader';
 import type { ServiceAnswer } from './service-failures';
 import { CallFailed, failure, failureOf, httpFailure, redirectFailure, unreadable } from './service-failures';
 import { TokenProvider, requestToken } from './token-provider';
@@ -82,18 +82,7 @@ export class ServiceClient {
 
   /** The sandbox's log key (docs/api.md); the real service may have none, which is a plain failure. */
   fetchLogKey(): Promise<ServiceAnswer<string>> {
-    return this.call(
-      'GET',
-      '/v1/log/public-key',
-      randomUUID(),
-      undefined,
-      (json) => {
-        const key = (json as { public_key?: unknown }).public_key;
-        if (typeof key !== 'string') throw new UnreadableResponse(said('service.noLogKey'));
-        return key;
-      },
-      false,
-    );
+    return this.call('GET', '/v1/log/public-key', randomUUID(), undefined, readLogKey, false);
   }
 
   /** A consistency proof between two sizes of the log (docs/api.md); a service without the endpoint answers 404. */
@@ -103,15 +92,7 @@ export class ServiceClient {
       `/v1/log/consistency?first=${first}&second=${second}`,
       randomUUID(),
       undefined,
-      (json) => {
-        const nodes = (json as { consistency?: unknown }).consistency;
-        if (
-          !Array.isArray(nodes) ||
-          !nodes.every((node) => typeof node === 'string' && /^[0-9a-f]{64}$/.test(node))
-        )
-          throw new UnreadableResponse(said('service.unreadableConsistency'));
-        return nodes as string[];
-      },
+      readConsistency,
       false,
     );
   }
