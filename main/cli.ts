@@ -16,6 +16,8 @@ import { status } from './cli/commands/status';
 import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
+import { verifySetCommand } from './cli/commands/verify-set';
+import { statSync } from 'node:fs';
 import { err, outJson } from './cli/output';
 import { say, words } from './cli/language';
 
@@ -26,7 +28,10 @@ const RUN: Record<
   certify: (core, rest, values) => certify(core, rest, values),
   sync: (core, _rest, values) => sync(core, values),
   status: (core, _rest, values) => status(core, values),
-  verify: (core, rest, values) => verify(core, rest[0] as string, values),
+  verify: (core, rest, values) =>
+    isSetVerification(rest, values)
+      ? verifySetCommand(core, rest, values)
+      : verify(core, rest[0] as string, values),
   profile: (core, rest, values) => profile(core, rest, values),
   export: (core, _rest, values) => exportKit(core, values),
   config: (core, rest, values) => config(core, rest, values),
@@ -75,10 +80,22 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
+/** A set, not one file: a reference named, several paths, or a folder. */
+function isSetVerification(paths: string[], values: Values): boolean {
+  if (values.against || paths.length > 1) return true;
+  try {
+    return statSync(paths[0] as string).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
     return EXIT.usage;
   if (isDeskError(error) && error.code === 'timeout') return EXIT.timeout;
+  // A reference that cannot be read is a wrong argument: where and why are said.
+  if (isDeskError(error) && error.code === 'invalid_reference') return EXIT.usage;
   // A file that cannot be read is that file's failure, not the environment's.
   if (isDeskError(error) && (FILE_PROBLEM_CODES as readonly string[]).includes(error.code))
     return EXIT.failed;

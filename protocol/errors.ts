@@ -56,6 +56,7 @@ export const ERROR_CODES = [
   'sending_blocked',
   // Evidence leaving the machine.
   'verifier_missing',
+  'invalid_reference',
   'export_failed',
   'internal_error',
 ] as const;

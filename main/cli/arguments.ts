@@ -53,6 +53,10 @@ export const OPTIONS = {
   csv: { type: 'string' },
   again: { type: 'boolean' },
   'ca-file': { type: 'string' },
+  against: { type: 'string' },
+  report: { type: 'string' },
+  'path-field': { type: 'string' },
+  'hash-field': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<
@@ -67,7 +71,9 @@ export function checkArguments(command: string, rest: string[], values: Values):
     throw new UsageError(words('usageErrors.certifyNeedsPaths'));
   if (command === 'certify' && (!values['event-type'] || !values['asset-type']))
     throw new UsageError(words('usageErrors.certifyNeedsTypes'));
-  if (command === 'verify' && rest.length !== 1) throw new UsageError(words('usageErrors.verifyOneFile'));
+  if (command === 'verify' && rest.length === 0) throw new UsageError(words('usageErrors.verifyOneFile'));
+  if (command === 'verify' && rest.length > 1 && (values.receipt || values.certificate))
+    throw new UsageError(words('usageErrors.verifyOneFile'));
   if (command === 'export' && !values.out && !values.zip && !values.csv)
     throw new UsageError(words('usageErrors.exportNeedsTarget'));
   if (values.receipt && values.certificate) throw new UsageError(words('usageErrors.receiptOrCertificate'));

@@ -1,7 +1,4 @@
-import { stringify } from 'csv-stringify';
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
+import { writeExcelCsv } from './excel-csv';
 import { exportFailed } from '../errors';
 import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
 import type { AuditEntry, CertificationRow, HistoryEntry } from '../../protocol/views';
@@ -44,17 +41,8 @@ const HEADER = [
 ];
 
 /**
- * A cell Excel would run as a formula (=, +, -, @, or a tab or return first) is written with a
- * leading apostrophe, as OWASP advises: a file named "=HYPERLINK(…)" must stay a name.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const defused = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
-
-/**
- * The chain-of-custody register as CSV for Excel: UTF-8 with a byte-order mark (without it Excel
- * reads UTF-8 as the local code page and mangles every accented name), one line per certification
- * with its whole timeline, then one per removal. Written beside the target and renamed when
- * complete, so a half-written register never passes for a whole one.
+ * The chain-of-custody register as CSV for Excel (excel-csv.ts): one line per certification with
+ * its whole timeline, then one per removal.
  */
 export async function writeCustodyRegister(source: CustodySource, path: string): Promise<number> {
   try {
@@ -65,32 +53,16 @@ export async function writeCustodyRegister(source: CustodySource, path: string):
 }
 
 async function writeCsv(source: CustodySource, path: string): Promise<number> {
-  const partial = `${path}.partial`;
-  const out = createWriteStream(partial);
-  // An unwritable place fails here, before any row is read.
-  await once(out, 'open');
-  const csv = stringify({ bom: true, record_delimiter: 'windows', cast: { number: String } });
-  csv.pipe(out);
-  const write = async (record: string[]) => {
-    if (!csv.write(record.map(defused))) await new Promise((resolve) => csv.once('drain', resolve));
-  };
   let count = 0;
-  try {
-    await write(HEADER);
+  function* records(): Iterable<string[]> {
+    yield HEADER;
     for (const entry of source.entries()) {
-      await write(certificationLine(entry));
+      yield certificationLine(entry);
       count++;
     }
-    for (const removal of source.removals) await write(removalLine(removal));
-    csv.end();
-    await finished(out);
-    renameSync(partial, path);
-  } catch (error) {
-    csv.destroy();
-    out.destroy();
-    rmSync(partial, { force: true });
-    throw error;
+    for (const removal of source.removals) yield removalLine(removal);
   }
+  await writeExcelCsv(path, records());
   return count;
 }
 

@@ -87,6 +87,23 @@ function signedCertifiedAt(evidence: unknown, knownFormat: boolean): string | nu
   }
 }
 
+/**
+ * The times someone signed for a certification made here: only when its evidence was checked and
+ * holds; otherwise nobody vouches for any time, and none is given.
+ */
+export function signedTimesOf(row: CertificationRow): {
+  certifiedAt: string | null;
+  anchoredAt: string | null;
+} {
+  if (row.state !== 'anchored' || row.verification !== 'verified')
+    return { certifiedAt: null, anchoredAt: null };
+  const knownFormat = (row.evidence as { format?: unknown } | null)?.format === SANDBOX_EVIDENCE_FORMAT;
+  return {
+    certifiedAt: signedCertifiedAt(row.evidence, knownFormat),
+    anchoredAt: signedAnchoredAt(row.evidence),
+  };
+}
+
 function signedAnchoredAt(evidence: unknown): string | null {
   const position = logPosition(evidence);
   return position ? new Date(position.treeHeadTimestamp).toISOString() : null;

@@ -15,6 +15,14 @@ import { checkAgainstProof } from './verify-document';
 import { fingerprintOfKey } from './log-keys';
 import { said } from '../../protocol/said';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
+import type { SetProgress, SetReport } from '../../protocol/sets';
+import { DeskError } from '../errors';
+import type { ReferenceChoice } from '../sets/open-reference';
+import { openReference, thisComputer } from '../sets/open-reference';
+import { UnreadableReference } from '../sets/read-load-file';
+import { verifySet } from '../sets/verify-set';
+
+export { setReportJson, writeSetReportCsv } from '../sets/set-report';
 
 export interface VerificationDeps {
   store: Store;
@@ -76,6 +84,35 @@ export class Verification {
   static rootFingerprintOf(pem: string): string | null {
     const [first] = certificatesFromPem(pem);
     return first ? certificateFingerprint(first) : null;
+  }
+
+  /**
+   * A whole set (files and folders) against a reference (a kit, our register, a load file), or
+   * against this computer's certifications when none is given. A reference that cannot be read is
+   * refused with where and why (`invalid_reference`).
+   */
+  async verifySet(
+    paths: readonly string[],
+    against: ReferenceChoice | null,
+    onProgress?: (progress: SetProgress) => void,
+  ): Promise<SetReport> {
+    const { store } = this.deps;
+    const profileId = this.deps.activeProfileId();
+    const local = {
+      anchored: () => store.queue.list({ profileId, states: ['anchored'], limit: Number.MAX_SAFE_INTEGER }),
+      byHash: (sha256: string) => store.queue.findByHash(profileId, sha256),
+    };
+    let reference;
+    try {
+      reference = against ? await openReference(against, trustIn(store), local) : thisComputer(local);
+    } catch (error) {
+      if (!(error instanceof UnreadableReference)) throw error;
+      throw new DeskError(
+        'invalid_reference',
+        said('sets.unreadableReference', { where: error.where, why: error.why }),
+      );
+    }
+    return verifySet(paths, reference, this.deps.pool, onProgress);
   }
 
   /** Against the proof when one is given, else against this queue's certifications of the document. */

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
 import { NOT_REGULAR } from './expand-paths';
-import type { HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
+import type { ExtraDigest, HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
+
+export type { ExtraDigest };
 import { said } from '../../protocol/said';
 import type { Said } from '../../protocol/said';
 
@@ -12,6 +14,8 @@ export interface FileHash {
   hash: string;
   size: number;
   mtimeMs: number;
+  /** The other digests asked for (MD5, SHA-1), from the same read. */
+  also?: Partial<Record<ExtraDigest, string>>;
 }
 
 export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; said: Said };
@@ -80,11 +84,13 @@ export class HashPool {
     file: string | Pick<FoundFile, 'path' | 'rawPath'>,
     onProgress?: (bytesDone: number, bytesTotal: number) => void,
     sizeHint = Infinity,
+    also: readonly ExtraDigest[] = [],
   ): Promise<HashOutcome> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
     const { path, rawPath } = typeof file === 'string' ? { path: file, rawPath: undefined } : file;
     return new Promise((resolve) => {
-      const job = rawPath ? { jobId: this.nextJobId++, path, rawPath } : { jobId: this.nextJobId++, path };
+      const job: HashJob = { jobId: this.nextJobId++, path, ...(rawPath ? { rawPath } : {}) };
+      if (also.length) job.also = [...also];
       this.waiting.push({ job, sizeHint, onProgress, resolve });
       // Let callers queue a whole folder before the first batch is cut.
       if (this.waiting.length === 1) queueMicrotask(() => this.dispatch());
@@ -203,7 +209,13 @@ export class HashPool {
 function toOutcome(result: HashResult): HashOutcome {
   switch (result.kind) {
     case 'done':
-      return { ok: true, hash: result.hash, size: result.size, mtimeMs: result.mtimeMs };
+      return {
+        ok: true,
+        hash: result.hash,
+        size: result.size,
+        mtimeMs: result.mtimeMs,
+        ...(result.also ? { also: result.also } : {}),
+      };
     case 'changed':
       return {
         ok: false,

@@ -12,7 +12,12 @@ export interface HashJob {
   path: string;
   /** The exact bytes to open, for a name that is not UTF-8 (see FoundFile). */
   rawPath?: Uint8Array;
+  /** Digests wanted besides SHA-256 (a load file's MD5 or SHA-1), computed in the same read. */
+  also?: ExtraDigest[];
 }
+
+/** Digests other tools keep in their manifests; SHA-256 is always computed. */
+export type ExtraDigest = 'md5' | 'sha1';
 
 export type WorkerRequest =
   | {
@@ -24,7 +29,14 @@ export type WorkerRequest =
   | { kind: 'expand'; paths: string[] };
 
 export type HashResult =
-  | { kind: 'done'; jobId: number; hash: string; size: number; mtimeMs: number }
+  | {
+      kind: 'done';
+      jobId: number;
+      hash: string;
+      size: number;
+      mtimeMs: number;
+      also?: Partial<Record<ExtraDigest, string>>;
+    }
   | { kind: 'changed'; jobId: number }
   | { kind: 'error'; jobId: number; code: string; message: string };
 
@@ -49,13 +61,16 @@ function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
     if (!before.isFile())
       return { kind: 'error', jobId: job.jobId, code: NOT_REGULAR, message: 'not a regular file' };
     const hash = createHash('sha256');
+    const extra = (job.also ?? []).map((name) => [name, createHash(name)] as const);
     let done = 0;
     let nextReport = progressEveryBytes;
     for (;;) {
       const bytesRead = readSync(fd, buffer, 0, CHUNK, null);
       if (bytesRead === 0) break;
       const reachedSize = done + bytesRead === before.size;
-      hash.update(bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead));
+      const chunk = bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead);
+      hash.update(chunk);
+      for (const [, other] of extra) other.update(chunk);
       done += bytesRead;
       if (done >= nextReport) {
         parentPort?.postMessage({
@@ -73,7 +88,16 @@ function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || done !== before.size) {
       return { kind: 'changed', jobId: job.jobId };
     }
-    return { kind: 'done', jobId: job.jobId, hash: hash.digest('hex'), size: done, mtimeMs: after.mtimeMs };
+    const result: HashResult = {
+      kind: 'done',
+      jobId: job.jobId,
+      hash: hash.digest('hex'),
+      size: done,
+      mtimeMs: after.mtimeMs,
+    };
+    if (extra.length)
+      result.also = Object.fromEntries(extra.map(([name, other]) => [name, other.digest('hex')]));
+    return result;
   } finally {
     closeSync(fd);
   }

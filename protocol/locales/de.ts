@@ -612,6 +612,7 @@ export const de: Catalogue = {
       failed: '{{what}} konnte nicht in {{path}} gespeichert werden: {{why}}.',
       kit: 'Das Nachweispaket',
       register: 'Das Register',
+      report: 'Der Bericht',
       chosenPlace: 'den gewählten Ort',
       why: {
         ENOENT: 'dieser Ordner existiert nicht',
@@ -624,6 +625,10 @@ export const de: Catalogue = {
         'Der Offline-Prüfer (verify.html) konnte in diesem Checkout nicht gebaut werden, daher kann kein Paket erstellt werden: führen Sie npm run build:verifier aus und lesen Sie, was es meldet.',
       verifierMissing:
         'Der Offline-Prüfer (verify.html) fehlt in dieser Installation, daher kann kein Paket erstellt werden. Installieren Sie Evidence Desk neu.',
+    },
+    sets: {
+      unreadableReference: 'Die Referenz kann nicht verwendet werden: {{where}}: {{why}}.',
+      caseOnly: 'die Referenz schreibt den Namen als {{name}} (nur die Groß- und Kleinschreibung weicht ab)',
     },
     calls: {
       unknown: 'Diese Aktion gibt es nicht.',
@@ -675,6 +680,34 @@ export const de: Catalogue = {
       alreadyCount: '; {{files}} schon zertifiziert',
       problemCount_one: '; {{files}} konnte nicht zertifiziert werden',
       problemCount_other: '; {{files}} konnten nicht zertifiziert werden',
+    },
+    sets: {
+      verdict: {
+        verified: 'geprüft',
+        changed: 'geändert',
+        renamed: 'umbenannt',
+        not_certified: 'nicht zertifiziert',
+        missing: 'fehlt',
+        unreadable: 'nicht lesbar',
+      },
+      against: {
+        kit: 'Geprüft gegen das Nachweispaket {{source}}',
+        register: 'Geprüft gegen das Register {{source}}',
+        'load-file': 'Geprüft gegen die Ladedatei {{source}}',
+        'this-computer': 'Geprüft gegen die Zertifizierungen auf diesem Computer',
+      },
+      summary:
+        '{{documents}}: {{verified}} geprüft, {{changed}} geändert, {{renamed}} umbenannt, {{not_certified}} nicht zertifiziert, {{unreadable}} nicht lesbar; {{missing}} aus der Referenz fehlen.',
+      passed: 'BESTANDEN: alles aus der Referenz wurde gefunden und geprüft.',
+      failed: 'NICHT BESTANDEN: siehe die Zeilen oben.',
+      nothingChecked: 'NICHT BESTANDEN: nichts wurde geprüft (keine Dokumente oder eine leere Referenz).',
+      referenceProblem: 'In der Referenz, nicht verwendet: {{where}}: {{why}}',
+      signed: 'Zertifizierung {{id}}, signiert {{when}}',
+      notSigned:
+        'nach Inhalt gefunden; keine signierte Zeit (die Referenz ist nicht signiert, und dieser Computer hat keine Zertifizierung davon)',
+      progress: '{{done}} von {{files}} gelesen ({{percent}})',
+      listing: 'die Menge wird aufgelistet: bisher {{files}}',
+      reportWritten: 'Der Bericht wurde in {{file}} geschrieben.',
     },
     hashing: {
       file: 'Fingerabdruck von {{name}}: {{percent}} ({{done}} von {{total}} MiB)',
@@ -759,7 +792,7 @@ export const de: Catalogue = {
       unknownCommand: 'Unbekannter Befehl „{{command}}“.',
       certifyNeedsPaths: 'certify braucht mindestens eine Datei oder einen Ordner.',
       certifyNeedsTypes: 'certify braucht --event-type und --asset-type.',
-      verifyOneFile: 'verify nimmt genau eine Datei.',
+      verifyOneFile: 'verify braucht Dateien oder Ordner; mit --receipt oder --certificate genau eine Datei.',
       exportNeedsTarget: 'export braucht --out ORDNER, --zip DATEI oder --csv DATEI.',
       receiptOrCertificate: 'verify nimmt --receipt oder --certificate, nicht beides.',
       ids: '--ids nimmt ganze Zahlen, durch Kommas getrennt.',

@@ -590,6 +590,7 @@ export const en = {
       failed: '{{what}} could not be saved to {{path}}: {{why}}.',
       kit: 'The evidence kit',
       register: 'The register',
+      report: 'The report',
       chosenPlace: 'the chosen place',
       why: {
         ENOENT: 'that folder does not exist',
@@ -602,6 +603,10 @@ export const en = {
         'The offline verifier (verify.html) could not be built in this checkout, so no kit can be made: run npm run build:verifier and read what it says.',
       verifierMissing:
         'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk.',
+    },
+    sets: {
+      unreadableReference: 'The reference cannot be used: {{where}}: {{why}}.',
+      caseOnly: 'the reference writes the name as {{name}} (only the case differs)',
     },
     calls: {
       unknown: 'That action does not exist.',
@@ -654,6 +659,34 @@ export const en = {
       alreadyCount: '; {{files}} already certified',
       problemCount_one: '; {{files}} could not be certified',
       problemCount_other: '; {{files}} could not be certified',
+    },
+    sets: {
+      verdict: {
+        verified: 'verified',
+        changed: 'changed',
+        renamed: 'renamed',
+        not_certified: 'not certified',
+        missing: 'missing',
+        unreadable: 'unreadable',
+      },
+      against: {
+        kit: 'Checked against the evidence kit {{source}}',
+        register: 'Checked against the register {{source}}',
+        'load-file': 'Checked against the load file {{source}}',
+        'this-computer': 'Checked against the certifications on this computer',
+      },
+      summary:
+        '{{documents}}: {{verified}} verified, {{changed}} changed, {{renamed}} renamed, {{not_certified}} not certified, {{unreadable}} unreadable; {{missing}} of the reference missing.',
+      passed: 'PASSED: everything in the reference was found and verified.',
+      failed: 'NOT PASSED: see the lines above.',
+      nothingChecked: 'NOT PASSED: nothing was checked (no documents, or an empty reference).',
+      referenceProblem: 'In the reference, not used: {{where}}: {{why}}',
+      signed: 'certification {{id}}, signed {{when}}',
+      notSigned:
+        'matched by content; no signed time (the reference is not signed, and this computer holds no certification of it)',
+      progress: 'read {{done}} of {{files}} ({{percent}})',
+      listing: 'listing the set: {{files}} so far',
+      reportWritten: 'Wrote the report to {{file}}.',
     },
     hashing: {
       file: 'hashing {{name}}: {{percent}} ({{done}} of {{total}} MiB)',
@@ -737,7 +770,7 @@ export const en = {
       unknownCommand: 'Unknown command "{{command}}".',
       certifyNeedsPaths: 'certify needs at least one file or folder.',
       certifyNeedsTypes: 'certify needs --event-type and --asset-type.',
-      verifyOneFile: 'verify takes exactly one file.',
+      verifyOneFile: 'verify needs files or folders; with --receipt or --certificate, exactly one file.',
       exportNeedsTarget: 'export needs --out DIR, --zip FILE or --csv FILE.',
       receiptOrCertificate: 'verify takes --receipt or --certificate, not both.',
       ids: '--ids takes whole numbers separated by commas.',

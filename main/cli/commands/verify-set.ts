@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import type { SetProgress, SetReport, SetResult } from '../../../protocol/sets';
+import { SET_VERDICTS } from '../../../protocol/sets';
+import type { EvidenceCore } from '../../core';
+import { setReportJson, writeSetReportCsv } from '../../evidence/verification';
+import type { Values } from '../arguments';
+import { EXIT } from '../arguments';
+import { count, err, out, outJson, printable } from '../output';
+import { say, words } from '../language';
+
+/**
+ * `verify PATH... [--against REFERENCE] [--report FILE.csv] [--json]`: a whole set of documents
+ * against a kit, our register or a load file (or this computer's certifications). Exit 0 only
+ * when everything in the reference was found and verified and nothing failed; nothing checked is
+ * a failure.
+ */
+export async function verifySetCommand(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
+  const against = values.against
+    ? { path: resolve(values.against), pathField: values['path-field'], hashField: values['hash-field'] }
+    : null;
+  const report = await core.verification.verifySet(paths, against, progressPrinter(values));
+  if (values.report) {
+    await writeSetReportCsv(report, resolve(values.report));
+    if (!values.json) err(words('sets.reportWritten', { file: printable(resolve(values.report)) }));
+  }
+  if (values.json) outJson(setReportJson(report));
+  else for (const text of reportText(report)) out(text);
+  return report.summary.passed ? EXIT.ok : EXIT.failed;
+}
+
+function reportText(report: SetReport): string[] {
+  const { summary, reference } = report;
+  const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, summary.counts[verdict]]));
+  return [
+    words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') }),
+    ...reference.problems.map((problem) => words('sets.referenceProblem', problem)),
+    ...report.results.map(resultLine),
+    words('sets.summary', { documents: count(summary.documents, 'files'), ...counts }),
+    summary.passed
+      ? words('sets.passed')
+      : summary.documents === 0 || summary.referenceEntries === 0
+        ? words('sets.nothingChecked')
+        : words('sets.failed'),
+  ];
+}
+
+function resultLine(result: SetResult): string {
+  const certification = result.entry?.certification;
+  const about =
+    result.verdict === 'unreadable'
+      ? result.note && say(result.note)
+      : result.verdict === 'verified' || result.verdict === 'renamed'
+        ? certification?.signedAt
+          ? words('sets.signed', { id: certification.id ?? '—', when: certification.signedAt })
+          : words('sets.notSigned')
+        : null;
+  const entryName =
+    result.verdict === 'renamed' || result.note ? `  (${printable(result.entry?.name ?? '')})` : '';
+  const note = result.note && result.verdict !== 'unreadable' ? `; ${say(result.note)}` : '';
+  return `${words(`sets.verdict.${result.verdict}`).padEnd(18)}${printable(result.name)}${entryName}${about ? `  ${about}` : ''}${note}`;
+}
+
+/** Progress on stderr: one updating line on a terminal, a line a second otherwise. */
+function progressPrinter(values: Values): ((progress: SetProgress) => void) | undefined {
+  if (values.json) return undefined;
+  const stream = process.stderr;
+  let last = 0;
+  return (progress) => {
+    const now = Date.now();
+    const finished = !progress.listing && progress.filesDone === progress.filesTotal;
+    if (!finished && now - last < (stream.isTTY ? 100 : 1000)) return;
+    last = now;
+    const percent = progress.bytesTotal ? Math.floor((progress.bytesDone / progress.bytesTotal) * 100) : 100;
+    const text = progress.listing
+      ? words('sets.listing', { files: count(progress.filesTotal, 'files') })
+      : words('sets.progress', {
+          done: progress.filesDone,
+          files: count(progress.filesTotal, 'files'),
+          percent: `${percent}%`,
+        });
+    stream.write(stream.isTTY ? `\r\x1b[2K${text}${finished ? '\n' : ''}` : `${text}\n`);
+  };
+}

@@ -1,0 +1,107 @@
+import type { SetResult, SetSummary, SetVerdict } from '../../protocol/sets';
+import { SET_VERDICTS } from '../../protocol/sets';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
+import type { Digest, Reference, ReferenceEntry } from './reference';
+
+/** One document of the set, read: its name relative to the set's root and its digests, or why not. */
+export type ReadDocument =
+  | { name: string; path: string; digests: Partial<Record<Digest, string>> }
+  | { name: string; path: string; unreadable: Said };
+
+const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
+
+/**
+ * Each document against the reference, by content and by name:
+ * - verified: the reference has this content under this name;
+ * - changed: the reference has this name with other content;
+ * - renamed: the reference has this content under another name;
+ * - not certified: neither.
+ * Each entry of the reference no document matched is missing. The same content under two names is
+ * two documents. Names compare as normalName makes them (NFC, '/'); where the reference came from
+ * Windows, names that differ only in case are the same name, and the result says so. A reference
+ * that names files without folders (a kit's receipts) is compared with the documents' file names.
+ */
+export function matchSet(documents: readonly ReadDocument[], reference: Reference): SetResult[] {
+  const byName = reference.entries.every((entry) => !entry.name.includes('/'));
+  const nameOf = (name: string) => (byName ? basename(name) : name);
+  const key = (name: string) => (reference.fromWindows ? nameOf(name).toLowerCase() : nameOf(name));
+  const entriesByName = new Map<string, ReferenceEntry[]>();
+  const entriesByDigest = new Map<string, ReferenceEntry[]>();
+  const add = (map: Map<string, ReferenceEntry[]>, k: string, entry: ReferenceEntry) =>
+    map.set(k, [...(map.get(k) ?? []), entry]);
+  for (const entry of reference.entries) {
+    add(entriesByName, key(entry.name), entry);
+    for (const [digest, hex] of Object.entries(entry.digests))
+      add(entriesByDigest, `${digest}:${hex}`, entry);
+  }
+  const found = new Set<ReferenceEntry>();
+  const results: SetResult[] = documents.map((document): SetResult => {
+    const base = { name: document.name, path: document.path };
+    if ('unreadable' in document)
+      return { ...base, verdict: 'unreadable', sha256: null, entry: null, note: document.unreadable };
+    const sameContent = new Set(
+      Object.entries(document.digests).flatMap(
+        ([digest, hex]) => entriesByDigest.get(`${digest}:${hex}`) ?? [],
+      ),
+    );
+    const sameName = entriesByName.get(key(document.name)) ?? [];
+    const sha256 = document.digests.sha256 ?? null;
+    const exact = sameName.find((entry) => sameContent.has(entry));
+    const verdict: SetVerdict = exact
+      ? 'verified'
+      : sameName.length
+        ? 'changed'
+        : sameContent.size
+          ? 'renamed'
+          : 'not_certified';
+    const entry = exact ?? sameName[0] ?? [...sameContent][0] ?? null;
+    // A changed document still accounts for its entry: the name is there, its content is not.
+    if (entry) found.add(entry);
+    const caseOnly = entry !== null && verdict !== 'renamed' && nameOf(entry.name) !== nameOf(document.name);
+    return {
+      ...base,
+      verdict,
+      sha256,
+      entry: entry && { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+      note: caseOnly ? said('sets.caseOnly', { name: entry.writtenAs }) : null,
+    };
+  });
+  // This computer's register holds everything ever certified here, not one production: nothing of
+  // it is missing from a set.
+  if (reference.kind === 'this-computer') return results;
+  for (const entry of reference.entries)
+    if (!found.has(entry))
+      results.push({
+        name: entry.name,
+        path: null,
+        verdict: 'missing',
+        sha256: entry.digests.sha256 ?? null,
+        entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+        note: null,
+      });
+  return results;
+}
+
+/**
+ * Counts per verdict, and whether the set passes: something was checked, every document is
+ * verified, nothing of the reference is missing, nothing failed, and the reference itself held.
+ * Nothing checked is a failure, never a pass.
+ */
+export function summarise(results: readonly SetResult[], reference: Reference): SetSummary {
+  const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<
+    SetVerdict,
+    number
+  >;
+  for (const result of results) counts[result.verdict]++;
+  const documents = results.length - counts.missing;
+  const passed =
+    documents > 0 && counts.verified === documents && counts.missing === 0 && reference.problems.length === 0;
+  return {
+    counts,
+    documents,
+    referenceEntries: reference.entries.length,
+    referenceProblems: reference.problems.length,
+    passed,
+  };
+}

@@ -1,0 +1,86 @@
+import { readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { CertificationRow } from '../../protocol/views';
+import type { Trust } from '../../verifier/verify-receipt';
+import { signedTimesOf } from '../evidence/receipt';
+import type { CertificationLookup } from './read-register';
+import { readRegister } from './read-register';
+import { readKit } from './read-kit';
+import type { LoadFileOptions } from './read-load-file';
+import { UnreadableReference, readLoadFile } from './read-load-file';
+import type { Reference, ReferenceCertification } from './reference';
+import { normalName } from './reference';
+
+/** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
+export interface ReferenceChoice extends LoadFileOptions {
+  path: string;
+}
+
+/** This computer's certifications, for lookups and as the reference when none is given. */
+export interface LocalCertifications {
+  anchored(): CertificationRow[];
+  byHash(sha256: string): CertificationRow[];
+}
+
+/** The certification this computer holds of this content (that id, when one is named), with the times its log signed. */
+export function lookupIn(local: LocalCertifications): CertificationLookup {
+  return (sha256, id) => {
+    const rows = local.byHash(sha256).filter((row) => row.state === 'anchored');
+    const row =
+      (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
+    if (!row) return null;
+    const signed = signedTimesOf(row);
+    return {
+      id: row.serviceId,
+      signedAt: signed.certifiedAt,
+      anchoredAt: signed.anchoredAt,
+    } satisfies ReferenceCertification;
+  };
+}
+
+/** Which kind of reference a path is: a folder or zip is a kit, a CSV our register, else a load file. */
+export async function openReference(
+  choice: ReferenceChoice,
+  trust: Trust,
+  local: LocalCertifications,
+): Promise<Reference> {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(choice.path).isDirectory();
+  } catch {
+    throw new UnreadableReference(choice.path, 'it does not exist or cannot be read');
+  }
+  const extension = extname(choice.path).toLowerCase();
+  if (isFolder || extension === '.zip') return readKit(choice.path, trust);
+  if (extension === '.csv' || startsLikeRegister(choice.path))
+    return readRegister(choice.path, lookupIn(local));
+  return readLoadFile(choice.path, choice);
+}
+
+function startsLikeRegister(path: string): boolean {
+  const head = readFileSync(path)
+    .subarray(0, 64)
+    .toString('utf8')
+    .replace(/^\ufeff/, '');
+  return head.startsWith('Matter,File,Path');
+}
+
+/** This computer's register as the reference: every anchored certification of the active profile. */
+export function thisComputer(local: LocalCertifications): Reference {
+  const lookup = lookupIn(local);
+  return {
+    kind: 'this-computer',
+    source: null,
+    entries: local.anchored().map((row) => ({
+      name: normalName(row.fileName),
+      writtenAs: row.fileName,
+      digests: { sha256: row.assetHash },
+      certification: lookup(row.assetHash, row.serviceId),
+      where: `certification ${row.id}`,
+    })),
+    fromWindows: false,
+    problems: [],
+    digests: [],
+    ownFiles: [],
+  };
+}

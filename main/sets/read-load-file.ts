@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import type { Digest, Reference, ReferenceEntry } from './reference';
+import { digestOf, looksLikeWindows, normalName } from './reference';
+
+/**
+ * A Concordance load file (DAT): fields separated by DC4 (0x14), each wrapped in þ (U+00FE), a
+ * newline inside a field written as ® (U+00AE); the first line names the fields. Its encoding is
+ * read from the file: a UTF-8 or UTF-16 byte-order mark, else UTF-8 when it decodes as such, else
+ * Windows-1252 (what older review platforms write).
+ */
+const SEPARATOR = '\u0014';
+const QUOTE = '\u00fe';
+const NEWLINE_IN_FIELD = '\u00ae';
+
+// Header names review platforms use for the native file's path and its digests (compared loosely:
+// case, spaces, dashes and underscores ignored).
+const PATH_FIELDS = [
+  'filepath',
+  'nativepath',
+  'nativefile',
+  'nativelink',
+  'native',
+  'path',
+  'doclink',
+  'filename',
+];
+const DIGEST_FIELDS: Record<string, Digest> = {
+  sha256: 'sha256',
+  sha256hash: 'sha256',
+  hashsha256: 'sha256',
+  md5: 'md5',
+  md5hash: 'md5',
+  hashmd5: 'md5',
+  sha1: 'sha1',
+  sha1hash: 'sha1',
+  hashsha1: 'sha1',
+  hash: 'sha256',
+};
+const loose = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+
+/** A load file that cannot be read as one: where and why, for the person who made it. */
+export class UnreadableReference extends Error {
+  constructor(
+    readonly where: string,
+    readonly why: string,
+  ) {
+    super(`${where}: ${why}`);
+  }
+}
+
+export function decodeLoadFile(bytes: Buffer): { text: string; encoding: string } {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8' };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE' };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'UTF-8' };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'Windows-1252' };
+  }
+}
+
+/** The fields of one line; null when a field is not wrapped in þ…þ. */
+function fieldsOf(line: string): string[] | null {
+  const fields: string[] = [];
+  for (const raw of line.split(SEPARATOR)) {
+    const field = raw.trim();
+    if (field.length < 2 || !field.startsWith(QUOTE) || !field.endsWith(QUOTE)) return null;
+    fields.push(field.slice(1, -1).split(NEWLINE_IN_FIELD).join('\n'));
+  }
+  return fields;
+}
+
+export interface LoadFileOptions {
+  pathField?: string;
+  hashField?: string;
+}
+
+export function readLoadFile(path: string, options: LoadFileOptions = {}): Reference {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new UnreadableReference(
+      path,
+      `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const { text } = decodeLoadFile(bytes);
+  const lines = text.split(/\r\n|\n|\r/);
+  while (lines.length && lines.at(-1) === '') lines.pop();
+  const header = fieldsOf(lines[0] ?? '');
+  if (!header || header.length === 0)
+    throw new UnreadableReference(
+      `${path}, line 1`,
+      'the first line does not name the fields (þfieldþ separated by 0x14)',
+    );
+  const find = (wanted: string | undefined, candidates: readonly string[]): number => {
+    if (wanted !== undefined) return header.findIndex((name) => loose(name) === loose(wanted));
+    for (const candidate of candidates) {
+      const at = header.findIndex((name) => loose(name) === candidate);
+      if (at >= 0) return at;
+    }
+    return -1;
+  };
+  const pathAt = find(options.pathField, PATH_FIELDS);
+  if (pathAt < 0)
+    throw new UnreadableReference(
+      `${path}, line 1`,
+      options.pathField
+        ? `there is no field named ${options.pathField} (the fields are ${header.join(', ')})`
+        : `no field holds the documents' paths (the fields are ${header.join(', ')}); name it with --path-field`,
+    );
+  const hashAts = options.hashField
+    ? [find(options.hashField, [])]
+    : header.map((name, at) => (DIGEST_FIELDS[loose(name)] ? at : -1)).filter((at) => at >= 0);
+  if (hashAts.length === 0 || hashAts.includes(-1))
+    throw new UnreadableReference(
+      `${path}, line 1`,
+      options.hashField
+        ? `there is no field named ${options.hashField} (the fields are ${header.join(', ')})`
+        : `no field holds a hash (MD5, SHA-1 or SHA-256) (the fields are ${header.join(', ')}); name it with --hash-field`,
+    );
+  const entries: ReferenceEntry[] = [];
+  const written: string[] = [];
+  lines.slice(1).forEach((line, index) => {
+    const where = `${path}, line ${index + 2}`;
+    if (line.trim() === '') return;
+    const fields = fieldsOf(line);
+    if (!fields) throw new UnreadableReference(where, 'a field is not wrapped in þ…þ');
+    if (fields.length !== header.length)
+      throw new UnreadableReference(
+        where,
+        `it has ${fields.length} fields where the first line names ${header.length}`,
+      );
+    const name = fields[pathAt] as string;
+    if (!name) throw new UnreadableReference(where, 'its path is empty');
+    const digests: ReferenceEntry['digests'] = {};
+    for (const at of hashAts) {
+      const value = fields[at] as string;
+      if (value === '') continue;
+      const read = digestOf(value);
+      if (!read)
+        throw new UnreadableReference(
+          where,
+          `${header[at]} is not an MD5, SHA-1 or SHA-256 in hex: ${value}`,
+        );
+      digests[read.digest] = read.hex;
+    }
+    if (Object.keys(digests).length === 0) throw new UnreadableReference(where, 'it has no hash');
+    written.push(name);
+    // Load files write paths from the volume's root, often with a leading backslash.
+    entries.push({
+      name: normalName(name).replace(/^\/+/, ''),
+      writtenAs: name,
+      digests,
+      certification: null,
+      where,
+    });
+  });
+  const needed = new Set(entries.flatMap((entry) => Object.keys(entry.digests)));
+  return {
+    kind: 'load-file',
+    source: path,
+    entries,
+    fromWindows: looksLikeWindows(written),
+    problems: [],
+    digests: (['md5', 'sha1'] as const).filter((digest) => needed.has(digest)),
+    ownFiles: [path],
+  };
+}

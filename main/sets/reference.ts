@@ -1,0 +1,90 @@
+import type { ExtraDigest } from '../hashing/hash-pool';
+
+/** The digests a reference may hold for a document: ours (SHA-256), or a load file's (MD5, SHA-1). */
+export type Digest = 'sha256' | ExtraDigest;
+
+/** What the reference knows of one certification, and who vouches for it. */
+export interface ReferenceCertification {
+  /** The service's certification id, when the reference names one. */
+  id: string | null;
+  /** When it was certified, as signed (the log's leaf or tree head); null when nobody signed a time. */
+  signedAt: string | null;
+  /** When it was anchored, as signed by the log; null when not signed or not known. */
+  anchoredAt: string | null;
+}
+
+/** One document the reference lists. */
+export interface ReferenceEntry {
+  /** Its name relative to the set's root: '/' between folders, Unicode NFC. */
+  name: string;
+  /** The name as the reference wrote it, for the report. */
+  writtenAs: string;
+  digests: Partial<Record<Digest, string>>;
+  /** The certification of this content, when the reference (or this computer) has one. */
+  certification: ReferenceCertification | null;
+  /** Where in the reference it is written (a line, a receipt's file), for the report. */
+  where: string;
+}
+
+/** Something in the reference that could not be used, said alone; the rest is still checked. */
+export interface ReferenceProblem {
+  where: string;
+  why: string;
+}
+
+import type { ReferenceKind } from '../../protocol/sets';
+
+export type { ReferenceKind };
+
+export interface Reference {
+  kind: ReferenceKind;
+  /** The file or folder it was read from (none for this computer's register). */
+  source: string | null;
+  entries: ReferenceEntry[];
+  /** Names differing only in case are the same file where the reference was made on Windows. */
+  fromWindows: boolean;
+  problems: ReferenceProblem[];
+  /** Besides SHA-256, the digests its entries carry: each file is read once for all of them. */
+  digests: ExtraDigest[];
+  /** Files the set may contain that are the reference itself (a manifest listing its own folder). */
+  ownFiles: string[];
+}
+
+/** A name as compared: '/' for '\\', NFC (macOS writes NFD), no leading './'. */
+export const normalName = (name: string): string =>
+  name
+    .normalize('NFC')
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/{2,}/g, '/');
+
+/** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
+export function digestOf(text: string): { digest: Digest; hex: string } | null {
+  const hex = text.trim().toLowerCase();
+  if (!/^[0-9a-f]+$/.test(hex)) return null;
+  const digest = ({ 32: 'md5', 40: 'sha1', 64: 'sha256' } as const)[hex.length as 32 | 40 | 64];
+  return digest ? { digest, hex } : null;
+}
+
+/** Paths written by Windows: a drive letter, a UNC share, or backslashes between folders. */
+export const looksLikeWindows = (paths: readonly string[]): boolean =>
+  paths.some((path) => /^[a-zA-Z]:[\\/]|^\\\\|\\/.test(path));
+
+/**
+ * The names of absolute paths relative to their deepest common folder: the register keeps the
+ * paths where each file was certified; the set given is that folder, wherever it is now.
+ */
+export function relativeToCommonRoot(paths: readonly string[]): string[] {
+  const split = paths.map((path) => normalName(path).split('/'));
+  if (split.length === 0) return [];
+  let common = (split[0] as string[]).length - 1;
+  for (const parts of split)
+    for (let i = 0; i < Math.min(common, parts.length - 1); i++)
+      if (parts[i] !== (split[0] as string[])[i]) {
+        common = i;
+        break;
+      }
+  // A single path keeps its name only; several keep what lies below what they share.
+  common = Math.min(common, ...split.map((parts) => parts.length - 1));
+  return split.map((parts) => parts.slice(common).join('/'));
+}

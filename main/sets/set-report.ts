@@ -1,0 +1,54 @@
+import { inEnglish } from '../../protocol/locales';
+import { en } from '../../protocol/locales/en';
+import type { SetReport, SetResult } from '../../protocol/sets';
+import { writeExcelCsv } from '../evidence/excel-csv';
+import { exportFailed } from '../errors';
+import { said } from '../../protocol/said';
+
+const HEADER = [
+  'Verdict',
+  'Document',
+  'Path',
+  'SHA-256',
+  'Reference name',
+  'Where in the reference',
+  'Certification id',
+  'Certified at (UTC, signed)',
+  'Anchored at (UTC, signed)',
+  'Note',
+];
+
+// The report is filed and read by others: its words are the English catalogue's.
+const VERDICT_WORDS = en.cli.sets.verdict;
+
+/** A result as the report's line: what nobody signed is left empty, never filled from a clock. */
+function line(result: SetResult): string[] {
+  const certification = result.entry?.certification;
+  return [
+    VERDICT_WORDS[result.verdict],
+    result.name,
+    result.path ?? '',
+    result.sha256 ?? '',
+    result.entry?.name ?? '',
+    result.entry?.where ?? '',
+    certification?.id ?? '',
+    certification?.signedAt ?? '',
+    certification?.anchoredAt ?? '',
+    result.note ? inEnglish(result.note) : '',
+  ];
+}
+
+/** The report for Excel, filed by others: English, one line per document, then per missing entry. */
+export async function writeSetReportCsv(report: SetReport, path: string): Promise<void> {
+  try {
+    await writeExcelCsv(path, [HEADER, ...report.results.map(line)]);
+  } catch (error) {
+    throw exportFailed(said('exports.report'), path, error);
+  }
+}
+
+/** The report for scripts: codes, and sentences in English. */
+export const setReportJson = (report: SetReport) => ({
+  ...report,
+  results: report.results.map((result) => ({ ...result, note: result.note ? inEnglish(result.note) : null })),
+});

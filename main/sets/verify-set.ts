@@ -1,0 +1,91 @@
+import { realpathSync, statSync } from 'node:fs';
+import { basename, relative, resolve, sep } from 'node:path';
+import type { SetProgress, SetReport } from '../../protocol/sets';
+import type { FoundFile } from '../hashing/expand-paths';
+import type { HashPool } from '../hashing/hash-pool';
+import type { ReadDocument } from './match-set';
+import { matchSet, summarise } from './match-set';
+import type { Reference } from './reference';
+import { normalName } from './reference';
+
+// At most one progress report per this many ms: enough for a bar, cheap for 100,000 files.
+const PROGRESS_EVERY_MS = 100;
+
+const realOrSame = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+/**
+ * Reads every document of the set (files and folders, folders expanded in the hashing workers)
+ * with the digests the reference needs, in one read each, and matches them against it. The
+ * reference's own files (a manifest inside the folder it lists, a kit saved in the production) are
+ * not documents of the set. A file that cannot be read fails alone, with its reason.
+ */
+export async function verifySet(
+  paths: readonly string[],
+  reference: Reference,
+  pool: HashPool,
+  onProgress?: (progress: SetProgress) => void,
+): Promise<SetReport> {
+  const own = reference.ownFiles.map(realOrSame);
+  const isOwn = (path: string) => {
+    const real = realOrSame(path);
+    return own.some((file) => real === file || real.startsWith(file + sep));
+  };
+  const progress: SetProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, listing: true };
+  let lastReport = 0;
+  const report = (force = false) => {
+    const now = Date.now();
+    if (!onProgress || (!force && now - lastReport < PROGRESS_EVERY_MS)) return;
+    lastReport = now;
+    onProgress({ ...progress });
+  };
+  const reads: Promise<ReadDocument>[] = [];
+  const read = (file: FoundFile, name: string) => {
+    progress.filesTotal++;
+    progress.bytesTotal += file.size;
+    reads.push(
+      pool.hash(file, undefined, file.size, reference.digests).then((outcome): ReadDocument => {
+        progress.filesDone++;
+        progress.bytesDone += file.size;
+        report();
+        return outcome.ok
+          ? { name, path: file.path, digests: { sha256: outcome.hash, ...outcome.also } }
+          : { name, path: file.path, unreadable: outcome.said };
+      }),
+    );
+  };
+  const unreadable: ReadDocument[] = [];
+  for (const root of paths) {
+    const isFolder = statSafe(root)?.isDirectory() ?? false;
+    const nameOf = (path: string) => normalName(isFolder ? relative(root, path) : basename(path));
+    const { problems } = await pool.expand([root], (files) => {
+      for (const file of files) if (!isOwn(file.path)) read(file, nameOf(file.path));
+    });
+    for (const problem of problems)
+      unreadable.push({ name: nameOf(problem.path), path: problem.path, unreadable: problem.said });
+  }
+  progress.listing = false;
+  report(true);
+  const documents = [...(await Promise.all(reads)), ...unreadable].sort((a, b) => (a.name < b.name ? -1 : 1));
+  report(true);
+  const results = matchSet(documents, reference);
+  return {
+    reference: { kind: reference.kind, source: reference.source, problems: reference.problems },
+    roots: paths.map((path) => resolve(path)),
+    results,
+    summary: summarise(results, reference),
+  };
+}
+
+function statSafe(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}

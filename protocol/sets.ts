@@ -1,0 +1,68 @@
+import type { Said } from './said';
+
+/**
+ * Verifying a whole set of documents (a production, a data room) against a reference: a kit, a
+ * custody register, a load file, or this computer's register. What each shell shows and reports.
+ */
+export const SET_VERDICTS = [
+  'verified',
+  'changed',
+  'renamed',
+  'not_certified',
+  'missing',
+  'unreadable',
+] as const;
+export type SetVerdict = (typeof SET_VERDICTS)[number];
+
+export type ReferenceKind = 'kit' | 'register' | 'load-file' | 'this-computer';
+
+/** One line of the result: a document of the set, or an entry of the reference no document matched. */
+export interface SetResult {
+  verdict: SetVerdict;
+  /** Relative to the set's root (for `missing`, the reference's name for it). */
+  name: string;
+  /** Where the document is on this computer; null for `missing`. */
+  path: string | null;
+  sha256: string | null;
+  /** The reference's entry it matched (by content and name, by name only for `changed`, by content for `renamed`). */
+  entry: {
+    name: string;
+    /** Where the reference says it: a line of a register or load file, a receipt of a kit. */
+    where: string;
+    /** The certification, with the times its log signed; null times when nobody signed one. */
+    certification: { id: string | null; signedAt: string | null; anchoredAt: string | null } | null;
+  } | null;
+  /** Why a document could not be read; for others a remark (a name that differs only in case). */
+  note: Said | null;
+}
+
+export interface SetSummary {
+  counts: Record<SetVerdict, number>;
+  /** Documents read from the set (every result but `missing`). */
+  documents: number;
+  referenceEntries: number;
+  /** Parts of the reference that could not be used (a receipt that does not hold, a row not anchored). */
+  referenceProblems: number;
+  /** Everything in the reference was found and verified, something was checked, nothing failed. */
+  passed: boolean;
+}
+
+export interface SetReport {
+  reference: {
+    kind: ReferenceKind;
+    source: string | null;
+    problems: { where: string; why: string }[];
+  };
+  roots: string[];
+  results: SetResult[];
+  summary: SetSummary;
+}
+
+export interface SetProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** Still listing the set: the totals may grow. */
+  listing: boolean;
+}

@@ -1,0 +1,193 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import type { SetReport, SetVerdict } from '../../protocol/sets';
+import { METADATA, openCore, workspace } from '../support/core';
+import type { TestWorkspace } from '../support/core';
+import { runCli } from '../support/cli';
+import { englishOf } from '../support/english';
+
+// Whole sets of documents, on real folders, against each kind of reference this computer made:
+// its register (CSV), its kit (receipts), a load file (DAT) in each encoding, and its own queue.
+let ws: TestWorkspace;
+let core: EvidenceCore;
+let production: string;
+let register: string;
+let kit: string;
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const NFC = 'Geschäftsbericht.pdf';
+const NFD = NFC.normalize('NFD');
+const CERTIFIED = {
+  'contract.pdf': 'the contract',
+  'annex/annex 1.pdf': 'annex one',
+  'annex/annex 2.pdf': 'annex two',
+  [NFC]: 'the annual report',
+  'letter.pdf': 'the letter',
+};
+
+const verdicts = (report: SetReport) =>
+  Object.fromEntries(report.results.map((result) => [result.name, result.verdict])) as Record<
+    string,
+    SetVerdict
+  >;
+
+beforeAll(async () => {
+  ws = workspace('evidence-sets-');
+  core = await openCore(ws.dataDir);
+  const paths = ws.files(CERTIFIED);
+  const { queued } = await core.certify([join(ws.dir, 'docs')], METADATA);
+  expect(queued).toHaveLength(paths.length);
+  await core.sync.waitUntilSettled(
+    queued.map((row) => row.id),
+    30_000,
+  );
+  register = join(ws.dir, 'register.csv');
+  await core.exports.exportRegister({}, register);
+  kit = join(ws.dir, 'kit');
+  await core.exports.exportEvidence({}, { dir: kit });
+  // The production as it went out: the certified folder, copied, then handled as productions are.
+  production = join(ws.dir, 'production');
+  execFileSync('cp', ['-r', join(ws.dir, 'docs'), production]);
+}, 60_000);
+afterAll(async () => {
+  await core.close();
+  ws.cleanup();
+});
+
+describe('verifying a set', () => {
+  it('gives every document its verdict, and every certification without a document "missing"', async () => {
+    const set = join(ws.dir, 'handled');
+    execFileSync('cp', ['-r', production, set]);
+    writeFileSync(join(set, 'contract.pdf'), 'the contract, edited after signing');
+    renameSync(join(set, 'letter.pdf'), join(set, 'letter (final).pdf'));
+    rmSync(join(set, 'annex', 'annex 2.pdf'));
+    writeFileSync(join(set, 'cover note.pdf'), 'never certified');
+    execFileSync('mkfifo', [join(set, 'pipe.pdf')]);
+    // macOS writes names decomposed: the same name must match the register made from composed ones.
+    renameSync(join(set, NFC), join(set, NFD));
+
+    const report = await core.verification.verifySet([set], { path: register });
+    expect(verdicts(report)).toEqual({
+      'annex/annex 1.pdf': 'verified',
+      [NFC]: 'verified',
+      'contract.pdf': 'changed',
+      'letter (final).pdf': 'renamed',
+      'cover note.pdf': 'not_certified',
+      'pipe.pdf': 'unreadable',
+      'annex/annex 2.pdf': 'missing',
+    });
+    expect(report.summary).toMatchObject({ documents: 6, passed: false });
+    const verified = report.results.find((result) => result.name === 'annex/annex 1.pdf');
+    // Verified with the certification it matched and the time its log signed (not the register's clock).
+    expect(verified?.entry?.certification).toMatchObject({
+      id: expect.stringMatching(/^cert_/),
+      signedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(englishOf(report.results.find((result) => result.name === 'pipe.pdf')?.note)).toMatch(
+      /not a document/,
+    );
+
+    // The untouched production passes, against the register, the kit and this computer.
+    for (const against of [{ path: register }, { path: kit }, null]) {
+      const clean = await core.verification.verifySet([production], against);
+      expect(clean.summary, JSON.stringify(against)).toMatchObject({ passed: true, documents: 5 });
+    }
+  }, 60_000);
+
+  it('is refused with exit 1 when nothing is checked, and writes its report from the command line', async () => {
+    const empty = join(ws.dir, 'empty');
+    mkdirSync(empty);
+    const none = await core.verification.verifySet([empty], { path: register });
+    expect(none.summary).toMatchObject({ documents: 0, passed: false });
+
+    const report = join(ws.dir, 'report.csv');
+    const run = await runCli(ws.dataDir, ['verify', production, '--against', register, '--report', report]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
+    const csv = readFileSync(report, 'utf8');
+    expect(csv.startsWith('\ufeffVerdict,Document,Path,SHA-256')).toBe(true);
+    expect(csv.split('\r\n').filter((line) => line.startsWith('verified,'))).toHaveLength(5);
+    const nothing = await runCli(ws.dataDir, ['verify', empty, '--against', register]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toMatch(/NOT PASSED: nothing was checked/);
+  }, 60_000);
+
+  it('reads a load file in UTF-8, UTF-16 or Windows-1252, with MD5 and SHA-256, and is not confused by itself', async () => {
+    const header = ['BEGDOC', 'NATIVEPATH', 'MD5HASH', 'SHA256'];
+    const lines = Object.entries(CERTIFIED).map(([name, content], index) => [
+      `ABC${String(index + 1).padStart(6, '0')}`,
+      `\\${name.replace(/\//g, '\\')}`,
+      md5(content),
+      index % 2 ? sha256(content) : '',
+    ]);
+    const dat = [header, ...lines]
+      .map((fields) => fields.map((field) => `þ${field}þ`).join('\u0014'))
+      .join('\r\n');
+    const encodings: [string, Buffer][] = [
+      ['utf-8', Buffer.from(dat, 'utf8')],
+      ['utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(dat, 'utf16le')])],
+      ['windows-1252', latin1(dat)],
+    ];
+    for (const [encoding, bytes] of encodings) {
+      // The manifest lies inside the folder it lists: it is the reference, not a document.
+      const loadFile = join(production, `production.${encoding}.dat`);
+      writeFileSync(loadFile, bytes);
+      const report = await core.verification.verifySet([production], { path: loadFile });
+      expect(report.summary, encoding).toMatchObject({ passed: true, documents: 5 });
+      expect(verdicts(report)[NFC], encoding).toBe('verified');
+      rmSync(loadFile);
+    }
+
+    // A malformed line is refused with where and why, and nothing is checked.
+    const broken = join(ws.dir, 'broken.dat');
+    writeFileSync(broken, `${dat}\r\nþABC9þ\u0014þonly two fieldsþ`);
+    const refused = await runCli(ws.dataDir, ['verify', production, '--against', broken]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/broken\.dat, line 7: it has 2 fields where the first line names 4/);
+  }, 60_000);
+
+  it('matches names that differ only in case when the reference was made on Windows, and says so', async () => {
+    const windows = join(ws.dir, 'windows-register.csv');
+    const [head, ...rows] = readFileSync(register, 'utf8').split('\r\n');
+    writeFileSync(
+      windows,
+      [
+        head,
+        ...rows.map((row) =>
+          row.replace(join(ws.dir, 'docs'), 'C:\\Matters\\Acme\\Production').replace(/\/(?=[^,]*,)/g, '\\'),
+        ),
+      ]
+        .join('\r\n')
+        .replace('Production\\contract.pdf', 'Production\\CONTRACT.PDF'),
+    );
+    const report = await core.verification.verifySet([production], { path: windows });
+    const contract = report.results.find((result) => result.name === 'contract.pdf');
+    expect(contract?.verdict).toBe('verified');
+    expect(englishOf(contract?.note)).toMatch(/only the case differs/);
+  }, 60_000);
+
+  it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {
+    const tampered = join(ws.dir, 'tampered-kit');
+    execFileSync('cp', ['-r', kit, tampered]);
+    const receiptPath = join(tampered, 'certifications', 'letter.pdf.receipt.json');
+    const receipt = JSON.parse(readFileSync(receiptPath, 'utf8'));
+    receipt.evidence.root_hash = `${receipt.evidence.root_hash[0] === 'a' ? 'b' : 'a'}${receipt.evidence.root_hash.slice(1)}`;
+    writeFileSync(receiptPath, JSON.stringify(receipt));
+    const report = await core.verification.verifySet([production], { path: tampered });
+    expect(report.reference.problems).toEqual([
+      { where: receiptPath, why: expect.stringMatching(/^The proof does not hold together/) },
+    ]);
+    expect(verdicts(report)['letter.pdf']).toBe('not_certified');
+    expect(report.summary.passed).toBe(false);
+  }, 60_000);
+});
+
+/** Windows-1252 bytes of text whose characters are all in Latin-1 (ä, þ, and the rest ASCII). */
+function latin1(text: string): Buffer {
+  return Buffer.from(text, 'latin1');
+}
