@@ -16,6 +16,11 @@ import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { SetReport } from '../../protocol/sets';
+import { writeSetReportCsv } from '../sets/set-report';
+import { setReportPdf } from '../sets/set-report-pdf';
 
 export interface EvidenceExportsDeps {
   store: Store;
@@ -80,6 +85,25 @@ export class EvidenceExports {
       zip: written.zip !== null,
     });
     return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
+  }
+
+  /**
+   * Saves the report of a set's verification: CSV for Excel, or a PDF in the register's style,
+   * sealed like the certificates when the profile names a timestamping authority.
+   */
+  async saveSetReport(report: SetReport, path: string): Promise<void> {
+    if (extname(path).toLowerCase() !== '.pdf') return writeSetReportCsv(report, path);
+    try {
+      const pdf = await setReportPdf(report, {
+        generatedAt: new Date(),
+        timestamper: await this.documentTimestamper(),
+      });
+      writeFileSync(`${path}.partial`, pdf);
+      renameSync(`${path}.partial`, path);
+    } catch (error) {
+      rmSync(`${path}.partial`, { force: true });
+      throw exportFailed(said('exports.report'), path, error);
+    }
   }
 
   /**

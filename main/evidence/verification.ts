@@ -22,7 +22,7 @@ import { openReference, thisComputer } from '../sets/open-reference';
 import { UnreadableReference } from '../sets/read-load-file';
 import { verifySet } from '../sets/verify-set';
 
-export { setReportJson, writeSetReportCsv } from '../sets/set-report';
+export { setReportJson } from '../sets/set-report';
 
 export interface VerificationDeps {
   store: Store;

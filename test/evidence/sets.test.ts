@@ -112,6 +112,16 @@ describe('verifying a set', () => {
     const csv = readFileSync(report, 'utf8');
     expect(csv.startsWith('\ufeffVerdict,Document,Path,SHA-256')).toBe(true);
     expect(csv.split('\r\n').filter((line) => line.startsWith('verified,'))).toHaveLength(5);
+    // The PDF report: the summary first, then a line per document; sealed like the certificates.
+    const pdf = join(ws.dir, 'report.pdf');
+    expect(
+      (await runCli(ws.dataDir, ['verify', production, '--against', register, '--report', pdf])).code,
+    ).toBe(0);
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    expect(text).toMatch(
+      /Verification of a Set of Documents[\s\S]*5 documents: 5 verified, 0 changed[\s\S]*PASSED[\s\S]*annex\/annex 1\.pdf/,
+    );
+    expect(readFileSync(pdf).includes('/DocTimeStamp')).toBe(true);
     const nothing = await runCli(ws.dataDir, ['verify', empty, '--against', register]);
     expect(nothing.code).toBe(1);
     expect(nothing.stdout).toMatch(/NOT PASSED: nothing was checked/);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { SetProgress, SetReport, SetResult } from '../../../protocol/sets';
 import { SET_VERDICTS } from '../../../protocol/sets';
 import type { EvidenceCore } from '../../core';
-import { setReportJson, writeSetReportCsv } from '../../evidence/verification';
+import { setReportJson } from '../../evidence/verification';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { count, err, out, outJson, printable } from '../output';
@@ -20,7 +20,7 @@ export async function verifySetCommand(core: EvidenceCore, paths: string[], valu
     : null;
   const report = await core.verification.verifySet(paths, against, progressPrinter(values));
   if (values.report) {
-    await writeSetReportCsv(report, resolve(values.report));
+    await core.exports.saveSetReport(report, resolve(values.report));
     if (!values.json) err(words('sets.reportWritten', { file: printable(resolve(values.report)) }));
   }
   if (values.json) outJson(setReportJson(report));

@@ -1,0 +1,91 @@
+import type { SetReport, SetResult } from '../../protocol/sets';
+import { en } from '../../protocol/locales/en';
+import { inEnglish } from '../../protocol/locales';
+import type { LocalTimeOptions } from '../../protocol/time-format';
+import { localWithZone, utcIso } from '../../protocol/time-format';
+import { DEMO_RED, INK } from '../evidence/pdf/document';
+import type { DocumentTimestamper } from '../evidence/pdf/seal';
+import type { TableColumn } from '../evidence/pdf/table';
+import { tablePdf } from '../evidence/pdf/table';
+
+const VERDICT_WORDS = en.cli.sets.verdict;
+const FAILING = new Set<SetResult['verdict']>([
+  'changed',
+  'renamed',
+  'not_certified',
+  'missing',
+  'unreadable',
+]);
+
+const COLUMNS: TableColumn<SetResult>[] = [
+  { title: 'No.', width: 28, value: (_r, index) => String(index + 1) },
+  {
+    title: 'Verdict',
+    width: 62,
+    value: (r) => VERDICT_WORDS[r.verdict],
+    colour: (r) => (FAILING.has(r.verdict) ? DEMO_RED : INK),
+  },
+  { title: 'Document', width: 150, value: (r) => r.name },
+  { title: 'SHA-256', width: 148, font: 'mono', value: (r) => (r.sha256 ?? '—').replace(/(.{32})/, '$1\n') },
+  {
+    title: 'In the reference',
+    width: 130,
+    value: (r) => (r.entry ? `${r.entry.name}\n${r.entry.where}` : '—'),
+  },
+  {
+    title: 'Certification / signed time (UTC)',
+    width: 120,
+    font: 'mono',
+    value: (r) => {
+      const certification = r.entry?.certification;
+      if (!certification) return '—';
+      return `${certification.id ?? '—'}\n${certification.signedAt ?? 'no signed time'}`;
+    },
+  },
+  { title: 'Note', width: 92, value: (r) => (r.note ? inEnglish(r.note) : '') },
+];
+
+const REFERENCE_WORDS = en.cli.sets.against;
+
+/**
+ * The report of a set's verification, in the register's style: the summary first, then one line
+ * per document and per missing entry. English, like every document filed by others; sealed with
+ * a document timestamp when the profile names an authority.
+ */
+export function setReportPdf(
+  report: SetReport,
+  options: LocalTimeOptions & { generatedAt: Date; timestamper?: DocumentTimestamper },
+): Promise<Buffer> {
+  const made = localWithZone(options.generatedAt.getTime(), options);
+  const { summary } = report;
+  const against = REFERENCE_WORDS[report.reference.kind].replace('{{source}}', report.reference.source ?? '');
+  const counts = en.cli.sets.summary.replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
+    name === 'documents'
+      ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
+      : String(summary.counts[name as SetResult['verdict']] ?? ''),
+  );
+  const verdict = summary.passed
+    ? en.cli.sets.passed
+    : summary.documents === 0 || summary.referenceEntries === 0
+      ? en.cli.sets.nothingChecked
+      : en.cli.sets.failed.replace('see the lines above', 'see the lines below');
+  return tablePdf(() => report.results, {
+    title: 'Verification of a set of documents',
+    heading: 'Verification of a Set of Documents',
+    intro: `${against}. The set: ${report.roots.join(', ')}. Made ${made} (${utcIso(options.generatedAt.getTime())} UTC). A certification’s time is given only where its log signed it; a register or load file is not signed.`,
+    lead: [
+      counts,
+      verdict,
+      ...report.reference.problems.map(
+        (problem) => `In the reference, not used: ${problem.where}: ${problem.why}`,
+      ),
+    ],
+    columns: COLUMNS,
+    footerText: (rows, _demo, sealWords) =>
+      `Verification of ${rows.toLocaleString('en')} line${rows === 1 ? '' : 's'} · made by Evidence Desk on ${made} · ${sealWords}`,
+    empty: 'Nothing was checked.',
+    isDemo: () => false,
+    generatedAt: options.generatedAt,
+    timestamper: options.timestamper,
+  });
+}
