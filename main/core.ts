@@ -28,6 +28,7 @@ import { Preferences } from './preferences/preferences';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import type { Batch } from '../protocol/certification-request';
+import type { SetProgress } from '../protocol/sets';
 
 export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
@@ -64,6 +65,7 @@ export interface CoreOptions {
 export interface CoreEvents {
   connectivity: [status: ConnectivityStatus];
   progress: [progress: IntakeProgress];
+  setProgress: [progress: SetProgress];
 }
 
 /**

@@ -22,10 +22,12 @@ export const CALL_NAMES = [
   'saveProfile',
   'useProfile',
   'testConnection',
+  'verifySet',
+  'saveSetReport',
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
-export const EVENTS = ['changes', 'connectivity', 'progress', 'command'] as const;
+export const EVENTS = ['changes', 'connectivity', 'progress', 'command', 'setProgress'] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export const channelOf = (name: CallName) => `evidence-desk:${name}`;

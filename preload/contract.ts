@@ -21,6 +21,7 @@ import type {
   ShellCommand,
 } from '../protocol/views';
 import type { CallName, EventName } from './channels';
+import type { SetProgress, SetReport } from '../protocol/sets';
 
 /**
  * Every call and event that crosses IPC, written once: each call's input schema (main parses
@@ -81,6 +82,19 @@ export const CALLS = {
     id: profileIdSchema.optional(),
     unsaved: z.object({ profile: serviceProfileSchema, secrets: profileSecretsSchema }).optional(),
   }),
+  /** A whole set (folders and files) against a kit, a register, a load file, or this computer. */
+  verifySet: z.object({
+    paths: z.array(path).min(1).max(100_000),
+    against: z
+      .object({
+        path,
+        pathField: z.string().min(1).max(100).optional(),
+        hashField: z.string().min(1).max(100).optional(),
+      })
+      .optional(),
+  }),
+  /** The last set's report, saved where the person chooses. */
+  saveSetReport: z.object({ format: z.enum(['csv', 'pdf']) }),
 } as const satisfies Record<CallName, z.ZodType>;
 
 /** What each call answers with when it succeeds. */
@@ -106,6 +120,9 @@ export interface CallResults {
   saveProfile: null;
   useProfile: null;
   testConnection: ConnectionTest;
+  verifySet: SetReport;
+  /** null when the person closed the save dialog without choosing. */
+  saveSetReport: { file: string } | null;
 }
 
 /** What each event carries. */
@@ -114,6 +131,7 @@ export interface EventPayloads {
   connectivity: ConnectivityStatus;
   progress: IntakeProgress;
   command: ShellCommand;
+  setProgress: SetProgress;
 }
 
 export type CallInput<N extends CallName> = z.input<(typeof CALLS)[N]>;

@@ -40,6 +40,20 @@ export function wireIpc(
       });
       return answer.canceled || !answer.filePath ? null : answer.filePath;
     },
+    chooseReportFile: async (suggestedName, format) => {
+      const answer = await dialog.showSaveDialog(window, {
+        title: t()('dialogs.saveReport'),
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        buttonLabel: t()('dialogs.export'),
+        filters: [
+          {
+            name: t()(format === 'pdf' ? 'dialogs.pdfFilter' : 'dialogs.csvReportFilter'),
+            extensions: [format],
+          },
+        ],
+      });
+      return answer.canceled || !answer.filePath ? null : answer.filePath;
+    },
     showInFolder: (path) => shell.showItemInFolder(path),
     // The OS keeps this (login items on macOS, the Run key on Windows); Linux has no such API.
     launchAtLogin: () => (process.platform === 'linux' ? null : app.getLoginItemSettings().openAtLogin),

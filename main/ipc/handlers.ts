@@ -17,6 +17,8 @@ import type { Logger } from '../logging/logger';
 import { said } from '../../protocol/said';
 import type { Said } from '../../protocol/said';
 import { inEnglish } from '../../protocol/locales';
+import { DeskError } from '../errors';
+import type { SetReport } from '../../protocol/sets';
 
 export const toRowView = ({ rawResponse: _raw, evidence: _evidence, ...view }: CertificationRow): RowView =>
   view;
@@ -30,6 +32,8 @@ export interface ShellServices {
   chooseExportFolder(): Promise<string | null>;
   /** Where to save the register (a CSV file), or null when the person cancelled. */
   chooseRegisterFile(suggestedName: string): Promise<string | null>;
+  /** Where to save a set's report (CSV or PDF), or null when the person cancelled. */
+  chooseReportFile(suggestedName: string, format: 'csv' | 'pdf'): Promise<string | null>;
   /** Shows the file in the system's file manager (Explorer, Finder). */
   showInFolder(path: string): void;
   /** Whether the app starts at login (the OS keeps this); null where it cannot. */
@@ -43,6 +47,7 @@ export interface ShellServices {
 export const WINDOWLESS_SHELL: ShellServices = {
   chooseExportFolder: async () => null,
   chooseRegisterFile: async () => null,
+  chooseReportFile: async () => null,
   showInFolder: () => undefined,
   launchAtLogin: () => null,
   setLaunchAtLogin: () => undefined,
@@ -51,6 +56,8 @@ export const WINDOWLESS_SHELL: ShellServices = {
 
 /** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
 function implementations(core: EvidenceCore, shell: ShellServices): Implementations {
+  // The window's last set verification, for "Save report…" (it may hold 100,000 lines: it stays here).
+  let lastSetReport: SetReport | null = null;
   // Calls that only act answer `null`, so "it worked" is a value like any other.
   const acting = async (action: () => unknown): Promise<null> => {
     await action();
@@ -81,6 +88,22 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     exportRegister: async (selection) => {
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
       return file === null ? null : core.exports.exportRegister(selection, file);
+    },
+    verifySet: async ({ paths, against }) => {
+      lastSetReport = await core.verification.verifySet(paths, against ?? null, (progress) =>
+        core.emit('setProgress', progress),
+      );
+      return lastSetReport;
+    },
+    saveSetReport: async ({ format }) => {
+      if (!lastSetReport) throw new DeskError('invalid_input', said('sets.noReportYet'));
+      const file = await shell.chooseReportFile(
+        `Verification ${new Date().toISOString().slice(0, 10)}.${format}`,
+        format,
+      );
+      if (file === null) return null;
+      await core.exports.saveSetReport(lastSetReport, file);
+      return { file };
     },
     matters: () => ({ recent: core.queue.recentMatters(), counts: core.queue.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.queue.details(id).row.filePath)),
@@ -162,13 +185,16 @@ export type EventSender = <E extends EventName>(event: E, payload: EventPayloads
 export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => void {
   const onConnectivity = (status: EventPayloads['connectivity']) => send('connectivity', status);
   const onProgress = (progress: EventPayloads['progress']) => send('progress', progress);
+  const onSetProgress = (progress: EventPayloads['setProgress']) => send('setProgress', progress);
   const stopChanges = core.onChanges((changes) => send('changes', changes));
   core.on('connectivity', onConnectivity);
   core.on('progress', onProgress);
+  core.on('setProgress', onSetProgress);
   return () => {
     stopChanges();
     core.off('connectivity', onConnectivity);
     core.off('progress', onProgress);
+    core.off('setProgress', onSetProgress);
   };
 }
 

@@ -23,6 +23,8 @@ import type { NoticeContent } from './components/Notice';
 import { Notice } from './components/Notice';
 import { Settings } from './components/Settings';
 import { VerifyDialog } from './components/VerifyDialog';
+import { VerifySetDialog } from './components/VerifySetDialog';
+import { HiddenPicker } from './components/HiddenPicker';
 import { useShellCommands } from './hooks/useShellCommands';
 import { useStatus } from './hooks/useStatus';
 import { useLanguageChoice } from './i18n';
@@ -33,9 +35,18 @@ export function App() {
   useLanguageChoice(
     useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data?.language,
   );
-  const { chosen, filter, search, matter, sort, selected, openId, settingsOpen, notice, verifying } = useDesk(
-    (state) => state,
-  );
+  // Each field on its own: the window does not redraw for progress or connection events.
+  const chosen = useDesk((state) => state.chosen);
+  const filter = useDesk((state) => state.filter);
+  const search = useDesk((state) => state.search);
+  const matter = useDesk((state) => state.matter);
+  const sort = useDesk((state) => state.sort);
+  const selected = useDesk((state) => state.selected);
+  const openId = useDesk((state) => state.openId);
+  const settingsOpen = useDesk((state) => state.settingsOpen);
+  const notice = useDesk((state) => state.notice);
+  const verifying = useDesk((state) => state.verifying);
+  const verifyingSet = useDesk((state) => state.verifyingSet);
   const counts = useStatus().data?.counts;
   useNoticeGoesWhenSettled(notice, counts, () => desk.set({ notice: null }));
   const fileInput = useRef<HTMLInputElement>(null);
@@ -50,7 +61,15 @@ export function App() {
   });
 
   return (
-    <DropZone onPaths={(paths) => (verifying ? desk.set({ verifying: paths }) : setChosen(paths))}>
+    <DropZone
+      onPaths={(paths) =>
+        verifyingSet
+          ? desk.set({ verifyingSet: paths })
+          : verifying
+            ? desk.set({ verifying: paths })
+            : setChosen(paths)
+      }
+    >
       <header className="top">
         <h1>Evidence Desk</h1>
         <EnvironmentName />
@@ -74,22 +93,8 @@ export function App() {
           <button type="button" onClick={() => folderInput.current?.click()}>
             {t('intake.addFolder')}
           </button>
-          <input
-            ref={fileInput}
-            type="file"
-            multiple
-            hidden
-            aria-hidden="true"
-            onChange={(event) => setChosen(pathsOf(event.target.files))}
-          />
-          <input
-            ref={folderInput}
-            type="file"
-            hidden
-            aria-hidden="true"
-            {...{ webkitdirectory: '' }}
-            onChange={(event) => setChosen(pathsOf(event.target.files))}
-          />
+          <HiddenPicker ref={fileInput} multiple onPick={(files) => setChosen(pathsOf(files))} />
+          <HiddenPicker ref={folderInput} folder onPick={(files) => setChosen(pathsOf(files))} />
         </section>
         <ProgressBars />
         {notice && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
@@ -135,6 +140,12 @@ export function App() {
         />
       )}
       {verifying && <VerifyDialog dropped={verifying} onClose={() => desk.set({ verifying: null })} />}
+      {verifyingSet && (
+        <VerifySetDialog
+          dropped={verifyingSet}
+          onClose={() => desk.set({ verifyingSet: null, setProgress: null })}
+        />
+      )}
       {settingsOpen && <Settings onClose={() => desk.set({ settingsOpen: false })} />}
     </DropZone>
   );

@@ -7,6 +7,7 @@ import type {
   QueueChanges,
   RowView,
 } from '../../protocol/views';
+import type { SetProgress } from '../../protocol/sets';
 import type { NoticeContent } from './components/Notice';
 import type { StatusView } from './hooks/useStatus';
 import { bridge } from './bridge';
@@ -46,6 +47,10 @@ export interface DeskState {
   /** The verify dialog, with what was dropped or chosen for it (null: closed). */
   verifying: string[] | null;
   notice: NoticeContent | null;
+  /** The set dialog, with what was dropped on it (null: closed). */
+  verifyingSet: string[] | null;
+  /** While a set is read: files and bytes done. */
+  setProgress: SetProgress | null;
 }
 
 const INITIAL: DeskState = {
@@ -62,6 +67,8 @@ const INITIAL: DeskState = {
   settingsOpen: false,
   verifying: null,
   notice: null,
+  verifyingSet: null,
+  setProgress: null,
 };
 
 let state = INITIAL;
@@ -120,6 +127,7 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
   const offs = [
     bridge().onChanges(onChanges),
     bridge().onConnectivity((connectivity) => desk.set({ connectivity })),
+    bridge().onSetProgress((setProgress) => desk.set({ setProgress })),
     bridge().onProgress((progress) =>
       progress.kind === 'batch' ? desk.set({ progress }) : desk.set({ fileProgress: progress }),
     ),

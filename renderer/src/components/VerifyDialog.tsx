@@ -7,11 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../i18n';
 import { ask, bridge, messageOf } from '../bridge';
 import { Dialog } from './Dialog';
+import { HiddenPicker } from './HiddenPicker';
 import { pathsOf } from './DropZone';
 import type { Said } from '../../../protocol/said';
 import { useSay } from '../i18n';
 import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
 import type { ReceiptVerdict } from '../../../protocol/receipt';
+import { desk } from '../store';
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 /** Receipts and certificates are told apart from documents by the names Evidence Desk gives them. */
@@ -172,22 +174,16 @@ export function VerifyDialog({
           </button>
           <span className="chosen">{proofPath ? nameOf(proofPath) : t('verify.optional')}</span>
         </div>
-        <input
+        <HiddenPicker
           ref={documentInput}
-          type="file"
-          hidden
-          aria-hidden="true"
-          data-testid="verify-document"
-          onChange={(event) => setDocumentPath(pathsOf(event.target.files)[0] ?? null)}
+          testId="verify-document"
+          onPick={(files) => setDocumentPath(pathsOf(files)[0] ?? null)}
         />
-        <input
+        <HiddenPicker
           ref={proofInput}
-          type="file"
-          hidden
-          aria-hidden="true"
           accept=".json,.pdf"
-          data-testid="verify-proof"
-          onChange={(event) => setProofPath(pathsOf(event.target.files)[0] ?? null)}
+          testId="verify-proof"
+          onPick={(files) => setProofPath(pathsOf(files)[0] ?? null)}
         />
       </div>
       <div className={`verdict verdict-${answer?.look ?? 'neutral'}`} role="status" aria-live="polite">
@@ -209,6 +205,9 @@ export function VerifyDialog({
         )}
       </div>
       <div className="actions">
+        <button type="button" onClick={() => desk.set({ verifying: null, verifyingSet: [] })}>
+          {t('verifySet.open')}
+        </button>
         <button type="button" className="primary" onClick={onClose} autoFocus>
           {t('verify.close')}
         </button>

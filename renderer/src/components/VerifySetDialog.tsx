@@ -1,0 +1,252 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SetReport, SetVerdict } from '../../../protocol/sets';
+import { SET_VERDICTS } from '../../../protocol/sets';
+import { ask, bridge, messageOf } from '../bridge';
+import { useFormat, useSay } from '../i18n';
+import { desk, useDesk } from '../store';
+import { Dialog } from './Dialog';
+import { HiddenPicker } from './HiddenPicker';
+
+// A dropped file of these kinds is the reference (a kit's zip, our register, a load file), not a document.
+const REFERENCE_FILE = /\.(zip|csv|dat|txt)$/i;
+// The table shows this many lines of a filter at once; the report holds them all.
+const SHOWN_LINES = 500;
+
+/** The folder a directory picker chose: a picked file's path without the part below that folder. */
+function chosenFolder(files: FileList | null): string | null {
+  const first = files?.[0];
+  if (!first) return null;
+  const path = bridge().pathForFile(first);
+  const relative = (first as File & { webkitRelativePath?: string }).webkitRelativePath ?? '';
+  const below = relative.slice(relative.indexOf('/') + 1);
+  return below && path.endsWith(below) ? path.slice(0, -below.length - 1) : null;
+}
+
+const nameOf = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+
+/**
+ * A whole set (a production, a data room) against a reference: a kit, our register, a load file,
+ * or this computer's certifications. Progress while the files are read; then the counts, one line
+ * per document (filtered by verdict), and "Save report…". Nothing leaves this computer.
+ */
+export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClose(): void }) {
+  const { t } = useTranslation();
+  const say = useSay();
+  const format = useFormat();
+  const [paths, setPaths] = useState<string[]>([]);
+  const [reference, setReference] = useState<string | null>(null);
+  const [report, setReport] = useState<SetReport | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<SetVerdict | 'all'>('all');
+  const [started, setStarted] = useState(0);
+  const progress = useDesk((state) => state.setProgress);
+  const setInput = useRef<HTMLInputElement>(null);
+  const kitInput = useRef<HTMLInputElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    for (const path of dropped)
+      if (REFERENCE_FILE.test(path)) setReference(path);
+      else setPaths((before) => (before.includes(path) ? before : [...before, path]));
+  }, [dropped]);
+
+  const check = async () => {
+    setBusy(true);
+    setProblem(null);
+    setReport(null);
+    setSaved(null);
+    setStarted(Date.now());
+    desk.set({ setProgress: null });
+    try {
+      setReport(
+        await ask(bridge().verifySet({ paths, ...(reference ? { against: { path: reference } } : {}) })),
+      );
+    } catch (error) {
+      setProblem(messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = async (kind: 'csv' | 'pdf') => {
+    try {
+      const answer = await ask(bridge().saveSetReport({ format: kind }));
+      if (answer) setSaved(t('verifySet.saved', { file: answer.file }));
+    } catch (error) {
+      setProblem(messageOf(error));
+    }
+  };
+
+  const percent = progress?.bytesTotal ? Math.floor((progress.bytesDone / progress.bytesTotal) * 100) : 0;
+  const secondsLeft =
+    progress && progress.bytesDone > 0 && !progress.listing
+      ? Math.ceil(
+          (((Date.now() - started) / progress.bytesDone) * (progress.bytesTotal - progress.bytesDone)) / 1000,
+        )
+      : null;
+  const lines = report?.results.filter((result) => shown === 'all' || result.verdict === shown) ?? [];
+  const summary = report?.summary;
+
+  return (
+    <Dialog title={t('verifySet.title')} onClose={onClose} wide>
+      <p className="hint">{t('verifySet.explain')}</p>
+      <div className="verify-pickers">
+        <div>
+          <button type="button" onClick={() => setInput.current?.click()}>
+            {t('verifySet.chooseSet')}
+          </button>
+          <span className="chosen">{paths.length ? paths.map(nameOf).join(', ') : t('verifySet.noSet')}</span>
+        </div>
+        <div>
+          <button type="button" onClick={() => kitInput.current?.click()}>
+            {t('verifySet.chooseKit')}
+          </button>{' '}
+          <button type="button" onClick={() => fileInput.current?.click()}>
+            {t('verifySet.chooseFile')}
+          </button>
+          <span className="chosen">{reference ? nameOf(reference) : t('verifySet.thisComputer')}</span>
+        </div>
+        <HiddenPicker
+          ref={setInput}
+          folder
+          onPick={(files) => {
+            const folder = chosenFolder(files);
+            if (folder) setPaths([folder]);
+          }}
+        />
+        <HiddenPicker ref={kitInput} folder onPick={(files) => setReference(chosenFolder(files))} />
+        <HiddenPicker
+          ref={fileInput}
+          accept=".zip,.csv,.dat,.txt"
+          onPick={(files) => files?.[0] && setReference(bridge().pathForFile(files[0]))}
+        />
+      </div>
+      <div className="actions start">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || paths.length === 0}
+          onClick={() => void check()}
+        >
+          {t('verifySet.check')}
+        </button>
+      </div>
+      <div
+        className={`verdict verdict-${summary ? (summary.passed ? 'verified' : 'failed') : problem ? 'failed' : 'neutral'}`}
+        role="status"
+        aria-live="polite"
+      >
+        {busy ? (
+          <>
+            <p>
+              {progress?.listing
+                ? t('verifySet.listing', { files: format.number(progress.filesTotal) })
+                : t('verifySet.reading', {
+                    done: format.number(progress?.filesDone ?? 0),
+                    total: format.number(progress?.filesTotal ?? 0),
+                  })}
+              {secondsLeft !== null ? ` ${t('verifySet.timeLeft', { seconds: secondsLeft })}` : ''}
+            </p>
+            <progress max={100} value={percent} aria-label={t('verifySet.progress')} />
+          </>
+        ) : problem ? (
+          <>
+            <h3>{t('verifySet.couldNotVerify')}</h3>
+            <p>{problem}</p>
+          </>
+        ) : summary && report ? (
+          <>
+            <h3>
+              {summary.passed
+                ? t('verifySet.passed')
+                : summary.documents === 0 || summary.referenceEntries === 0
+                  ? t('verifySet.nothingChecked')
+                  : t('verifySet.notPassed')}
+            </h3>
+            <p>
+              {t(`verifySet.against.${report.reference.kind}`, { source: report.reference.source ?? '' })}
+            </p>
+            {report.reference.problems.map((entry) => (
+              <p key={entry.where} className="demo-mark">
+                {t('verifySet.referenceProblem', entry)}
+              </p>
+            ))}
+          </>
+        ) : (
+          <p>{t('verifySet.waiting')}</p>
+        )}
+      </div>
+      {report && summary && (
+        <>
+          <div role="group" aria-label={t('verifySet.show')} className="set-filters">
+            <button type="button" aria-pressed={shown === 'all'} onClick={() => setShown('all')}>
+              {t('verifySet.all', { count: report.results.length })}
+            </button>
+            {SET_VERDICTS.map((verdict) => (
+              <button
+                key={verdict}
+                type="button"
+                aria-pressed={shown === verdict}
+                onClick={() => setShown(verdict)}
+              >
+                {t(`verifySet.verdicts.${verdict}`)} ({format.number(summary.counts[verdict])})
+              </button>
+            ))}
+          </div>
+          <div className="set-results" tabIndex={0} aria-label={t('verifySet.results')}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('verifySet.document')}</th>
+                  <th scope="col">{t('verifySet.verdict')}</th>
+                  <th scope="col">{t('verifySet.certification')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.slice(0, SHOWN_LINES).map((result) => (
+                  <tr
+                    key={`${result.verdict}:${result.name}:${result.entry?.where ?? ''}`}
+                    data-verdict={result.verdict}
+                  >
+                    <td>{result.name}</td>
+                    <td>{t(`verifySet.verdicts.${result.verdict}`)}</td>
+                    <td>
+                      {result.verdict === 'unreadable'
+                        ? result.note && say(result.note)
+                        : result.entry?.certification?.signedAt
+                          ? t('verifySet.signed', {
+                              id: result.entry.certification.id ?? '—',
+                              when: format.long(Date.parse(result.entry.certification.signedAt)),
+                            })
+                          : result.entry
+                            ? t('verifySet.notSigned')
+                            : ''}
+                      {result.note && result.verdict !== 'unreadable' ? ` (${say(result.note)})` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {lines.length > SHOWN_LINES && (
+              <p className="hint">{t('verifySet.more', { count: lines.length - SHOWN_LINES })}</p>
+            )}
+          </div>
+          {saved && <p role="status">{saved}</p>}
+        </>
+      )}
+      <div className="actions">
+        <button type="button" disabled={!report} onClick={() => void save('pdf')}>
+          {t('verifySet.saveReportPdf')}
+        </button>
+        <button type="button" disabled={!report} onClick={() => void save('csv')}>
+          {t('verifySet.saveReportCsv')}
+        </button>
+        <button type="button" className="primary" onClick={onClose} autoFocus>
+          {t('verifySet.close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
+
+// A whole production in the app: dropped with its register, read with progress, a verdict per
+// document with the counts as filters, and the report saved. Chromium on the real core; the save
+// dialog is the harness's stand-in (it "chooses" <workspace>/saved).
+const harnesses = harnessPerTest();
+
+describe('verifying a set in the app', () => {
+  it('checks a dropped folder against its register, filters by verdict and saves the report', async () => {
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
+    const { page, ws, core } = harness;
+    const docs = ws.files({
+      'contract.pdf': 'contract',
+      'annex/annex 1.pdf': 'annex',
+      'letter.pdf': 'letter',
+    });
+    const { queued } = await core.certify(docs, {
+      asset_type: 'document',
+      source_system: 'e2e',
+      event_type: 'DOCUMENT_SIGNED',
+    });
+    await core.sync.waitUntilSettled(
+      queued.map((row) => row.id),
+      20_000,
+    );
+    const register = join(ws.dir, 'register.csv');
+    await core.exports.exportRegister({}, register);
+    const production = join(ws.dir, 'production');
+    execFileSync('cp', ['-r', join(ws.dir, 'docs'), production]);
+    writeFileSync(join(production, 'letter.pdf'), 'the letter, edited');
+    writeFileSync(join(production, 'cover.pdf'), 'never certified');
+
+    await page.getByRole('button', { name: 'Verify…' }).click();
+    await page.getByRole('button', { name: 'Verify a whole set…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify a set of documents' });
+    await harness.drop([production, register]);
+    await expect.poll(() => dialog.textContent()).toContain('register.csv');
+    await dialog.getByRole('button', { name: 'Check', exact: true }).click();
+    const verdict = dialog.getByRole('status').first();
+    await expect
+      .poll(() => verdict.textContent(), { timeout: 20_000 })
+      .toMatch(/^Not passed: see the lines below/);
+    const rows = () =>
+      dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
+    expect((await rows()).sort()).toEqual(['changed', 'not_certified', 'verified', 'verified']);
+    await dialog.getByRole('button', { name: 'Changed (1)' }).click();
+    expect(await rows()).toEqual(['changed']);
+    expect(await dialog.locator('tbody').textContent()).toContain('letter.pdf');
+    await dialog.getByRole('button', { name: /^All/ }).click();
+
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await harness.screenshot(`screen-verify-set-${scheme}-${size}`);
+      }
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Save report (PDF)…' }).click();
+    await expect.poll(() => dialog.textContent()).toMatch(/Saved the report to .*\.pdf/);
+    const saved = (await dialog.textContent())?.match(/Saved the report to (.*\.pdf)\./)?.[1] ?? '';
+    expect(existsSync(saved)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  }, 90_000);
+});
