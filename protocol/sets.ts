@@ -1,3 +1,4 @@
+import { en } from './locales/en';
 import type { Said } from './said';
 
 /**
@@ -65,4 +66,16 @@ export interface SetProgress {
   bytesTotal: number;
   /** Still listing the set: the totals may grow. */
   listing: boolean;
+}
+
+/** A verdict in English, for what others read without Evidence Desk (reports, verify.html). */
+export const SET_VERDICT_WORDS: Record<SetVerdict, string> = en.cli.sets.verdict;
+
+/** The counts in English: "4 documents: 2 verified, 1 changed, …; 0 of the reference missing." */
+export function setSummaryInEnglish(summary: SetSummary): string {
+  return en.cli.sets.summary.replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
+    name === 'documents'
+      ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
+      : String(summary.counts[name as SetVerdict]),
+  );
 }

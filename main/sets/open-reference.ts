@@ -8,8 +8,8 @@ import { readRegister } from './read-register';
 import { readKit } from './read-kit';
 import type { LoadFileOptions } from './read-load-file';
 import { UnreadableReference, readLoadFile } from './read-load-file';
-import type { Reference, ReferenceCertification } from './reference';
-import { normalName } from './reference';
+import type { Reference, ReferenceCertification } from '../../verifier/sets/reference';
+import { normalName } from '../../verifier/sets/reference';
 
 /** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
 export interface ReferenceChoice extends LoadFileOptions {

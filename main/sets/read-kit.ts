@@ -6,8 +6,8 @@ import type { Trust } from '../../verifier/verify-receipt';
 import { VERDICT_HEADLINES, verifyReceipt } from '../../verifier/verify-receipt';
 import { nodeEd25519Verify } from '../evidence/native-signature';
 import { UnreadableReference } from './read-load-file';
-import type { Reference, ReferenceEntry, ReferenceProblem } from './reference';
-import { normalName } from './reference';
+import type { Reference, ReferenceEntry, ReferenceProblem } from '../../verifier/sets/reference';
+import { normalName } from '../../verifier/sets/reference';
 
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Digest, Reference, ReferenceEntry } from './reference';
-import { digestOf, looksLikeWindows, normalName } from './reference';
+import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
+import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
 
 /**
  * A Concordance load file (DAT): fields separated by DC4 (0x14), each wrapped in þ (U+00FE), a

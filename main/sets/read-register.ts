@@ -1,7 +1,12 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import type { Reference, ReferenceCertification, ReferenceEntry, ReferenceProblem } from './reference';
-import { digestOf, looksLikeWindows, relativeToCommonRoot } from './reference';
+import type {
+  Reference,
+  ReferenceCertification,
+  ReferenceEntry,
+  ReferenceProblem,
+} from '../../verifier/sets/reference';
+import { digestOf, looksLikeWindows, relativeToCommonRoot } from '../../verifier/sets/reference';
 import { UnreadableReference } from './read-load-file';
 
 /** What this computer knows of a certification: the times its log signed, when its evidence holds. */

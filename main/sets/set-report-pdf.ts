@@ -1,4 +1,5 @@
 import type { SetReport, SetResult } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, setSummaryInEnglish } from '../../protocol/sets';
 import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
 import type { LocalTimeOptions } from '../../protocol/time-format';
@@ -8,7 +9,6 @@ import type { DocumentTimestamper } from '../evidence/pdf/seal';
 import type { TableColumn } from '../evidence/pdf/table';
 import { tablePdf } from '../evidence/pdf/table';
 
-const VERDICT_WORDS = en.cli.sets.verdict;
 const FAILING = new Set<SetResult['verdict']>([
   'changed',
   'renamed',
@@ -22,7 +22,7 @@ const COLUMNS: TableColumn<SetResult>[] = [
   {
     title: 'Verdict',
     width: 62,
-    value: (r) => VERDICT_WORDS[r.verdict],
+    value: (r) => SET_VERDICT_WORDS[r.verdict],
     colour: (r) => (FAILING.has(r.verdict) ? DEMO_RED : INK),
   },
   { title: 'Document', width: 150, value: (r) => r.name },
@@ -59,11 +59,7 @@ export function setReportPdf(
   const made = localWithZone(options.generatedAt.getTime(), options);
   const { summary } = report;
   const against = REFERENCE_WORDS[report.reference.kind].replace('{{source}}', report.reference.source ?? '');
-  const counts = en.cli.sets.summary.replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
-    name === 'documents'
-      ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
-      : String(summary.counts[name as SetResult['verdict']] ?? ''),
-  );
+  const counts = setSummaryInEnglish(summary);
   const verdict = summary.passed
     ? en.cli.sets.passed
     : summary.documents === 0 || summary.referenceEntries === 0

@@ -1,6 +1,6 @@
 import { inEnglish } from '../../protocol/locales';
-import { en } from '../../protocol/locales/en';
 import type { SetReport, SetResult } from '../../protocol/sets';
+import { SET_VERDICT_WORDS } from '../../protocol/sets';
 import { writeExcelCsv } from '../evidence/excel-csv';
 import { exportFailed } from '../errors';
 import { said } from '../../protocol/said';
@@ -18,14 +18,11 @@ const HEADER = [
   'Note',
 ];
 
-// The report is filed and read by others: its words are the English catalogue's.
-const VERDICT_WORDS = en.cli.sets.verdict;
-
 /** A result as the report's line: what nobody signed is left empty, never filled from a clock. */
 function line(result: SetResult): string[] {
   const certification = result.entry?.certification;
   return [
-    VERDICT_WORDS[result.verdict],
+    SET_VERDICT_WORDS[result.verdict],
     result.name,
     result.path ?? '',
     result.sha256 ?? '',

@@ -3,10 +3,10 @@ import { basename, relative, resolve, sep } from 'node:path';
 import type { SetProgress, SetReport } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
-import type { ReadDocument } from './match-set';
-import { matchSet, summarise } from './match-set';
-import type { Reference } from './reference';
-import { normalName } from './reference';
+import type { ReadDocument } from '../../verifier/sets/match-set';
+import { matchSet, summarise } from '../../verifier/sets/match-set';
+import type { Reference } from '../../verifier/sets/reference';
+import { normalName } from '../../verifier/sets/reference';
 
 // At most one progress report per this many ms: enough for a bar, cheap for 100,000 files.
 const PROGRESS_EVERY_MS = 100;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -230,6 +230,40 @@ describe('verify.html, opened from the kit', () => {
     expect(facts).toContain('big scan.tif');
     expect(facts).toContain(createHash('sha256').update(large).digest('hex'));
     expect(requests).toEqual([]);
+  });
+
+  it('checks a whole production folder against the kit folder, one verdict per document', async () => {
+    const production = join(ws.dir, 'production');
+    mkdirSync(production);
+    for (const name of ['Exhibit A.pdf', 'Exhibit C.pdf'])
+      copyFileSync(join(ws.dir, 'docs', name), join(production, name));
+    writeFileSync(join(production, 'Exhibit B.pdf'), 'exhibit b, edited');
+    writeFileSync(join(production, 'Cover letter.pdf'), 'never certified');
+    const { page, requests } = await open();
+    await page.locator('#set-folder').setInputFiles(production);
+    await page.locator('#set-kit').setInputFiles(kit);
+    await expect
+      .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
+      .toMatch(
+        /^Not passed: see the lines below 4 documents: 2 verified, 1 changed, 0 renamed, 1 not certified/,
+      );
+    const rows = await page
+      .locator('#set-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-verdict')]));
+    expect(rows).toEqual([
+      ['Cover letter.pdf', 'not_certified'],
+      ['Exhibit A.pdf', 'verified'],
+      ['Exhibit B.pdf', 'changed'],
+      ['Exhibit C.pdf', 'verified'],
+    ]);
+    expect(await page.locator('#set-table').textContent()).toMatch(/cert_[\w-]+, signed \d{4}-/);
+    expect(requests).toEqual([]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.locator('#set-title').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, `verify-html-set-${scheme}.png`), fullPage: true });
+    }
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('reads well in light and dark, small and large (screenshots)', async () => {

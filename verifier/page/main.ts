@@ -7,6 +7,7 @@ import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
 import type { Trust } from '../verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
+import { checkProduction, verdictWords } from './set-check';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -220,6 +221,47 @@ function start(): void {
   });
   $<HTMLInputElement>('extra-key').addEventListener('input', () => void check());
   $<HTMLInputElement>('extra-tsa-root').addEventListener('input', () => void check());
+  const setFolder = $<HTMLInputElement>('set-folder');
+  const setKit = $<HTMLInputElement>('set-kit');
+  const checkSet = () => {
+    const documents = [...(setFolder.files ?? [])];
+    const kitFiles = [...(setKit.files ?? [])];
+    if (!documents.length || !kitFiles.length) return;
+    const progress = $<HTMLProgressElement>('set-progress');
+    progress.hidden = false;
+    void checkProduction(documents, kitFiles, trusted(), {
+      progress: (fraction) => (progress.value = fraction),
+      result: (kind, headline, text) => {
+        progress.hidden = true;
+        const result = $('set-result');
+        result.className = `result ${kind}`;
+        result.replaceChildren(
+          Object.assign(document.createElement('strong'), { textContent: headline }),
+          ` ${text}`,
+        );
+      },
+      lines: (results) => {
+        const table = $('set-table');
+        table.hidden = results.length === 0;
+        table.querySelector('tbody')?.replaceChildren(
+          ...results.map((result) => {
+            const row = document.createElement('tr');
+            row.dataset.verdict = result.verdict;
+            const certification = result.entry?.certification;
+            for (const text of [
+              result.name,
+              verdictWords(result),
+              certification?.signedAt ? `${certification.id ?? '—'}, signed ${certification.signedAt}` : '',
+            ])
+              row.append(Object.assign(document.createElement('td'), { textContent: text }));
+            return row;
+          }),
+        );
+      },
+    });
+  };
+  setFolder.addEventListener('change', checkSet);
+  setKit.addEventListener('change', checkSet);
   const drop = $('drop');
   // Dropping anywhere on the page counts; the browser must not open the file instead.
   window.addEventListener('dragover', (event) => {

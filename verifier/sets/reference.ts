@@ -1,7 +1,8 @@
-import type { ExtraDigest } from '../hashing/hash-pool';
+import type { ReferenceKind } from '../../protocol/sets';
 
 /** The digests a reference may hold for a document: ours (SHA-256), or a load file's (MD5, SHA-1). */
-export type Digest = 'sha256' | ExtraDigest;
+export type Digest = 'sha256' | 'md5' | 'sha1';
+export type ExtraDigest = Exclude<Digest, 'sha256'>;
 
 /** What the reference knows of one certification, and who vouches for it. */
 export interface ReferenceCertification {
@@ -31,8 +32,6 @@ export interface ReferenceProblem {
   where: string;
   why: string;
 }
-
-import type { ReferenceKind } from '../../protocol/sets';
 
 export type { ReferenceKind };
 

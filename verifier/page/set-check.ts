@@ -1,0 +1,124 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { SetResult } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, setSummaryInEnglish } from '../../protocol/sets';
+import { matchSet, summarise } from '../sets/match-set';
+import type { ReadDocument } from '../sets/match-set';
+import type { Reference, ReferenceEntry } from '../sets/reference';
+import { normalName } from '../sets/reference';
+import type { Trust } from '../verify-receipt';
+import { VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
+
+/**
+ * verify.html's check of a whole production: the documents of a folder against the receipts of an
+ * evidence kit's folder, with the same matching as Evidence Desk's, in this browser only.
+ */
+const CHUNK = 8 * 1024 * 1024;
+const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
+
+const relativeOf = (file: File) =>
+  (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+
+/** The kit's receipts that hold, as a reference; each that does not is reported on its own. */
+async function kitReference(files: File[], trust: Trust): Promise<Reference> {
+  const entries: ReferenceEntry[] = [];
+  const problems: Reference['problems'] = [];
+  for (const file of files.filter((candidate) => RECEIPT.test(relativeOf(candidate)))) {
+    const where = relativeOf(file);
+    let json: unknown;
+    try {
+      json = JSON.parse(await file.text());
+    } catch {
+      problems.push({ where, why: 'it is not JSON' });
+      continue;
+    }
+    const claimed = (json as { file?: { name?: unknown; sha256?: unknown } } | null)?.file;
+    const digest = typeof claimed?.sha256 === 'string' ? claimed.sha256.toLowerCase() : '';
+    const verdict = await verifyReceipt(digest, json, trust);
+    if (verdict.verdict !== 'verified') {
+      problems.push({ where, why: `${VERDICT_HEADLINES[verdict.verdict]}: ${verdict.message}` });
+      continue;
+    }
+    const name = typeof claimed?.name === 'string' ? claimed.name : '';
+    entries.push({
+      name: normalName(name),
+      writtenAs: name,
+      digests: { sha256: digest },
+      certification: {
+        id: verdict.facts.log?.certificationId ?? null,
+        signedAt: verdict.facts.log?.certifiedAt ?? verdict.facts.time?.genTime ?? null,
+        anchoredAt: verdict.facts.log?.anchoredAt ?? null,
+      },
+      where,
+    });
+  }
+  return { kind: 'kit', source: null, entries, fromWindows: false, problems, digests: [], ownFiles: [] };
+}
+
+async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<string> {
+  const hash = sha256.create();
+  for (let offset = 0; offset < file.size; offset += CHUNK) {
+    const chunk = new Uint8Array(await file.slice(offset, offset + CHUNK).arrayBuffer());
+    hash.update(chunk);
+    onBytes(chunk.length);
+  }
+  return bytesToHex(hash.digest());
+}
+
+export interface SetCheckView {
+  progress(fraction: number): void;
+  result(kind: 'verified' | 'failed', headline: string, text: string): void;
+  lines(results: SetResult[]): void;
+}
+
+export async function checkProduction(
+  documents: File[],
+  kit: File[],
+  trust: Trust,
+  view: SetCheckView,
+): Promise<void> {
+  const reference = await kitReference(kit, trust);
+  // A kit saved inside the production is the reference, not documents of it.
+  const kitFolder = relativeOf(kit[0] as File).split('/')[0];
+  const inside = (file: File) =>
+    relativeOf(file)
+      .split('/')
+      .slice(1)
+      .includes(kitFolder ?? '');
+  const chosen = documents.filter((file) => !inside(file));
+  const total = chosen.reduce((sum, file) => sum + file.size, 0) || 1;
+  let done = 0;
+  const read: ReadDocument[] = [];
+  for (const file of chosen) {
+    // Names relative to the folder chosen: its own name is not part of them.
+    const name = normalName(relativeOf(file).split('/').slice(1).join('/') || file.name);
+    try {
+      const digest = await sha256Of(file, (bytes) => view.progress((done += bytes) / total));
+      read.push({ name, path: name, digests: { sha256: digest } });
+    } catch {
+      read.push({
+        name,
+        path: name,
+        unreadable: { key: 'asWritten', values: { text: 'it could not be read' } },
+      });
+    }
+  }
+  const results = matchSet(
+    read.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    reference,
+  );
+  const summary = summarise(results, reference);
+  const text = `${setSummaryInEnglish(summary)}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${problem.why}`).join('')}`;
+  view.result(
+    summary.passed ? 'verified' : 'failed',
+    summary.passed
+      ? 'Passed: every certification of the kit was found, and every document verified'
+      : summary.documents === 0 || summary.referenceEntries === 0
+        ? 'Not passed: nothing was checked'
+        : 'Not passed: see the lines below',
+    text,
+  );
+  view.lines(results);
+}
+
+export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];
