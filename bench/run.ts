@@ -16,6 +16,7 @@ const all: Record<string, () => Promise<BenchFigure | BenchFigure[]>> = {
   'intake-with-listeners': async () => (await import('./intake-with-listeners')).intakeWithListeners(),
   'hostile-load': async () => (await import('./hostile-load')).hostileLoad(),
   export: async () => (await import('./export-kit')).exportKit(),
+  'verify-set': async () => (await import('./verify-set')).setVerification(),
 };
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);

@@ -100,7 +100,6 @@ export class Verification {
     const profileId = this.deps.activeProfileId();
     const local = {
       anchored: () => store.queue.list({ profileId, states: ['anchored'], limit: Number.MAX_SAFE_INTEGER }),
-      byHash: (sha256: string) => store.queue.findByHash(profileId, sha256),
     };
     let reference;
     try {

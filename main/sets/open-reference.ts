@@ -19,13 +19,19 @@ export interface ReferenceChoice extends LoadFileOptions {
 /** This computer's certifications, for lookups and as the reference when none is given. */
 export interface LocalCertifications {
   anchored(): CertificationRow[];
-  byHash(sha256: string): CertificationRow[];
 }
 
 /** The certification this computer holds of this content (that id, when one is named), with the times its log signed. */
 export function lookupIn(local: LocalCertifications): CertificationLookup {
+  // Read once, on the first lookup: a register of 10,000 lines is not 10,000 queries.
+  let byHash: Map<string, CertificationRow[]> | undefined;
   return (sha256, id) => {
-    const rows = local.byHash(sha256).filter((row) => row.state === 'anchored');
+    if (!byHash) {
+      byHash = new Map();
+      for (const row of local.anchored())
+        byHash.set(row.assetHash, [...(byHash.get(row.assetHash) ?? []), row]);
+    }
+    const rows = byHash.get(sha256) ?? [];
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
     if (!row) return null;

@@ -49,7 +49,7 @@ beforeAll(async () => {
   register = join(ws.dir, 'register.csv');
   await core.exports.exportRegister({}, register);
   kit = join(ws.dir, 'kit');
-  await core.exports.exportEvidence({}, { dir: kit });
+  await core.exports.exportEvidence({}, { dir: kit, zip: join(ws.dir, 'kit.zip') });
   // The production as it went out: the certified folder, copied, then handled as productions are.
   production = join(ws.dir, 'production');
   execFileSync('cp', ['-r', join(ws.dir, 'docs'), production]);
@@ -93,7 +93,7 @@ describe('verifying a set', () => {
     );
 
     // The untouched production passes, against the register, the kit and this computer.
-    for (const against of [{ path: register }, { path: kit }, null]) {
+    for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {
       const clean = await core.verification.verifySet([production], against);
       expect(clean.summary, JSON.stringify(against)).toMatchObject({ passed: true, documents: 5 });
     }
