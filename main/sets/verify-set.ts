@@ -10,6 +10,8 @@ import { normalName } from '../../verifier/sets/reference';
 
 // At most one progress report per this many ms: enough for a bar, cheap for 100,000 files.
 const PROGRESS_EVERY_MS = 100;
+// Enough to keep every worker busy with batches of small files.
+const IN_FLIGHT = 2048;
 
 const realOrSame = (path: string) => {
   try {
@@ -31,11 +33,10 @@ export async function verifySet(
   pool: HashPool,
   onProgress?: (progress: SetProgress) => void,
 ): Promise<SetReport> {
-  const own = reference.ownFiles.map(realOrSame);
-  const isOwn = (path: string) => {
-    const real = realOrSame(path);
-    return own.some((file) => real === file || real.startsWith(file + sep));
-  };
+  // The reference's own files by every name they may be listed under (as given, and resolved):
+  // compared as text, so 100,000 documents cost no extra system call each.
+  const own = reference.ownFiles.flatMap((file) => [resolve(file), realOrSame(file)]);
+  const isOwn = (path: string) => own.some((file) => path === file || path.startsWith(file + sep));
   const progress: SetProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, listing: true };
   let lastReport = 0;
   const report = (force = false) => {
@@ -44,20 +45,36 @@ export async function verifySet(
     lastReport = now;
     onProgress({ ...progress });
   };
-  const reads: Promise<ReadDocument>[] = [];
+  // Files wait as found (a path and a size) and at most IN_FLIGHT are handed to the workers at
+  // once: memory holds the results, not a promise and a job for each of 100,000 files.
+  const documents: ReadDocument[] = [];
+  const waiting: { file: FoundFile; name: string }[] = [];
+  let inFlight = 0;
+  let allRead: () => void = () => undefined;
+  const next = () => {
+    while (inFlight < IN_FLIGHT && waiting.length) {
+      const { file, name } = waiting.pop() as { file: FoundFile; name: string };
+      inFlight++;
+      void pool.hash(file, undefined, file.size, reference.digests).then((outcome) => {
+        inFlight--;
+        progress.filesDone++;
+        progress.bytesDone += file.size;
+        documents.push(
+          outcome.ok
+            ? { name, path: file.path, digests: { sha256: outcome.hash, ...outcome.also } }
+            : { name, path: file.path, unreadable: outcome.said },
+        );
+        report();
+        next();
+        if (inFlight === 0 && waiting.length === 0 && !progress.listing) allRead();
+      });
+    }
+  };
   const read = (file: FoundFile, name: string) => {
     progress.filesTotal++;
     progress.bytesTotal += file.size;
-    reads.push(
-      pool.hash(file, undefined, file.size, reference.digests).then((outcome): ReadDocument => {
-        progress.filesDone++;
-        progress.bytesDone += file.size;
-        report();
-        return outcome.ok
-          ? { name, path: file.path, digests: { sha256: outcome.hash, ...outcome.also } }
-          : { name, path: file.path, unreadable: outcome.said };
-      }),
-    );
+    waiting.push({ file, name });
+    next();
   };
   const unreadable: ReadDocument[] = [];
   for (const root of paths) {
@@ -71,7 +88,9 @@ export async function verifySet(
   }
   progress.listing = false;
   report(true);
-  const documents = [...(await Promise.all(reads)), ...unreadable].sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (inFlight > 0 || waiting.length > 0) await new Promise<void>((resolve) => (allRead = resolve));
+  documents.push(...unreadable);
+  documents.sort((a, b) => (a.name < b.name ? -1 : 1));
   report(true);
   const results = matchSet(documents, reference);
   return {
