@@ -101,17 +101,18 @@ export class Verification {
     const local = {
       anchored: () => store.queue.list({ profileId, states: ['anchored'], limit: Number.MAX_SAFE_INTEGER }),
     };
-    let reference;
-    try {
-      reference = against ? await openReference(against, trustIn(store), local) : thisComputer(local);
-    } catch (error) {
-      if (!(error instanceof UnreadableReference)) throw error;
-      throw new DeskError(
-        'invalid_reference',
-        said('sets.unreadableReference', { where: error.where, why: error.why }),
-      );
-    }
-    return verifySet(paths, reference, this.deps.pool, onProgress);
+    const read = async () => {
+      try {
+        return against ? await openReference(against, trustIn(store), local) : thisComputer(local);
+      } catch (error) {
+        if (!(error instanceof UnreadableReference)) throw error;
+        throw new DeskError(
+          'invalid_reference',
+          said('sets.unreadableReference', { where: error.where, why: error.why }),
+        );
+      }
+    };
+    return verifySet(paths, { ownFiles: against ? [against.path] : [], read }, this.deps.pool, onProgress);
   }
 
   /** Against the proof when one is given, else against this queue's certifications of the document. */

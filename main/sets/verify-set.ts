@@ -29,13 +29,13 @@ const realOrSame = (path: string) => {
  */
 export async function verifySet(
   paths: readonly string[],
-  reference: Reference,
+  source: { ownFiles: readonly string[]; read(): Promise<Reference> },
   pool: HashPool,
   onProgress?: (progress: SetProgress) => void,
 ): Promise<SetReport> {
   // The reference's own files by every name they may be listed under (as given, and resolved):
   // compared as text, so 100,000 documents cost no extra system call each.
-  const own = reference.ownFiles.flatMap((file) => [resolve(file), realOrSame(file)]);
+  const own = source.ownFiles.flatMap((file) => [resolve(file), realOrSame(file)]);
   const isOwn = (path: string) => own.some((file) => path === file || path.startsWith(file + sep));
   const progress: SetProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, listing: true };
   let lastReport = 0;
@@ -51,11 +51,13 @@ export async function verifySet(
   const waiting: { file: FoundFile; name: string }[] = [];
   let inFlight = 0;
   let allRead: () => void = () => undefined;
+  // The digests wanted are known once the reference is read; until then found files only wait.
+  let digests: Reference['digests'] | null = null;
   const next = () => {
-    while (inFlight < IN_FLIGHT && waiting.length) {
+    while (digests !== null && inFlight < IN_FLIGHT && waiting.length) {
       const { file, name } = waiting.pop() as { file: FoundFile; name: string };
       inFlight++;
-      void pool.hash(file, undefined, file.size, reference.digests).then((outcome) => {
+      void pool.hash(file, undefined, file.size, digests).then((outcome) => {
         inFlight--;
         progress.filesDone++;
         progress.bytesDone += file.size;
@@ -77,15 +79,28 @@ export async function verifySet(
     next();
   };
   const unreadable: ReadDocument[] = [];
-  for (const root of paths) {
-    const isFolder = statSafe(root)?.isDirectory() ?? false;
-    const nameOf = (path: string) => normalName(isFolder ? relative(root, path) : basename(path));
-    const { problems } = await pool.expand([root], (files) => {
-      for (const file of files) if (!isOwn(file.path)) read(file, nameOf(file.path));
-    });
-    for (const problem of problems)
-      unreadable.push({ name: nameOf(problem.path), path: problem.path, unreadable: problem.said });
+  const listing = (async () => {
+    for (const root of paths) {
+      const isFolder = statSafe(root)?.isDirectory() ?? false;
+      const nameOf = (path: string) => normalName(isFolder ? relative(root, path) : basename(path));
+      const { problems } = await pool.expand([root], (files) => {
+        for (const file of files) if (!isOwn(file.path)) read(file, nameOf(file.path));
+      });
+      for (const problem of problems)
+        unreadable.push({ name: nameOf(problem.path), path: problem.path, unreadable: problem.said });
+    }
+  })();
+  // The workers list the set while this thread reads the reference.
+  let reference: Reference;
+  try {
+    reference = await source.read();
+  } catch (error) {
+    await listing.catch(() => undefined);
+    throw error;
   }
+  digests = reference.digests;
+  next();
+  await listing;
   progress.listing = false;
   report(true);
   if (inFlight > 0 || waiting.length > 0) await new Promise<void>((resolve) => (allRead = resolve));

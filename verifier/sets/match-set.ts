@@ -28,8 +28,11 @@ export function matchSet(documents: readonly ReadDocument[], reference: Referenc
   const key = (name: string) => (reference.fromWindows ? nameOf(name).toLowerCase() : nameOf(name));
   const entriesByName = new Map<string, ReferenceEntry[]>();
   const entriesByDigest = new Map<string, ReferenceEntry[]>();
-  const add = (map: Map<string, ReferenceEntry[]>, k: string, entry: ReferenceEntry) =>
-    map.set(k, [...(map.get(k) ?? []), entry]);
+  const add = (map: Map<string, ReferenceEntry[]>, k: string, entry: ReferenceEntry) => {
+    const entries = map.get(k);
+    if (entries) entries.push(entry);
+    else map.set(k, [entry]);
+  };
   for (const entry of reference.entries) {
     add(entriesByName, key(entry.name), entry);
     for (const [digest, hex] of Object.entries(entry.digests))
@@ -40,11 +43,9 @@ export function matchSet(documents: readonly ReadDocument[], reference: Referenc
     const base = { name: document.name, path: document.path };
     if ('unreadable' in document)
       return { ...base, verdict: 'unreadable', sha256: null, entry: null, note: document.unreadable };
-    const sameContent = new Set(
-      Object.entries(document.digests).flatMap(
-        ([digest, hex]) => entriesByDigest.get(`${digest}:${hex}`) ?? [],
-      ),
-    );
+    const sameContent = new Set<ReferenceEntry>();
+    for (const [digest, hex] of Object.entries(document.digests))
+      for (const entry of entriesByDigest.get(`${digest}:${hex}`) ?? []) sameContent.add(entry);
     const sameName = entriesByName.get(key(document.name)) ?? [];
     const sha256 = document.digests.sha256 ?? null;
     const exact = sameName.find((entry) => sameContent.has(entry));

@@ -50,12 +50,17 @@ export interface Reference {
 }
 
 /** A name as compared: '/' for '\\', NFC (macOS writes NFD), no leading './'. */
+// Printable ASCII with no backslash, './' or '//': already as compared (most names; no work).
+const PLAIN = /^(?!\.\/)(?!.*\/\/)[\x20-\x5b\x5d-\x7e]*$/;
+
 export const normalName = (name: string): string =>
-  name
-    .normalize('NFC')
-    .replace(/\\/g, '/')
-    .replace(/^(\.\/)+/, '')
-    .replace(/\/{2,}/g, '/');
+  PLAIN.test(name)
+    ? name
+    : name
+        .normalize('NFC')
+        .replace(/\\/g, '/')
+        .replace(/^(\.\/)+/, '')
+        .replace(/\/{2,}/g, '/');
 
 /** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
 export function digestOf(text: string): { digest: Digest; hex: string } | null {
