@@ -1,5 +1,6 @@
 import { en } from './locales/en';
 import type { Said } from './said';
+import { wordsOf } from './said';
 
 /**
  * Verifying a whole set of documents (a production, a data room) against a reference: a kit, a
@@ -52,7 +53,7 @@ export interface SetReport {
   reference: {
     kind: ReferenceKind;
     source: string | null;
-    problems: { where: string; why: string }[];
+    problems: { where: string; why: Said }[];
   };
   roots: string[];
   results: SetResult[];
@@ -78,4 +79,19 @@ export function setSummaryInEnglish(summary: SetSummary): string {
       ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
       : String(summary.counts[name as SetVerdict]),
   );
+}
+
+/**
+ * Something said, in English, without i18next (verify.html carries no translation library): the
+ * `said` catalogue's sentence with its values filled in.
+ */
+export function plainEnglish(saying: Said): string {
+  return wordsOf((key, values) => {
+    const sentence = key
+      .split('.')
+      .reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], en.said);
+    return String(sentence ?? key).replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
+      String(values[name] ?? ''),
+    );
+  }, saying);
 }

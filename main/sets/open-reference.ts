@@ -10,6 +10,7 @@ import type { LoadFileOptions } from './read-load-file';
 import { UnreadableReference, readLoadFile } from './read-load-file';
 import type { Reference, ReferenceCertification } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
+import { said } from '../../protocol/said';
 
 /** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
 export interface ReferenceChoice extends LoadFileOptions {
@@ -54,7 +55,7 @@ export async function openReference(
   try {
     isFolder = statSync(choice.path).isDirectory();
   } catch {
-    throw new UnreadableReference(choice.path, 'it does not exist or cannot be read');
+    throw new UnreadableReference(choice.path, said('sets.why.doesNotExist'));
   }
   const extension = extname(choice.path).toLowerCase();
   if (isFolder || extension === '.zip') return readKit(choice.path, trust);

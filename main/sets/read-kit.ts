@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import yauzl from 'yauzl';
 import type { ReceiptVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
-import { VERDICT_HEADLINES, verifyReceipt } from '../../verifier/verify-receipt';
+import { verifyReceipt } from '../../verifier/verify-receipt';
 import { nodeEd25519Verify } from '../evidence/native-signature';
 import { UnreadableReference } from './read-load-file';
 import type { Reference, ReferenceEntry, ReferenceProblem } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
+import { said } from '../../protocol/said';
 
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
 
@@ -15,8 +16,7 @@ const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
 async function receiptsOf(path: string): Promise<[string, string][]> {
   if (statSync(path).isDirectory()) {
     const folder = join(path, 'certifications');
-    if (!existsSync(folder))
-      throw new UnreadableReference(path, 'it is not an evidence kit (it has no certifications folder)');
+    if (!existsSync(folder)) throw new UnreadableReference(path, said('sets.why.notAKit'));
     return readdirSync(folder)
       .filter((name) => name.endsWith('.receipt.json'))
       .sort()
@@ -24,14 +24,18 @@ async function receiptsOf(path: string): Promise<[string, string][]> {
   }
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip)
-        return reject(new UnreadableReference(path, 'it is neither a kit folder nor a zip that can be read'));
+      if (error || !zip) return reject(new UnreadableReference(path, said('sets.why.notAZip')));
       const found: [string, string][] = [];
       zip.on('entry', (entry: yauzl.Entry) => {
         if (!RECEIPT.test(entry.fileName)) return zip.readEntry();
         zip.openReadStream(entry, (streamError, stream) => {
           if (streamError || !stream)
-            return reject(new UnreadableReference(`${path}: ${entry.fileName}`, 'it cannot be read'));
+            return reject(
+              new UnreadableReference(
+                `${path}: ${entry.fileName}`,
+                said('sets.why.cannotRead', { code: 'zip' }),
+              ),
+            );
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('end', () => {
@@ -41,7 +45,7 @@ async function receiptsOf(path: string): Promise<[string, string][]> {
         });
       });
       zip.on('end', () => resolve(found.sort(([a], [b]) => (a < b ? -1 : 1))));
-      zip.on('error', () => reject(new UnreadableReference(path, 'the zip is damaged')));
+      zip.on('error', () => reject(new UnreadableReference(path, said('sets.why.zipDamaged'))));
       zip.readEntry();
     });
   });
@@ -53,7 +57,7 @@ async function receiptsOf(path: string): Promise<[string, string][]> {
  * that does not is reported, with its verdict, and its document is then not found certified.
  */
 export async function readKit(path: string, trust: Trust): Promise<Reference> {
-  if (!existsSync(path)) throw new UnreadableReference(path, 'it does not exist');
+  if (!existsSync(path)) throw new UnreadableReference(path, said('sets.why.doesNotExist'));
   const entries: ReferenceEntry[] = [];
   const problems: ReferenceProblem[] = [];
   for (const [where, text] of await receiptsOf(path)) {
@@ -61,14 +65,14 @@ export async function readKit(path: string, trust: Trust): Promise<Reference> {
     try {
       json = JSON.parse(text);
     } catch {
-      problems.push({ where, why: 'it is not JSON' });
+      problems.push({ where, why: said('sets.why.notJson') });
       continue;
     }
     const file = (json as { file?: { name?: unknown; sha256?: unknown } } | null)?.file;
     const sha256 = typeof file?.sha256 === 'string' ? file.sha256.toLowerCase() : '';
     const verdict: ReceiptVerdict = await verifyReceipt(sha256, json, trust, nodeEd25519Verify);
     if (verdict.verdict !== 'verified') {
-      problems.push({ where, why: `${VERDICT_HEADLINES[verdict.verdict]}: ${verdict.message}` });
+      problems.push({ where, why: said(`sets.why.receipt.${verdict.verdict}`) });
       continue;
     }
     const name = typeof file?.name === 'string' ? file.name : '';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
 import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
+import type { Said } from '../../protocol/said';
+import { said } from '../../protocol/said';
 
 /**
  * A Concordance load file (DAT): fields separated by DC4 (0x14), each wrapped in þ (U+00FE), a
@@ -42,9 +44,9 @@ const loose = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
 export class UnreadableReference extends Error {
   constructor(
     readonly where: string,
-    readonly why: string,
+    readonly why: Said,
   ) {
-    super(`${where}: ${why}`);
+    super(`${where}: ${why.key}`);
   }
 }
 
@@ -85,7 +87,7 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
   } catch (error) {
     throw new UnreadableReference(
       path,
-      `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      said('sets.why.cannotRead', { code: (error as NodeJS.ErrnoException).code ?? 'error' }),
     );
   }
   const { text } = decodeLoadFile(bytes);
@@ -93,10 +95,7 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
   while (lines.length && lines.at(-1) === '') lines.pop();
   const header = fieldsOf(lines[0] ?? '');
   if (!header || header.length === 0)
-    throw new UnreadableReference(
-      `${path}, line 1`,
-      'the first line does not name the fields (þfieldþ separated by 0x14)',
-    );
+    throw new UnreadableReference(`${path}, line 1`, said('sets.why.noFieldNames'));
   const find = (wanted: string | undefined, candidates: readonly string[]): number => {
     if (wanted !== undefined) return header.findIndex((name) => loose(name) === loose(wanted));
     for (const candidate of candidates) {
@@ -110,8 +109,8 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
     throw new UnreadableReference(
       `${path}, line 1`,
       options.pathField
-        ? `there is no field named ${options.pathField} (the fields are ${header.join(', ')})`
-        : `no field holds the documents' paths (the fields are ${header.join(', ')}); name it with --path-field`,
+        ? said('sets.why.noSuchField', { field: options.pathField, fields: header.join(', ') })
+        : said('sets.why.noPathField', { fields: header.join(', ') }),
     );
   const hashAts = options.hashField
     ? [find(options.hashField, [])]
@@ -120,8 +119,8 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
     throw new UnreadableReference(
       `${path}, line 1`,
       options.hashField
-        ? `there is no field named ${options.hashField} (the fields are ${header.join(', ')})`
-        : `no field holds a hash (MD5, SHA-1 or SHA-256) (the fields are ${header.join(', ')}); name it with --hash-field`,
+        ? said('sets.why.noSuchField', { field: options.hashField, fields: header.join(', ') })
+        : said('sets.why.noHashField', { fields: header.join(', ') }),
     );
   const entries: ReferenceEntry[] = [];
   const written: string[] = [];
@@ -129,27 +128,24 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
     const where = `${path}, line ${index + 2}`;
     if (line.trim() === '') return;
     const fields = fieldsOf(line);
-    if (!fields) throw new UnreadableReference(where, 'a field is not wrapped in þ…þ');
+    if (!fields) throw new UnreadableReference(where, said('sets.why.notWrapped'));
     if (fields.length !== header.length)
       throw new UnreadableReference(
         where,
-        `it has ${fields.length} fields where the first line names ${header.length}`,
+        said('sets.why.fieldCount', { count: fields.length, named: header.length }),
       );
     const name = fields[pathAt] as string;
-    if (!name) throw new UnreadableReference(where, 'its path is empty');
+    if (!name) throw new UnreadableReference(where, said('sets.why.emptyPath'));
     const digests: ReferenceEntry['digests'] = {};
     for (const at of hashAts) {
       const value = fields[at] as string;
       if (value === '') continue;
       const read = digestOf(value);
       if (!read)
-        throw new UnreadableReference(
-          where,
-          `${header[at]} is not an MD5, SHA-1 or SHA-256 in hex: ${value}`,
-        );
+        throw new UnreadableReference(where, said('sets.why.notAHash', { field: header[at] ?? '', value }));
       digests[read.digest] = read.hex;
     }
-    if (Object.keys(digests).length === 0) throw new UnreadableReference(where, 'it has no hash');
+    if (Object.keys(digests).length === 0) throw new UnreadableReference(where, said('sets.why.noHash'));
     written.push(name);
     // Load files write paths from the volume's root, often with a leading backslash.
     entries.push({

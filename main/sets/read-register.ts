@@ -8,6 +8,7 @@ import type {
 } from '../../verifier/sets/reference';
 import { digestOf, looksLikeWindows, relativeToCommonRoot } from '../../verifier/sets/reference';
 import { UnreadableReference } from './read-load-file';
+import { said } from '../../protocol/said';
 
 /** What this computer knows of a certification: the times its log signed, when its evidence holds. */
 export type CertificationLookup = (
@@ -32,13 +33,16 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
     throw new UnreadableReference(
       lines ? `${path}, line ${lines}` : path,
       code === 'ENOENT'
-        ? 'it does not exist'
-        : `it is not a register Evidence Desk can read (${(error as Error).message})`,
+        ? said('sets.why.doesNotExist')
+        : said('sets.why.notARegister', { detail: (error as Error).message }),
     );
   }
   const missing = REQUIRED.filter((column) => rows[0] && !(column in rows[0]));
   if (rows.length && missing.length)
-    throw new UnreadableReference(`${path}, line 1`, `the register has no column ${missing.join(', ')}`);
+    throw new UnreadableReference(
+      `${path}, line 1`,
+      said('sets.why.noColumn', { columns: missing.join(', ') }),
+    );
   const problems: ReferenceProblem[] = [];
   const kept: { row: Record<string, string>; line: number }[] = [];
   rows.forEach((row, index) => {
@@ -47,7 +51,7 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
     if (row.State !== 'anchored') {
       problems.push({
         where: `${path}, line ${line}`,
-        why: `${row.File || row.Path} is ${row.State}, not anchored: not counted`,
+        why: said('sets.why.notAnchored', { name: row.File || row.Path || '', state: row.State ?? '' }),
       });
       return;
     }
@@ -60,7 +64,7 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
     const where = `${path}, line ${line}`;
     const sha256 = digestOf(row['SHA-256'] ?? '');
     if (!sha256 || sha256.digest !== 'sha256') {
-      problems.push({ where, why: `its SHA-256 is not one: ${row['SHA-256']}` });
+      problems.push({ where, why: said('sets.why.notASha256', { value: row['SHA-256'] ?? '' }) });
       return;
     }
     const id = row['Certification id'] || null;

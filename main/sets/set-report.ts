@@ -47,5 +47,9 @@ export async function writeSetReportCsv(report: SetReport, path: string): Promis
 /** The report for scripts: codes, and sentences in English. */
 export const setReportJson = (report: SetReport) => ({
   ...report,
+  reference: {
+    ...report.reference,
+    problems: report.reference.problems.map((problem) => ({ ...problem, why: inEnglish(problem.why) })),
+  },
   results: report.results.map((result) => ({ ...result, note: result.note ? inEnglish(result.note) : null })),
 });

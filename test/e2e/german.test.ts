@@ -66,6 +66,14 @@ describe('the app in German', () => {
     await harness.drop([contract!, edited]);
     await expect.poll(() => verdict.innerText()).toContain(words.verify.verdicts.receipt_invalid);
     await expectNoEnglish(harness, 'an edited receipt');
+
+    // A whole set, against the certifications on this computer.
+    await page.getByRole('button', { name: words.verifySet.open }).click();
+    const setDialog = page.getByRole('dialog', { name: words.verifySet.title });
+    await harness.drop([join(ws.dir, 'docs')]);
+    await setDialog.getByRole('button', { name: words.verifySet.check, exact: true }).click();
+    await expect.poll(() => setDialog.innerText(), { timeout: 20_000 }).toContain(words.verifySet.passed);
+    await expectNoEnglish(harness, 'a set verified');
     await page.keyboard.press('Escape');
 
     // A connection test to an address where nothing answers.

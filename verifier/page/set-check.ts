@@ -1,13 +1,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { SetResult } from '../../protocol/sets';
-import { SET_VERDICT_WORDS, setSummaryInEnglish } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, plainEnglish, setSummaryInEnglish } from '../../protocol/sets';
 import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
 import type { Reference, ReferenceEntry } from '../sets/reference';
 import { normalName } from '../sets/reference';
 import type { Trust } from '../verify-receipt';
-import { VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
+import { verifyReceipt } from '../verify-receipt';
 
 /**
  * verify.html's check of a whole production: the documents of a folder against the receipts of an
@@ -29,14 +29,14 @@ async function kitReference(files: File[], trust: Trust): Promise<Reference> {
     try {
       json = JSON.parse(await file.text());
     } catch {
-      problems.push({ where, why: 'it is not JSON' });
+      problems.push({ where, why: { key: 'sets.why.notJson' } });
       continue;
     }
     const claimed = (json as { file?: { name?: unknown; sha256?: unknown } } | null)?.file;
     const digest = typeof claimed?.sha256 === 'string' ? claimed.sha256.toLowerCase() : '';
     const verdict = await verifyReceipt(digest, json, trust);
     if (verdict.verdict !== 'verified') {
-      problems.push({ where, why: `${VERDICT_HEADLINES[verdict.verdict]}: ${verdict.message}` });
+      problems.push({ where, why: { key: `sets.why.receipt.${verdict.verdict}` } });
       continue;
     }
     const name = typeof claimed?.name === 'string' ? claimed.name : '';
@@ -108,7 +108,7 @@ export async function checkProduction(
     reference,
   );
   const summary = summarise(results, reference);
-  const text = `${setSummaryInEnglish(summary)}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${problem.why}`).join('')}`;
+  const text = `${setSummaryInEnglish(summary)}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${plainEnglish(problem.why)}`).join('')}`;
   view.result(
     summary.passed ? 'verified' : 'failed',
     summary.passed

@@ -1,3 +1,4 @@
+import type { Said } from '../../protocol/said';
 import type { ReferenceKind } from '../../protocol/sets';
 
 /** The digests a reference may hold for a document: ours (SHA-256), or a load file's (MD5, SHA-1). */
@@ -30,7 +31,7 @@ export interface ReferenceEntry {
 /** Something in the reference that could not be used, said alone; the rest is still checked. */
 export interface ReferenceProblem {
   where: string;
-  why: string;
+  why: Said;
 }
 
 export type { ReferenceKind };

@@ -33,7 +33,9 @@ function reportText(report: SetReport): string[] {
   const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, summary.counts[verdict]]));
   return [
     words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') }),
-    ...reference.problems.map((problem) => words('sets.referenceProblem', problem)),
+    ...reference.problems.map((problem) =>
+      words('sets.referenceProblem', { where: problem.where, why: say(problem.why) }),
+    ),
     ...report.results.map(resultLine),
     words('sets.summary', { documents: count(summary.documents, 'files'), ...counts }),
     summary.passed

@@ -170,7 +170,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
             </p>
             {report.reference.problems.map((entry) => (
               <p key={entry.where} className="demo-mark">
-                {t('verifySet.referenceProblem', entry)}
+                {t('verifySet.referenceProblem', { where: entry.where, why: say(entry.why) })}
               </p>
             ))}
           </>
