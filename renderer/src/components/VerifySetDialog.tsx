@@ -6,6 +6,7 @@ import { ask, bridge, messageOf } from '../bridge';
 import { useFormat, useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { Dialog } from './Dialog';
+import { folderOfPick } from '../chosen-folder';
 import { HiddenPicker } from './HiddenPicker';
 
 // A dropped file of these kinds is the reference (a kit's zip, our register, a load file), not a document.
@@ -13,14 +14,14 @@ const REFERENCE_FILE = /\.(zip|csv|dat|txt)$/i;
 // The table shows this many lines of a filter at once; the report holds them all.
 const SHOWN_LINES = 500;
 
-/** The folder a directory picker chose: a picked file's path without the part below that folder. */
+/** The folder a directory picker chose (see folderOfPick). */
 function chosenFolder(files: FileList | null): string | null {
   const first = files?.[0];
   if (!first) return null;
-  const path = bridge().pathForFile(first);
-  const relative = (first as File & { webkitRelativePath?: string }).webkitRelativePath ?? '';
-  const below = relative.slice(relative.indexOf('/') + 1);
-  return below && path.endsWith(below) ? path.slice(0, -below.length - 1) : null;
+  return folderOfPick(
+    bridge().pathForFile(first),
+    (first as File & { webkitRelativePath?: string }).webkitRelativePath ?? '',
+  );
 }
 
 const nameOf = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
