@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { CertificationRow } from '../../protocol/views';
 import type { Trust } from '../../verifier/verify-receipt';
@@ -64,12 +64,26 @@ export async function openReference(
   return readLoadFile(choice.path, choice);
 }
 
+/** Our register whatever its file's name: it starts with our header (after a byte-order mark). */
 function startsLikeRegister(path: string): boolean {
-  const head = readFileSync(path)
-    .subarray(0, 64)
-    .toString('utf8')
-    .replace(/^\ufeff/, '');
-  return head.startsWith('Matter,File,Path');
+  const head = Buffer.alloc(64);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    // Not readable: the load file reader says so, with where and why.
+    return false;
+  }
+  try {
+    const read = readSync(fd, head, 0, head.length, 0);
+    return head
+      .subarray(0, read)
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .startsWith('Matter,File,Path');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** This computer's register as the reference: every anchored certification of the active profile. */
