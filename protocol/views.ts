@@ -224,8 +224,8 @@ export type DocumentVerification =
       path: string;
       assetHash: string;
       verdict: ReceiptVerdict;
-      headline: string;
-      demoNotice: string | null;
+      /** The receipt says it was made on a sandbox. */
+      demo: boolean;
     };
 
 export type { LanguageChoice };

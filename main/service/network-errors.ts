@@ -97,3 +97,13 @@ function issuerOf(url: URL): Promise<string | null> {
 /** An answer that is a web page where the service speaks JSON: a captive portal or a proxy's login page. */
 export const looksLikeCaptivePortal = (contentType: string | null, raw: string): boolean =>
   /text\/html/i.test(contentType ?? '') || /^\s*<(!doctype html|html)/i.test(raw);
+
+/** What to say of an answer that is not JSON: a sign-in page when it looks like one, else `otherwise`. */
+export const notJson = (
+  response: Response,
+  raw: string,
+  otherwise: 'service.notJson' | 'service.tokenNotJson',
+): Said =>
+  said(
+    looksLikeCaptivePortal(response.headers.get('content-type'), raw) ? 'service.captivePortal' : otherwise,
+  );

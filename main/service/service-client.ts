@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CertificationRequest } from '../../protocol/certification-request';
 import { said } from '../../protocol/said';
 import type { Fetch } from './network';
-import { explainNetworkFailure, looksLikeCaptivePortal, networkReason } from './network-errors';
+import { explainNetworkFailure, networkReason, notJson } from './network-errors';
 import type { SigningKeys } from './request-signer';
 import { signRequest } from './request-signer';
 import type { CertificationReading } from './response-reader';
@@ -140,15 +140,7 @@ export class ServiceClient {
       try {
         json = JSON.parse(raw);
       } catch {
-        return unreadable(
-          said(
-            looksLikeCaptivePortal(response.headers.get('content-type'), raw)
-              ? 'service.captivePortal'
-              : 'service.notJson',
-          ),
-          response.status,
-          raw,
-        );
+        return unreadable(notJson(response, raw, 'service.notJson'), response.status, raw);
       }
       try {
         return { ok: true, value: read(json), raw };

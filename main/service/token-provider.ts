@@ -1,5 +1,5 @@
 import { said } from '../../protocol/said';
-import { looksLikeCaptivePortal } from './network-errors';
+import { notJson } from './network-errors';
 import { CallFailed, failure, httpFailure } from './service-failures';
 
 /** An access token and when it should be renewed (before it expires, not after). */
@@ -87,13 +87,7 @@ export async function requestToken(
   try {
     body = JSON.parse(raw) as typeof body;
   } catch {
-    throw refuse(
-      said(
-        looksLikeCaptivePortal(response.headers.get('content-type'), raw)
-          ? 'service.captivePortal'
-          : 'service.tokenNotJson',
-      ),
-    );
+    throw refuse(notJson(response, raw, 'service.tokenNotJson'));
   }
   if (typeof body.access_token !== 'string' || !body.access_token)
     throw refuse(said('service.noAccessToken'));

@@ -102,6 +102,5 @@ export function thisComputer(local: LocalCertifications): Reference {
     fromWindows: false,
     problems: [],
     digests: [],
-    ownFiles: [],
   };
 }

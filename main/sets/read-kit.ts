@@ -89,5 +89,5 @@ export async function readKit(path: string, trust: Trust): Promise<Reference> {
       where,
     });
   }
-  return { kind: 'kit', source: path, entries, fromWindows: false, problems, digests: [], ownFiles: [path] };
+  return { kind: 'kit', source: path, entries, fromWindows: false, problems, digests: [] };
 }

@@ -164,6 +164,5 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
     fromWindows: looksLikeWindows(written),
     problems: [],
     digests: (['md5', 'sha1'] as const).filter((digest) => needed.has(digest)),
-    ownFiles: [path],
   };
 }

@@ -83,6 +83,5 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
     fromWindows: looksLikeWindows(written),
     problems,
     digests: [],
-    ownFiles: [path],
   };
 }

@@ -52,7 +52,7 @@ async function kitReference(files: File[], trust: Trust): Promise<Reference> {
       where,
     });
   }
-  return { kind: 'kit', source: null, entries, fromWindows: false, problems, digests: [], ownFiles: [] };
+  return { kind: 'kit', source: null, entries, fromWindows: false, problems, digests: [] };
 }
 
 async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<string> {

@@ -46,8 +46,6 @@ export interface Reference {
   problems: ReferenceProblem[];
   /** Besides SHA-256, the digests its entries carry: each file is read once for all of them. */
   digests: ExtraDigest[];
-  /** Files the set may contain that are the reference itself (a manifest listing its own folder). */
-  ownFiles: string[];
 }
 
 /** A name as compared: '/' for '\\', NFC (macOS writes NFD), no leading './'. */

@@ -30,7 +30,7 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
     dataDir,
     given,
   );
-  if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demoNotice !== null });
+  if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demo });
   else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
   return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
 }
@@ -51,7 +51,7 @@ function verdictText(result: ProofVerification): (string | null)[] {
     whyOf(verdict, appWords, asGiven),
     ...(signed.length ? [`${appWords('verify.signedHeading')}:`, ...block(signed)] : []),
     ...(stated.length ? [`${appWords('verify.statedHeading')}:`, ...block(stated)] : []),
-    result.demoNotice && appWords('verify.why.demo'),
+    result.demo ? appWords('verify.why.demo') : null,
   ];
 }
 

@@ -76,7 +76,7 @@ function explain(
       headline: t(`verify.verdicts.${result.verdict.verdict}`),
       lines: [
         whyOf(result.verdict, t, (iso) => when(Date.parse(iso))),
-        result.demoNotice ? t('verify.why.demo') : '',
+        result.demo ? t('verify.why.demo') : '',
       ],
       ...factsOf(result.verdict, t, when),
     };
