@@ -18,7 +18,7 @@ import { certificateFingerprint, certificatesFromPem } from '../../verifier/time
 import type { SetProgress, SetReport } from '../../protocol/sets';
 import { DeskError } from '../errors';
 import type { ReferenceChoice } from '../sets/open-reference';
-import { openReference, thisComputer } from '../sets/open-reference';
+import { kindOfReference, openReference, thisComputer } from '../sets/open-reference';
 import { UnreadableReference } from '../sets/read-load-file';
 import { verifySet } from '../sets/verify-set';
 
@@ -101,18 +101,37 @@ export class Verification {
     const local = {
       anchored: () => store.queue.list({ profileId, states: ['anchored'], limit: Number.MAX_SAFE_INTEGER }),
     };
+    const refusal = (error: unknown) =>
+      error instanceof UnreadableReference
+        ? new DeskError(
+            'invalid_reference',
+            said('sets.unreadableReference', { where: error.where, why: error.why }),
+          )
+        : error;
+    let kind: ReturnType<typeof kindOfReference> | null;
+    try {
+      kind = against ? kindOfReference(against.path) : null;
+    } catch (error) {
+      throw refusal(error);
+    }
     const read = async () => {
       try {
-        return against ? await openReference(against, trustIn(store), local) : thisComputer(local);
+        return against && kind
+          ? await openReference(against, kind, trustIn(store), local)
+          : thisComputer(local);
       } catch (error) {
-        if (!(error instanceof UnreadableReference)) throw error;
-        throw new DeskError(
-          'invalid_reference',
-          said('sets.unreadableReference', { where: error.where, why: error.why }),
-        );
+        throw refusal(error);
       }
     };
-    return verifySet(paths, { ownFiles: against ? [against.path] : [], read }, this.deps.pool, onProgress);
+    // Only a load file says which digests it carries; every other reference is SHA-256 alone, and
+    // the set's files are hashed while it is read.
+    const digests = kind === 'load-file' ? null : [];
+    return verifySet(
+      paths,
+      { ownFiles: against ? [against.path] : [], digests, read },
+      this.deps.pool,
+      onProgress,
+    );
   }
 
   /** Against the proof when one is given, else against this queue's certifications of the document. */

@@ -46,21 +46,27 @@ export function lookupIn(local: LocalCertifications): CertificationLookup {
 }
 
 /** Which kind of reference a path is: a folder or zip is a kit, a CSV our register, else a load file. */
+export function kindOfReference(path: string): 'kit' | 'register' | 'load-file' {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    throw new UnreadableReference(path, said('sets.why.doesNotExist'));
+  }
+  const extension = extname(path).toLowerCase();
+  if (isFolder || extension === '.zip') return 'kit';
+  return extension === '.csv' || startsLikeRegister(path) ? 'register' : 'load-file';
+}
+
+/** The reference chosen, read as the kind it is. */
 export async function openReference(
   choice: ReferenceChoice,
+  kind: ReturnType<typeof kindOfReference>,
   trust: Trust,
   local: LocalCertifications,
 ): Promise<Reference> {
-  let isFolder: boolean;
-  try {
-    isFolder = statSync(choice.path).isDirectory();
-  } catch {
-    throw new UnreadableReference(choice.path, said('sets.why.doesNotExist'));
-  }
-  const extension = extname(choice.path).toLowerCase();
-  if (isFolder || extension === '.zip') return readKit(choice.path, trust);
-  if (extension === '.csv' || startsLikeRegister(choice.path))
-    return readRegister(choice.path, lookupIn(local));
+  if (kind === 'kit') return readKit(choice.path, trust);
+  if (kind === 'register') return readRegister(choice.path, lookupIn(local));
   return readLoadFile(choice.path, choice);
 }
 

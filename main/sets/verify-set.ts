@@ -1,10 +1,11 @@
 import { realpathSync, statSync } from 'node:fs';
-import { basename, relative, resolve, sep } from 'node:path';
-import type { SetProgress, SetReport } from '../../protocol/sets';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import type { SetProgress, SetReport, SetResult } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
 import type { ReadDocument } from '../../verifier/sets/match-set';
-import { matchSet, summarise } from '../../verifier/sets/match-set';
+import type { SetMatcher } from '../../verifier/sets/match-set';
+import { setMatcher, summarise } from '../../verifier/sets/match-set';
 import type { Reference } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
 
@@ -29,7 +30,12 @@ const realOrSame = (path: string) => {
  */
 export async function verifySet(
   paths: readonly string[],
-  source: { ownFiles: readonly string[]; read(): Promise<Reference> },
+  source: {
+    ownFiles: readonly string[];
+    /** The digests the reference will want, when known before it is read. */
+    digests: Reference['digests'] | null;
+    read(): Promise<Reference>;
+  },
   pool: HashPool,
   onProgress?: (progress: SetProgress) => void,
 ): Promise<SetReport> {
@@ -47,12 +53,18 @@ export async function verifySet(
   };
   // Files wait as found (a path and a size) and at most IN_FLIGHT are handed to the workers at
   // once: memory holds the results, not a promise and a job for each of 100,000 files.
-  const documents: ReadDocument[] = [];
+  // Each document is matched as soon as it is read and the reference is known: what is kept is its
+  // line of the report, and the matching is done while the workers still read.
+  const results: SetResult[] = [];
+  const readEarly: ReadDocument[] = [];
+  let matcher: SetMatcher | null = null;
+  const matched = (document: ReadDocument) =>
+    matcher ? results.push(matcher.match(document)) : readEarly.push(document);
   const waiting: { file: FoundFile; name: string }[] = [];
   let inFlight = 0;
   let allRead: () => void = () => undefined;
   // The digests wanted are known once the reference is read; until then found files only wait.
-  let digests: Reference['digests'] | null = null;
+  let digests = source.digests;
   const next = () => {
     while (digests !== null && inFlight < IN_FLIGHT && waiting.length) {
       const { file, name } = waiting.pop() as { file: FoundFile; name: string };
@@ -61,7 +73,7 @@ export async function verifySet(
         inFlight--;
         progress.filesDone++;
         progress.bytesDone += file.size;
-        documents.push(
+        matched(
           outcome.ok
             ? { name, path: file.path, digests: { sha256: outcome.hash, ...outcome.also } }
             : { name, path: file.path, unreadable: outcome.said },
@@ -78,16 +90,24 @@ export async function verifySet(
     waiting.push({ file, name });
     next();
   };
-  const unreadable: ReadDocument[] = [];
   const listing = (async () => {
     for (const root of paths) {
       const isFolder = statSafe(root)?.isDirectory() ?? false;
-      const nameOf = (path: string) => normalName(isFolder ? relative(root, path) : basename(path));
+      // The listing joins every path onto the root as given: its name is what follows.
+      const prefix = join(root, sep);
+      const nameOf = (path: string) =>
+        normalName(
+          !isFolder
+            ? basename(path)
+            : path.startsWith(prefix)
+              ? path.slice(prefix.length)
+              : relative(root, path),
+        );
       const { problems } = await pool.expand([root], (files) => {
         for (const file of files) if (!isOwn(file.path)) read(file, nameOf(file.path));
       });
       for (const problem of problems)
-        unreadable.push({ name: nameOf(problem.path), path: problem.path, unreadable: problem.said });
+        matched({ name: nameOf(problem.path), path: problem.path, unreadable: problem.said });
     }
   })();
   // The workers list the set while this thread reads the reference.
@@ -98,16 +118,17 @@ export async function verifySet(
     await listing.catch(() => undefined);
     throw error;
   }
+  matcher = setMatcher(reference);
+  for (const document of readEarly.splice(0)) matched(document);
   digests = reference.digests;
   next();
   await listing;
   progress.listing = false;
   report(true);
   if (inFlight > 0 || waiting.length > 0) await new Promise<void>((resolve) => (allRead = resolve));
-  documents.push(...unreadable);
-  documents.sort((a, b) => (a.name < b.name ? -1 : 1));
+  results.sort((a, b) => (a.name < b.name ? -1 : 1));
+  results.push(...matcher.missing());
   report(true);
-  const results = matchSet(documents, reference);
   return {
     reference: { kind: reference.kind, source: reference.source, problems: reference.problems },
     roots: paths.map((path) => resolve(path)),

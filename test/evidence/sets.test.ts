@@ -181,6 +181,39 @@ describe('verifying a set', () => {
     expect(englishOf(contract?.note)).toMatch(/only the case differs/);
   }, 60_000);
 
+  it('reads a register whose names hold commas and quotes, and refuses a line of the wrong width with its number', async () => {
+    // Such a name is quoted in the CSV: read by the general parser, not the fast split.
+    const set = join(ws.dir, 'quoted-set');
+    execFileSync('cp', ['-r', production, set]);
+    const name = 'memo, "draft".pdf';
+    writeFileSync(join(set, name), 'the memo');
+    const [head = '', ...rows] = readFileSync(register, 'utf8').replace(/\r\n$/, '').split('\r\n');
+    const row = (cells: Record<string, string>) =>
+      head
+        .replace(/^\ufeff/, '')
+        .split(',')
+        .map((column) => cells[column] ?? '')
+        .join(',');
+    const quoted = row({
+      Path: `"${join(ws.dir, 'docs', name).replace(/"/g, '""')}"`,
+      'SHA-256': sha256('the memo'),
+      State: 'anchored',
+    });
+    const withQuotes = join(ws.dir, 'quoted-register.csv');
+    writeFileSync(withQuotes, [head, ...rows, quoted, ''].join('\r\n'));
+    const report = await core.verification.verifySet([set], { path: withQuotes });
+    expect(verdicts(report)[name]).toBe('verified');
+    expect(report.summary.passed).toBe(true);
+
+    // A line cut short, without a quote anywhere: refused, with where.
+    const broken = join(ws.dir, 'broken-register.csv');
+    writeFileSync(broken, [head, ...rows, 'cut,short', ''].join('\r\n'));
+    await expect(core.verification.verifySet([set], { path: broken })).rejects.toMatchObject({
+      code: 'invalid_reference',
+      message: expect.stringContaining(`broken-register.csv, line ${rows.length + 2}`),
+    });
+  }, 60_000);
+
   it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {
     const tampered = join(ws.dir, 'tampered-kit');
     execFileSync('cp', ['-r', kit, tampered]);

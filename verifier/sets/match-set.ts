@@ -23,11 +23,24 @@ const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
  * that names files without folders (a kit's receipts) is compared with the documents' file names.
  */
 export function matchSet(documents: readonly ReadDocument[], reference: Reference): SetResult[] {
+  const matcher = setMatcher(reference);
+  return [...documents.map(matcher.match), ...matcher.missing()];
+}
+
+/** Documents matched one by one as they are read (see matchSet), then what no document matched. */
+export interface SetMatcher {
+  match(document: ReadDocument): SetResult;
+  /** Each entry of the reference no document matched: nothing, against this computer's register. */
+  missing(): SetResult[];
+}
+
+export function setMatcher(reference: Reference): SetMatcher {
   const byName = reference.entries.every((entry) => !entry.name.includes('/'));
   const nameOf = (name: string) => (byName ? basename(name) : name);
   const key = (name: string) => (reference.fromWindows ? nameOf(name).toLowerCase() : nameOf(name));
+  // One index per kind of digest, keyed by the hex itself: 100,000 lookups build no strings.
   const entriesByName = new Map<string, ReferenceEntry[]>();
-  const entriesByDigest = new Map<string, ReferenceEntry[]>();
+  const entriesByDigest = new Map<Digest, Map<string, ReferenceEntry[]>>();
   const add = (map: Map<string, ReferenceEntry[]>, k: string, entry: ReferenceEntry) => {
     const entries = map.get(k);
     if (entries) entries.push(entry);
@@ -35,53 +48,70 @@ export function matchSet(documents: readonly ReadDocument[], reference: Referenc
   };
   for (const entry of reference.entries) {
     add(entriesByName, key(entry.name), entry);
-    for (const [digest, hex] of Object.entries(entry.digests))
-      add(entriesByDigest, `${digest}:${hex}`, entry);
+    for (const digest in entry.digests) {
+      let index = entriesByDigest.get(digest as Digest);
+      if (!index) entriesByDigest.set(digest as Digest, (index = new Map()));
+      add(index, entry.digests[digest as Digest] as string, entry);
+    }
   }
+  const sameContentAs = (digests: Partial<Record<Digest, string>>) => {
+    const same: ReferenceEntry[] = [];
+    for (const [digest, index] of entriesByDigest) {
+      const hex = digests[digest];
+      for (const entry of (hex && index.get(hex)) || []) if (!same.includes(entry)) same.push(entry);
+    }
+    return same;
+  };
   const found = new Set<ReferenceEntry>();
-  const results: SetResult[] = documents.map((document): SetResult => {
-    const base = { name: document.name, path: document.path };
+  const match = (document: ReadDocument): SetResult => {
     if ('unreadable' in document)
-      return { ...base, verdict: 'unreadable', sha256: null, entry: null, note: document.unreadable };
-    const sameContent = new Set<ReferenceEntry>();
-    for (const [digest, hex] of Object.entries(document.digests))
-      for (const entry of entriesByDigest.get(`${digest}:${hex}`) ?? []) sameContent.add(entry);
+      return {
+        name: document.name,
+        path: document.path,
+        verdict: 'unreadable',
+        sha256: null,
+        entry: null,
+        note: document.unreadable,
+      };
+    const sameContent = sameContentAs(document.digests);
     const sameName = entriesByName.get(key(document.name)) ?? [];
-    const sha256 = document.digests.sha256 ?? null;
-    const exact = sameName.find((entry) => sameContent.has(entry));
+    const exact = sameName.find((entry) => sameContent.includes(entry));
     const verdict: SetVerdict = exact
       ? 'verified'
       : sameName.length
         ? 'changed'
-        : sameContent.size
+        : sameContent.length
           ? 'renamed'
           : 'not_certified';
-    const entry = exact ?? sameName[0] ?? [...sameContent][0] ?? null;
+    const entry = exact ?? sameName[0] ?? sameContent[0] ?? null;
     // A changed document still accounts for its entry: the name is there, its content is not.
     if (entry) found.add(entry);
     const caseOnly = entry !== null && verdict !== 'renamed' && nameOf(entry.name) !== nameOf(document.name);
     return {
-      ...base,
+      name: document.name,
+      path: document.path,
       verdict,
-      sha256,
+      sha256: document.digests.sha256 ?? null,
       entry: entry && { name: entry.writtenAs, where: entry.where, certification: entry.certification },
       note: caseOnly ? said('sets.caseOnly', { name: entry.writtenAs }) : null,
     };
-  });
+  };
   // This computer's register holds everything ever certified here, not one production: nothing of
   // it is missing from a set.
-  if (reference.kind === 'this-computer') return results;
-  for (const entry of reference.entries)
-    if (!found.has(entry))
-      results.push({
-        name: entry.name,
-        path: null,
-        verdict: 'missing',
-        sha256: entry.digests.sha256 ?? null,
-        entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
-        note: null,
-      });
-  return results;
+  const missing = () =>
+    reference.kind === 'this-computer'
+      ? []
+      : reference.entries
+          .filter((entry) => !found.has(entry))
+          .map((entry): SetResult => ({
+            name: entry.name,
+            path: null,
+            verdict: 'missing',
+            sha256: entry.digests.sha256 ?? null,
+            entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+            note: null,
+          }));
+  return { match, missing };
 }
 
 /**
