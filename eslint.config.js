@@ -41,9 +41,11 @@ const BELOW_THE_CORE = {
     '**/evidence/*',
     '!**/evidence/verification',
     '!**/evidence/evidence-exports',
+    '**/watch/*',
+    '!**/watch/watched-folders',
   ],
   message:
-    'The shells reach the core and its services (core.ts, evidence/verification, evidence/evidence-exports) and the platform pieces (logging, secrets, config/data-dir, service/network, desktop-policy), not what the services are built from.',
+    'The shells reach the core and its services (core.ts, evidence/verification, evidence/evidence-exports, watch/watched-folders) and the platform pieces (logging, secrets, config/data-dir, service/network, desktop-policy), not what the services are built from.',
 };
 
 export default tseslint.config(

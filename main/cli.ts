@@ -17,6 +17,7 @@ import { sync } from './cli/commands/sync';
 import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { verifySetCommand } from './cli/commands/verify-set';
+import { watch } from './cli/commands/watch';
 import { statSync } from 'node:fs';
 import { err, outJson } from './cli/output';
 import { say, words } from './cli/language';
@@ -35,6 +36,7 @@ const RUN: Record<
   profile: (core, rest, values) => profile(core, rest, values),
   export: (core, _rest, values) => exportKit(core, values),
   config: (core, rest, values) => config(core, rest, values),
+  watch: (core, rest, values) => watch(core, rest, values),
 };
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -60,10 +62,13 @@ async function main(argv: string[]): Promise<number | undefined> {
   // A receipt is checked with nothing but the file, the receipt and the trusted keys: no queue opened.
   if (name === 'verify' && (values.receipt || values.certificate))
     return verifyAgainstReceipt(rest[0] as string, values, dataDir);
+  // `watch` alone watches in the foreground, sending what it certifies, until a signal.
+  const watching = name === 'watch' && rest.length === 0;
   const core = await EvidenceCore.open({
     dataDir,
     secrets: new KeychainSecretStore(),
-    sync: name === 'certify' || name === 'sync',
+    sync: name === 'certify' || name === 'sync' || watching,
+    watch: watching,
     sender: 'command-line',
     // HTTPS_PROXY / NO_PROXY, the OS certificate store, NODE_EXTRA_CA_CERTS and the profile's CA file.
     networkFor: (profile) => commandLineFetch({ caFile: profile.caFile }),
@@ -71,7 +76,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     startEmbedded: async (dbPath) => (await import('../sandbox/embedded')).embeddedSandbox()(dbPath),
   });
   const stopOnSignal = () => void core.close().then(() => process.exit(130));
-  process.once('SIGINT', stopOnSignal);
+  // Watching stops on a signal by design, cleanly and with exit 0; everything else is interrupted.
+  if (!watching) process.once('SIGINT', stopOnSignal);
   try {
     return await RUN[name](core, rest, values);
   } finally {

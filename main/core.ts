@@ -29,6 +29,8 @@ import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import type { Batch } from '../protocol/certification-request';
 import type { SetProgress } from '../protocol/sets';
+import type { WatchTiming } from './watch/folder-watcher';
+import { WatchedFolders } from './watch/watched-folders';
 
 export interface CoreOptions {
   /** Where the queue database (and the embedded sandbox's) live. */
@@ -60,6 +62,10 @@ export interface CoreOptions {
   networkFor?: (profile: ServiceProfile) => Fetch | undefined;
   /** How patient independent timestamping is; tests shorten it. */
   timestampPacing?: TimestampPacing;
+  /** Watch the watched folders while open (the app, `evidence-desk watch`); other commands do not. */
+  watch?: boolean;
+  /** How often watched folders and their waiting files are looked at; tests shorten it. */
+  watchTiming?: Partial<WatchTiming>;
 }
 
 export interface CoreEvents {
@@ -92,6 +98,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   readonly verification: Verification;
   /** The person's choices: language, receipts beside files. */
   readonly preferences: Preferences;
+  /** Folders whose new files are certified unattended. */
+  readonly watched: WatchedFolders;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -150,6 +158,15 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       environmentOf: (profileId) => this.exports.environmentOf(profileId),
       wake: () => this.sync.wake(),
     });
+    this.watched = new WatchedFolders({
+      store: store.watched,
+      pool: this.pool,
+      log: this.log,
+      activeProfileId,
+      identity: currentIdentity,
+      onQueued: () => this.afterQueued(),
+      timing: options.watchTiming,
+    });
     this.profiles = new ProfileService({
       connections: this.connections,
       sync: this.sync,
@@ -164,6 +181,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     core.stopReceiptsBeside = keepReceiptsBesideFiles(core.store, core.preferences, core.exports, core.log);
     try {
       await core.sync.connect();
+      if (options.watch) await core.watched.start();
       core.log.log('info', 'core.opened', { profile: core.activeProfileId, sync: options.sync !== false });
     } catch (error) {
       await core.close();
@@ -196,17 +214,22 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       onQueued: () => this.sync.wake(),
       onProgress: (progress) => this.emit('progress', progress),
     });
-    if (report.queued.length)
-      await this.timestamps.sealBatch(this.activeProfileId).catch((error: unknown) =>
-        // The batch's rows are gathered again later; certifying never fails for the sake of a timestamp.
-        this.log.log('warn', 'timestamp.seal_failed', { error: (error as Error).message }),
-      );
+    if (report.queued.length) await this.afterQueued();
     this.log.log('info', 'intake.finished', {
       queued: report.queued.length,
       problems: report.problems.map((problem) => problem.code),
       alreadyCertified: report.alreadyCertified.length,
     });
     return report;
+  }
+
+  /** Rows were queued: they are gathered under one timestamp request (sending was woken as they were written). */
+  private async afterQueued(): Promise<void> {
+    this.sync.wake();
+    await this.timestamps.sealBatch(this.activeProfileId).catch((error: unknown) =>
+      // The batch's rows are gathered again later; certifying never fails for the sake of a timestamp.
+      this.log.log('warn', 'timestamp.seal_failed', { error: (error as Error).message }),
+    );
   }
 
   status(): CoreStatus {
@@ -223,6 +246,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   async close(): Promise<void> {
+    await this.watched.stop();
     this.stopReceiptsBeside?.();
     await this.disconnect();
     await this.pool.close();

@@ -56,6 +56,10 @@ export interface CertificationRow {
   timestampProblem: Said | null;
   /** JSON: the path from this file's hash to its batch's root ({side, hash}[]). */
   timestampPath: string | null;
+  /** The watched folder it was found in; null for what was dropped or named. */
+  watchedFolderId: number | null;
+  /** The certification of this file's earlier content, when the file changed after it was certified. */
+  followsId: number | null;
 }
 
 /** What a person did to a certification besides certifying it, for the custody register. */
@@ -269,4 +273,41 @@ export interface ExportResult {
   zip: string | null;
   /** The register's CSV file, for a register export. */
   file: string | null;
+}
+
+/** How a watched folder hears of new files: change events, polling (network shares), or decided from where it is. */
+export type WatchMethod = 'auto' | 'events' | 'poll';
+
+/** How a watched folder is doing, for the list, the tray and `watch list`. */
+export type WatchStatus = 'starting' | 'catching_up' | 'watching' | 'paused' | 'unavailable';
+
+/** What the person chose for a watched folder. */
+export interface WatchedFolderChoices {
+  path: string;
+  matter: string | null;
+  eventType: string;
+  assetType: string;
+  /** A glob of the files to certify (`*.pdf`); null for every file. */
+  include: string | null;
+  subfolders: boolean;
+  /** Each anchored certification's receipt is written beside its file. */
+  receiptsBeside: boolean;
+  method: WatchMethod;
+  /** How often a polled folder is listed. */
+  pollSeconds: number;
+  /** How long a file must stay unchanged before it is certified. */
+  settleMs: number;
+}
+
+export interface WatchedFolderView extends WatchedFolderChoices {
+  id: number;
+  sourceSystem: string;
+  paused: boolean;
+  status: WatchStatus;
+  /** Why it is not watching (missing, no permission…), or what last failed in it; said. */
+  problem: Said | null;
+  statusAt: number | null;
+  /** Whether it is polled (a network share, or chosen) rather than told of changes. */
+  polled: boolean;
+  createdAt: number;
 }

@@ -11,7 +11,16 @@ export const usage = (): string =>
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, environment: 3, timeout: 4 } as const;
 
-export const COMMANDS = ['certify', 'sync', 'status', 'verify', 'profile', 'export', 'config'] as const;
+export const COMMANDS = [
+  'certify',
+  'sync',
+  'status',
+  'verify',
+  'profile',
+  'export',
+  'config',
+  'watch',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Bad arguments: exit 2 with usage help. */
@@ -57,6 +66,12 @@ export const OPTIONS = {
   report: { type: 'string' },
   'path-field': { type: 'string' },
   'hash-field': { type: 'string' },
+  include: { type: 'string' },
+  'receipts-beside': { type: 'boolean' },
+  'no-subfolders': { type: 'boolean' },
+  poll: { type: 'string' },
+  events: { type: 'boolean' },
+  settle: { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<
@@ -77,7 +92,19 @@ export function checkArguments(command: string, rest: string[], values: Values):
   if (command === 'export' && !values.out && !values.zip && !values.csv)
     throw new UsageError(words('usageErrors.exportNeedsTarget'));
   if (values.receipt && values.certificate) throw new UsageError(words('usageErrors.receiptOrCertificate'));
+  if (command === 'watch') checkWatch(rest, values);
   return command as CommandName;
+}
+
+/** `watch`, `watch list`, `watch add FOLDER --event-type T --asset-type A`, `watch remove|pause|resume FOLDER`. */
+function checkWatch([action, target, ...more]: string[], values: Values): void {
+  const needsFolder = ['add', 'remove', 'pause', 'resume'];
+  if (action !== undefined && action !== 'list' && !needsFolder.includes(action))
+    throw new UsageError(words('usageErrors.watch'));
+  if (more.length || (needsFolder.includes(action ?? '') && !target) || (action === 'list' && target))
+    throw new UsageError(words('usageErrors.watch'));
+  if (action === 'add' && (!values['event-type'] || !values['asset-type']))
+    throw new UsageError(words('usageErrors.watchNeedsTypes'));
 }
 
 /** The certifications an export names: chosen ids, or everything the filters match. */

@@ -6,8 +6,9 @@ import type { EvidenceExports } from './evidence-exports';
 import { writeReceiptBesideFile } from './receipt-beside-file';
 
 /**
- * When chosen, each certification anchored by this process gets its receipt written beside the
- * file. Listens to the change stream; returns the way to stop.
+ * When chosen (for every file, or for a watched folder's), each certification anchored by this
+ * process gets its receipt written beside the file. Listens to the change stream; returns the way
+ * to stop.
  */
 export function keepReceiptsBesideFiles(
   store: Store,
@@ -16,11 +17,15 @@ export function keepReceiptsBesideFiles(
   log: Logger,
 ): () => void {
   return store.changes.subscribe((changes: QueueChanges) => {
-    if (!preferences.receiptsBesideFiles) return;
     const anchored = changes.changed
       .filter((change) => change.state === 'anchored')
       .map((change) => change.id);
+    if (anchored.length === 0) return;
+    const everyFile = preferences.receiptsBesideFiles;
+    const wanted = (folderId: number | null) =>
+      everyFile || (folderId !== null && store.watched.get(folderId)?.receiptsBeside === true);
     for (const row of store.queue.getMany(anchored)) {
+      if (!wanted(row.watchedFolderId)) continue;
       try {
         const path = writeReceiptBesideFile(row.filePath, exports.receiptFor(row));
         log.log('info', 'evidence.receipt_beside_file', { id: row.id, path });

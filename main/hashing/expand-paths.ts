@@ -38,6 +38,7 @@ export interface FoundFile {
   /** The path as people read it (and as the register records it). */
   path: string;
   size: number;
+  mtimeMs: number;
   /**
    * The path's exact bytes, when a name in it is not valid UTF-8 (a Latin-1 `café` from an old
    * system, a stray byte): the file is opened by these, and `path` shows those bytes as Latin-1.
@@ -99,7 +100,8 @@ function visit(
     return;
   }
   if (info.isFile()) {
-    out.files.push(target.raw ? { path, size: info.size, rawPath: target.raw } : { path, size: info.size });
+    const found: FoundFile = { path, size: info.size, mtimeMs: info.mtimeMs };
+    out.files.push(target.raw ? { ...found, rawPath: target.raw } : found);
     handOut(false);
     return;
   }

@@ -140,8 +140,22 @@ class RowWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.unwritten.length === 0) return;
-    const rows = this.deps.queue.enqueue(this.unwritten.splice(0));
-    this.report.queued.push(...rows);
+    const items = this.unwritten.splice(0);
+    if (this.deps.again) this.report.queued.push(...this.deps.queue.enqueue(items));
+    else {
+      // Checked again as it is written: another process (a watched folder) may have certified the
+      // same content since this file was hashed.
+      const { queued, earlier } = this.deps.queue.enqueueUncertified(items);
+      this.report.queued.push(...queued);
+      earlier.forEach((row, index) => {
+        if (!row) return;
+        const { id, fileName, createdAt, state } = row;
+        this.report.alreadyCertified.push({
+          path: (items[index] as NewCertification).filePath,
+          earlier: { id, fileName, createdAt, state },
+        });
+      });
+    }
     this.deps.onQueued();
   }
 }

@@ -5,12 +5,14 @@ import { CertificationQueue } from './queue';
 import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
 import { TimestampBatches } from './timestamp-batches';
+import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
 export type { CertificationQueue, CertificationRow, ListQuery, NewCertification } from './queue';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
+export type { ArrivedFile, WatchedFolderStore } from './watched-folders';
 
 /** Everything kept in `queue.sqlite`, over one connection, with one change feed. */
 export interface Store {
@@ -18,6 +20,7 @@ export interface Store {
   settings: SettingsStore;
   lease: SyncLeaseStore;
   timestamps: TimestampBatches;
+  watched: WatchedFolderStore;
   changes: ChangeFeed;
   close(): void;
 }
@@ -39,6 +42,7 @@ function storeOn(db: QueueDb): Store {
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
+    watched: new WatchedFolderStore(db, queue),
     changes,
     close: () => {
       changes.close();

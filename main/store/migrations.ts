@@ -120,4 +120,43 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE certifications ADD COLUMN timestamp_path TEXT;
   CREATE INDEX certifications_unstamped ON certifications(profile_id, timestamp_batch_id);
   `,
+  // 9: watched folders. Each folder's choices and how it is doing (said, for every shell); what was
+  // seen in it (path, size, time, content and its certification), so a restart catches up on what
+  // changed without reading the rest; and on a row, the folder it came from and the certification
+  // of the file's earlier content it follows ("changed after certification").
+  `
+  CREATE TABLE watched_folders (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    matter TEXT,
+    event_type TEXT NOT NULL,
+    asset_type TEXT NOT NULL,
+    source_system TEXT NOT NULL,
+    include TEXT,
+    subfolders INTEGER NOT NULL DEFAULT 1,
+    receipts_beside INTEGER NOT NULL DEFAULT 0,
+    method TEXT NOT NULL DEFAULT 'auto' CHECK (method IN ('auto', 'events', 'poll')),
+    poll_seconds INTEGER NOT NULL DEFAULT 60,
+    settle_ms INTEGER NOT NULL DEFAULT 3000,
+    paused INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'starting',
+    polled INTEGER NOT NULL DEFAULT 0,
+    problem TEXT,
+    status_at INTEGER,
+    created_at INTEGER NOT NULL,
+    UNIQUE (profile_id, path)
+  );
+  CREATE TABLE watched_files (
+    folder_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    asset_hash TEXT NOT NULL,
+    certification_id INTEGER,
+    PRIMARY KEY (folder_id, path)
+  );
+  ALTER TABLE certifications ADD COLUMN watched_folder_id INTEGER;
+  ALTER TABLE certifications ADD COLUMN follows_id INTEGER;
+  `,
 ];

@@ -62,7 +62,12 @@ export type NewCertification = Pick<
   | 'sourceSystem'
   | 'eventType'
 > &
-  Partial<Pick<CertificationRow, 'certifiedBy' | 'certifiedOn' | 'matter' | 'batchId'>>;
+  Partial<
+    Pick<
+      CertificationRow,
+      'certifiedBy' | 'certifiedOn' | 'matter' | 'batchId' | 'watchedFolderId' | 'followsId'
+    >
+  >;
 
 /** A row as it is written: every column of a new row is known, so it is never read back. */
 export function freshRow(
@@ -77,6 +82,8 @@ export function freshRow(
     certifiedOn: item.certifiedOn ?? null,
     matter: item.matter ?? null,
     batchId: item.batchId ?? now,
+    watchedFolderId: item.watchedFolderId ?? null,
+    followsId: item.followsId ?? null,
     id,
     requestId,
     state: 'queued',

@@ -24,8 +24,8 @@ export class CertificationQueue extends QueueTransitions {
     const insert = this.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
        source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
-       matter, batch_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+       matter, batch_id, watched_folder_id, follows_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const rows = this.db.transaction(() =>
       items.map((item): CertificationRow => {
@@ -47,12 +47,51 @@ export class CertificationQueue extends QueueTransitions {
           item.certifiedOn ?? null,
           item.matter ?? null,
           item.batchId ?? now,
+          item.watchedFolderId ?? null,
+          item.followsId ?? null,
         );
         return freshRow(item, Number(lastInsertRowid), requestId, now);
       }),
     )();
     for (const row of rows) this.feed.noteChanged(row.id, 'queued');
     return rows;
+  }
+
+  /**
+   * Writes the rows whose content is not certified here yet, and names the earlier certification of
+   * the others, in one transaction that holds the write lock from its first read: two processes
+   * certifying the same content at once (a watched folder and a `certify` of it) write it once.
+   */
+  enqueueUncertified(
+    items: readonly NewCertification[],
+    now = Date.now(),
+  ): { queued: CertificationRow[]; earlier: (CertificationRow | null)[] } {
+    return this.db
+      .transaction(() => {
+        // The same content twice in one batch is certified once too.
+        const taken = new Set<string>();
+        const fresh: NewCertification[] = [];
+        const earlier = items.map((item) => {
+          const key = `${item.profileId}:${item.assetHash}`;
+          const live = this.firstLiveByHash(item.profileId, item.assetHash) ?? null;
+          if (!live && !taken.has(key)) fresh.push(item);
+          taken.add(key);
+          return live;
+        });
+        const queued = this.enqueue(fresh, now);
+        const isFresh = new Set(fresh);
+        const queuedByHash = new Map(queued.map((row) => [`${row.profileId}:${row.assetHash}`, row]));
+        return {
+          queued,
+          // What was written now for an earlier item of the same batch is its earlier certification.
+          earlier: items.map((item, index) =>
+            isFresh.has(item)
+              ? null
+              : (earlier[index] ?? queuedByHash.get(`${item.profileId}:${item.assetHash}`) ?? null),
+          ),
+        };
+      })
+      .immediate();
   }
 
   /** Takes up to `limit` due queued rows of a profile and marks them as being sent. */

@@ -675,6 +675,21 @@ export const de: Catalogue = {
       verifierMissing:
         'Der Offline-Prüfer (verify.html) fehlt in dieser Installation, daher kann kein Paket erstellt werden. Installieren Sie Evidence Desk neu.',
     },
+    watch: {
+      notAFolder: '{{path}} ist kein Ordner.',
+      folderMissing:
+        '{{path}} ist nicht da: Der Ordner wurde vielleicht verschoben oder gelöscht, oder sein Laufwerk oder seine Freigabe ist nicht verbunden. Er wird alle paar Sekunden erneut geprüft.',
+      folderNoPermission:
+        'Sie haben keine Berechtigung, {{path}} zu lesen. Der Ordner wird alle paar Sekunden erneut geprüft.',
+      folderUnreadable:
+        '{{path}} kann nicht gelesen werden ({{code}}). Der Ordner wird alle paar Sekunden erneut geprüft.',
+      alreadyWatched: '{{path}} wird bereits überwacht.',
+      noSuchFolder: 'Kein überwachter Ordner ist {{folder}}.',
+      badChoice: 'Diese Angaben können nicht verwendet werden: {{detail}}.',
+      badTiming:
+        'Fragen Sie höchstens alle 5 Sekunden ab und warten Sie mindestens 100 ms, bis eine Datei fertig ist.',
+      fileFailed: '{{name}} konnte nicht zertifiziert werden: {{why}}',
+    },
     sets: {
       why: {
         cannotRead: 'sie kann nicht gelesen werden ({{code}})',
@@ -720,7 +735,7 @@ export const de: Catalogue = {
   },
   cli: {
     usage:
-      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Vorgabe 600: Exit 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauter Log-Schlüssel: --log-key\n                        oder der hier hinterlegte; vertraute Zeitstempel-Wurzel: --tsa-root oder die\n                        der hier aufbewahrten Token), sonst gegen ihre Zertifizierungen in dieser\n                        Warteschlange\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Log-Schlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Vorgabe: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
+      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Vorgabe 600: Exit 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauter Log-Schlüssel: --log-key\n                        oder der hier hinterlegte; vertraute Zeitstempel-Wurzel: --tsa-root oder die\n                        der hier aufbewahrten Token), sonst gegen ihre Zertifizierungen in dieser\n                        Warteschlange\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Log-Schlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg-C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Vorgabe: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
     files_one: '{{count, number}} Datei',
     files_other: '{{count, number}} Dateien',
@@ -753,6 +768,30 @@ export const de: Catalogue = {
       verified: 'verankert, Nachweis geprüft',
       invalid: 'verankert, aber sein Nachweis hält der Prüfung NICHT STAND: {{reason}}',
       unverifiable: 'verankert, Nachweis hier nicht prüfbar: {{reason}}',
+    },
+    watch: {
+      added:
+        'Überwache {{path}} (Ordner {{id}}). Die App und `evidence-desk watch` übernehmen ihn in wenigen Sekunden.',
+      removed: '{{path}} wird nicht mehr überwacht. Seine Zertifizierungen bleiben.',
+      paused: '{{path}} pausiert (Ordner {{id}}).',
+      resumed: '{{path}} wird wieder überwacht (Ordner {{id}}); was inzwischen ankam, wird nachgeholt.',
+      none: 'Es werden keine Ordner überwacht. Einen hinzufügen: evidence-desk watch add ORDNER --event-type TYP --asset-type TYP',
+      line: '{{id}}  {{path}}  [{{status}}]  Akte {{matter}}, {{eventType}} / {{assetType}}, Dateien {{include}} {{subfolders}}',
+      status: {
+        starting: 'startet',
+        catching_up: 'holt nach',
+        watching: 'überwacht {{how}}',
+        paused: 'pausiert',
+        unavailable: 'NICHT ÜBERWACHT',
+      },
+      byEvents: 'über Änderungsmeldungen',
+      polledEvery: 'durch Abfrage alle {{seconds}} s',
+      withSubfolders: 'mit Unterordnern',
+      withoutSubfolders: 'ohne Unterordner',
+      running: 'Überwache {{folders}} Ordner; Strg-C beendet.',
+      queued: '{{files}} aus {{path}} in die Warteschlange gestellt',
+      stopping:
+        'Überwachung beendet. Dateien, die noch nicht fertig waren, werden beim nächsten Start gefunden.',
     },
     certify: {
       skipped: 'übersprungen {{path}}: {{reason}} [{{code}}]',
@@ -871,6 +910,11 @@ export const de: Catalogue = {
         'Dem Log-Schlüssel {{fingerprint}} wird jetzt vertraut; {{certifications}} erneut geprüft.',
     },
     usageErrors: {
+      watch:
+        'watch nimmt: nichts (Überwachung im Vordergrund), list, add ORDNER, remove ORDNER, pause ORDNER oder resume ORDNER.',
+      watchSeconds: '--poll und --settle nehmen eine Anzahl Sekunden.',
+      watchNeedsTypes: 'watch add braucht --event-type und --asset-type.',
+      watchMethod: 'Wählen Sie --poll oder --events, nicht beides.',
       unknownCommand: 'Unbekannter Befehl „{{command}}“.',
       certifyNeedsPaths: 'certify braucht mindestens eine Datei oder einen Ordner.',
       certifyNeedsTypes: 'certify braucht --event-type und --asset-type.',

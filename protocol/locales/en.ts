@@ -653,6 +653,19 @@ export const en = {
       verifierMissing:
         'The offline verifier (verify.html) is missing from this installation, so no kit can be made. Reinstall Evidence Desk.',
     },
+    watch: {
+      notAFolder: '{{path}} is not a folder.',
+      folderMissing:
+        '{{path}} is not there: it may have been moved, deleted, or be on a drive or share that is not connected. It is checked again every few seconds.',
+      folderNoPermission:
+        'You do not have permission to read {{path}}. It is checked again every few seconds.',
+      folderUnreadable: '{{path}} cannot be read ({{code}}). It is checked again every few seconds.',
+      alreadyWatched: '{{path}} is already watched.',
+      noSuchFolder: 'No watched folder is {{folder}}.',
+      badChoice: 'These choices cannot be used: {{detail}}.',
+      badTiming: 'Poll every 5 seconds or more, and wait at least 100 ms for a file to settle.',
+      fileFailed: '{{name}} could not be certified: {{why}}',
+    },
     sets: {
       why: {
         cannotRead: 'it cannot be read ({{code}})',
@@ -699,7 +712,7 @@ export const en = {
   /** The command line's own words (evidence-desk), in the language LANG or LC_ALL asks for. */
   cli: {
     usage:
-      "Usage: evidence-desk <command> [options]\n\nCommands:\n  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]\n                [--wait [--timeout S]]\n                        hash files (folders expand) locally and queue their certification;\n                        the matter (case or client-matter number) stays on this computer;\n                        content already certified here is named and skipped, unless --again\n  sync [--wait [--timeout S]]\n                        send what is queued; with --wait, until every certification settles\n                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)\n  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]\n                        counts by state and by matter, connectivity, and optionally the rows\n  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]\n              [--tsa-root FINGERPRINT|ROOT.pem]\n                        hash FILE and check it, offline: against its receipt or certificate (no\n                        queue needed; trusted log key: --log-key, or the one pinned here; trusted\n                        timestamping root: --tsa-root, or those of tokens kept here), or else\n                        against the certifications of it in this queue\n  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]\n                        write the evidence kit for the chosen certifications: a receipt and a\n                        certificate each, the register, verify.html, the log key and a README\n  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]\n                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified\n                        what, when, every state change, and every removal\n  config [receipts-beside-files on|off]\n                        show or change a preference: a receipt written beside each certified file\n                        once it is anchored (off unless chosen)\n  profile show | use ID | test [ID] | trust-key FINGERPRINT\n  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]\n              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID]] [--use]\n                        secrets are asked for (no echo), or read one per line from a pipe;\n                        --tsa-url names the timestamping authority (RFC 3161) that confirms each\n                        batch's time, --tsa-ca the root certificate(s) it must chain to. Public\n                        authorities (addresses only; get their roots from them): {{authorities}}\n  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)\n\nOptions for every command:\n  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)\n  --json                machine-readable output on stdout\n\nNetworks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the\nsystem's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.\n  -h, --help\n\nExit codes: 0 done; 1 something failed (a file, a certification, a verification);\n2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.\n",
+      "Usage: evidence-desk <command> [options]\n\nCommands:\n  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]\n                [--wait [--timeout S]]\n                        hash files (folders expand) locally and queue their certification;\n                        the matter (case or client-matter number) stays on this computer;\n                        content already certified here is named and skipped, unless --again\n  sync [--wait [--timeout S]]\n                        send what is queued; with --wait, until every certification settles\n                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)\n  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]\n                        counts by state and by matter, connectivity, and optionally the rows\n  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]\n              [--tsa-root FINGERPRINT|ROOT.pem]\n                        hash FILE and check it, offline: against its receipt or certificate (no\n                        queue needed; trusted log key: --log-key, or the one pinned here; trusted\n                        timestamping root: --tsa-root, or those of tokens kept here), or else\n                        against the certifications of it in this queue\n  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]\n                        write the evidence kit for the chosen certifications: a receipt and a\n                        certificate each, the register, verify.html, the log key and a README\n  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]\n                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified\n                        what, when, every state change, and every removal\n  config [receipts-beside-files on|off]\n                        show or change a preference: a receipt written beside each certified file\n                        once it is anchored (off unless chosen)\n  profile show | use ID | test [ID] | trust-key FINGERPRINT\n  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]\n              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID]] [--use]\n                        secrets are asked for (no echo), or read one per line from a pipe;\n                        --tsa-url names the timestamping authority (RFC 3161) that confirms each\n                        batch's time, --tsa-ca the root certificate(s) it must chain to. Public\n                        authorities (addresses only; get their roots from them): {{authorities}}\n  watch [add FOLDER --event-type TYPE --asset-type TYPE [--matter M] [--include GLOB] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume FOLDER]\n                        certify what lands in a folder, each file once it has stopped changing\n                        (S seconds, default 3); alone, watch in the foreground until Ctrl-C;\n                        network shares are polled every 60 s (--poll S: always, every S s)\n  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)\n\nOptions for every command:\n  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)\n  --json                machine-readable output on stdout\n\nNetworks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the\nsystem's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.\n  -h, --help\n\nExit codes: 0 done; 1 something failed (a file, a certification, a verification);\n2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.\n",
     runHelp: 'Run evidence-desk --help for usage.',
     files_one: '{{count, number}} file',
     files_other: '{{count, number}} files',
@@ -732,6 +745,29 @@ export const en = {
       verified: 'anchored, evidence verified',
       invalid: 'anchored, but its evidence DID NOT VERIFY: {{reason}}',
       unverifiable: 'anchored, evidence not checkable here: {{reason}}',
+    },
+    watch: {
+      added:
+        'Watching {{path}} (folder {{id}}). The app and `evidence-desk watch` take it up within seconds.',
+      removed: 'No longer watching {{path}}. Its certifications stay.',
+      paused: 'Paused {{path}} (folder {{id}}).',
+      resumed: 'Watching {{path}} again (folder {{id}}); what arrived meanwhile is caught up on.',
+      none: 'No folders are watched. Add one with: evidence-desk watch add FOLDER --event-type TYPE --asset-type TYPE',
+      line: '{{id}}  {{path}}  [{{status}}]  matter {{matter}}, {{eventType}} / {{assetType}}, files {{include}} {{subfolders}}',
+      status: {
+        starting: 'starting',
+        catching_up: 'catching up',
+        watching: 'watching {{how}}',
+        paused: 'paused',
+        unavailable: 'NOT WATCHING',
+      },
+      byEvents: 'by change events',
+      polledEvery: 'by polling every {{seconds}} s',
+      withSubfolders: 'with subfolders',
+      withoutSubfolders: 'without subfolders',
+      running: 'Watching {{folders}} folder(s); Ctrl-C stops.',
+      queued: 'queued {{files}} from {{path}}',
+      stopping: 'Stopped watching. Files that were still settling are found at the next start.',
     },
     certify: {
       skipped: 'skipped {{path}}: {{reason}} [{{code}}]',
@@ -849,6 +885,11 @@ export const en = {
       nowTrusting: 'Now trusting the log key {{fingerprint}}; checked {{certifications}} again.',
     },
     usageErrors: {
+      watch:
+        'watch takes: nothing (watch in the foreground), list, add FOLDER, remove FOLDER, pause FOLDER or resume FOLDER.',
+      watchSeconds: '--poll and --settle take a number of seconds.',
+      watchNeedsTypes: 'watch add needs --event-type and --asset-type.',
+      watchMethod: 'Choose --poll or --events, not both.',
       unknownCommand: 'Unknown command "{{command}}".',
       certifyNeedsPaths: 'certify needs at least one file or folder.',
       certifyNeedsTypes: 'certify needs --event-type and --asset-type.',

@@ -1,0 +1,296 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import type { CertificationRow, WatchedFolderChoices } from '../../protocol/views';
+import { METADATA, openCore, workspace } from '../support/core';
+import type { TestWorkspace } from '../support/core';
+import { runCli } from '../support/cli';
+import { openStore } from '../../main/store';
+
+// Watched folders on the real file system (inotify through @parcel/watcher), with a real queue.
+// Every check is on the queue's rows: what was certified, how often, and with which content.
+
+const TIMING = { lookMs: 100, healthMs: 300 };
+const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
+
+let ws: TestWorkspace;
+let core: EvidenceCore;
+
+const choices = (path: string, extra: Partial<WatchedFolderChoices> = {}): WatchedFolderChoices => ({
+  path,
+  matter: 'ACME-7',
+  eventType: METADATA.event_type,
+  assetType: METADATA.asset_type,
+  include: null,
+  subfolders: true,
+  receiptsBeside: false,
+  method: 'events',
+  pollSeconds: 60,
+  settleMs: 400,
+  ...extra,
+});
+
+const rowsOf = (folderId: number): CertificationRow[] =>
+  core.queue.list({ limit: 100_000 }).filter((row) => row.watchedFolderId === folderId);
+
+/** Waits until the folder's rows satisfy `done`, and the watcher has nothing left waiting. */
+async function settled(folderId: number, done: (rows: CertificationRow[]) => boolean, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = rowsOf(folderId);
+    if (done(rows) && core.watched.waiting === 0) return rows;
+    if (Date.now() > until)
+      throw new Error(`not settled: ${rows.length} rows, ${core.watched.waiting} files waiting`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A quiet spell longer than the settling time: whatever was going to be certified has been. */
+const quiet = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+
+const folderIn = (name: string) => {
+  const path = join(ws.dir, name);
+  mkdirSync(path, { recursive: true });
+  return path;
+};
+
+beforeAll(async () => {
+  ws = workspace('evidence-watch-');
+  core = await openCore(ws.dataDir, { watch: true, watchTiming: TIMING, sync: false });
+});
+afterAll(async () => {
+  await core.close();
+  ws.cleanup();
+});
+
+describe('a watched folder', () => {
+  it('certifies 2,000 files copied in at once, each exactly once, for its matter', async () => {
+    const folder = core.watched.add(choices(folderIn('scans')));
+    const staging = folderIn('staging');
+    for (let i = 0; i < 2000; i++) writeFileSync(join(staging, `scan-${i}.pdf`), `scan ${i}`);
+    renameSync(staging, join(folder.path, 'batch-1'));
+    const rows = await settled(folder.id, (found) => found.length >= 2000);
+    await quiet();
+    expect(rowsOf(folder.id)).toHaveLength(2000);
+    expect(new Set(rows.map((row) => row.assetHash)).size).toBe(2000);
+    expect(rows.every((row) => row.matter === 'ACME-7' && row.state === 'queued')).toBe(true);
+  }, 60_000);
+
+  it('certifies a 500 MiB file written slowly in chunks once, with its final content', async () => {
+    const folder = core.watched.add(choices(folderIn('large')));
+    const path = join(folder.path, 'deposition.mp4');
+    const chunk = Buffer.alloc(16 * 1024 * 1024, 7);
+    const hash = createHash('sha256');
+    const fd = openSync(path, 'w');
+    for (let i = 0; i < 32; i++) {
+      chunk[0] = i;
+      writeSync(fd, chunk);
+      hash.update(chunk);
+      // A slow writer: pauses shorter than the settling time.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    closeSync(fd);
+    const [row, ...more] = await settled(folder.id, (found) => found.length >= 1, 60_000);
+    await quiet();
+    expect(more).toEqual([]);
+    expect(rowsOf(folder.id)).toHaveLength(1);
+    expect(row?.fileSize).toBe(512 * 1024 * 1024);
+    expect(row?.assetHash).toBe(hash.digest('hex'));
+  }, 90_000);
+
+  it('certifies nothing new when 500 files are renamed in a burst', async () => {
+    const folder = core.watched.add(choices(folderIn('renames')));
+    for (let i = 0; i < 500; i++) writeFileSync(join(folder.path, `draft-${i}.docx`), `draft ${i}`);
+    await settled(folder.id, (found) => found.length === 500);
+    mkdirSync(join(folder.path, 'final'));
+    for (let i = 0; i < 500; i++)
+      renameSync(join(folder.path, `draft-${i}.docx`), join(folder.path, 'final', `final-${i}.docx`));
+    await quiet();
+    await settled(folder.id, () => true);
+    expect(rowsOf(folder.id)).toHaveLength(500);
+  }, 60_000);
+
+  it('certifies a Word-style save (temporary file, lock file, rename over the original) as a change after certification', async () => {
+    const folder = core.watched.add(choices(folderIn('office')));
+    const original = join(folder.path, 'Contract.docx');
+    writeFileSync(original, 'version 1');
+    const [first] = await settled(folder.id, (found) => found.length === 1);
+    // What Word does: a lock file beside the document, the new version into a temporary file,
+    // then the temporary file renamed over the document.
+    writeFileSync(join(folder.path, '~$Contract.docx'), 'owner');
+    writeFileSync(join(folder.path, '~WRL0001.tmp'), 'version 2');
+    renameSync(join(folder.path, '~WRL0001.tmp'), original);
+    rmSync(join(folder.path, '~$Contract.docx'));
+    const rows = await settled(folder.id, (found) => found.length === 2);
+    await quiet();
+    expect(rowsOf(folder.id).map((row) => [row.fileName, row.assetHash])).toEqual([
+      ['Contract.docx', sha256('version 2')],
+      ['Contract.docx', sha256('version 1')],
+    ]);
+    expect(rows.find((row) => row.assetHash === sha256('version 2'))?.followsId).toBe(first?.id);
+  }, 60_000);
+
+  it('says a deleted folder is missing, and catches up when it is made again', async () => {
+    const path = folderIn('comes-and-goes');
+    const folder = core.watched.add(choices(path));
+    writeFileSync(join(path, 'one.pdf'), 'one');
+    await settled(folder.id, (found) => found.length === 1);
+    rmSync(path, { recursive: true });
+    await until(() => core.watched.find(folder.id).status === 'unavailable');
+    expect(core.watched.find(folder.id).problem).toMatchObject({ key: 'watch.folderMissing' });
+    mkdirSync(path);
+    writeFileSync(join(path, 'two.pdf'), 'two');
+    // The same content as before comes back too: certified once, already.
+    writeFileSync(join(path, 'one again.pdf'), 'one');
+    const rows = await settled(folder.id, (found) => found.length === 2);
+    expect(rows.map((row) => row.fileName).sort()).toEqual(['one.pdf', 'two.pdf']);
+    expect(core.watched.find(folder.id).status).toBe('watching');
+  }, 60_000);
+
+  it('finds files added or changed while it was not watching', async () => {
+    const path = folderIn('while-closed');
+    const folder = core.watched.add(choices(path));
+    writeFileSync(join(path, 'before.pdf'), 'before');
+    await settled(folder.id, (found) => found.length === 1);
+    await core.watched.stop();
+    writeFileSync(join(path, 'during.pdf'), 'during');
+    appendFileSync(join(path, 'before.pdf'), ' and after');
+    await core.watched.start();
+    const rows = await settled(folder.id, (found) => found.length === 3);
+    expect(rows.map((row) => row.assetHash).sort()).toEqual(
+      [sha256('before'), sha256('before and after'), sha256('during')].sort(),
+    );
+  }, 60_000);
+
+  it('certifies each content once when a `certify` of the same files runs beside it, in another process', async () => {
+    const path = folderIn('shared');
+    const folder = core.watched.add(choices(path, { settleMs: 100 }));
+    const files = Array.from({ length: 300 }, (_, i) => join(path, `exhibit-${i}.pdf`));
+    files.forEach((file, i) => writeFileSync(file, `exhibit ${i}`));
+    const run = await runCli(ws.dataDir, [
+      'certify',
+      path,
+      '--event-type',
+      METADATA.event_type,
+      '--asset-type',
+      METADATA.asset_type,
+    ]);
+    expect(run.code).toBe(0);
+    await settled(folder.id, () => true);
+    await quiet();
+    const all = core.queue.list({ limit: 100_000 }).filter((row) => row.filePath.startsWith(path));
+    expect(all).toHaveLength(300);
+    expect(new Set(all.map((row) => row.assetHash)).size).toBe(300);
+  }, 60_000);
+});
+
+describe('content another process certifies at the same moment', () => {
+  it('is written once: the check is made again, holding the write lock, as the rows are written', () => {
+    // Two connections to one queue file, as the app and `certify` are. `certify` has hashed the
+    // files and found them not certified yet; the app's watched folder writes them first.
+    const file = join(ws.dataDir, 'queue.sqlite');
+    const certifying = openStore(file);
+    const watching = openStore(file);
+    try {
+      const items = Array.from({ length: 3 }, (_, i) => ({
+        profileId: core.activeProfileId,
+        filePath: join(ws.dir, 'race', `exhibit-${i}.pdf`),
+        fileName: `exhibit-${i}.pdf`,
+        fileSize: 9,
+        assetHash: sha256(`raced exhibit ${i}`),
+        assetType: METADATA.asset_type,
+        sourceSystem: 'evidence-desk',
+        eventType: METADATA.event_type,
+      }));
+      expect(items.map((item) => certifying.queue.firstLiveByHash(item.profileId, item.assetHash))).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      const first = watching.queue.enqueueUncertified(items.slice(0, 2));
+      const second = certifying.queue.enqueueUncertified(items);
+      expect(second.queued.map((row) => row.fileName)).toEqual(['exhibit-2.pdf']);
+      expect(second.earlier.map((row) => row?.id ?? null)).toEqual([
+        ...first.queued.map((row) => row.id),
+        null,
+      ]);
+    } finally {
+      certifying.close();
+      watching.close();
+    }
+  });
+});
+
+describe('evidence-desk watch', () => {
+  it('loses nothing and certifies nothing twice when SIGKILLed in the middle of an intake', async () => {
+    const path = folderIn('killed');
+    const dataDir = join(ws.dir, 'cli-data');
+    const added = await runCli(dataDir, [
+      'watch',
+      'add',
+      path,
+      '--event-type',
+      METADATA.event_type,
+      '--asset-type',
+      METADATA.asset_type,
+      '--settle',
+      '0.2',
+    ]);
+    expect(added.code).toBe(0);
+    // The app's view of the same queue, not watching itself.
+    const app = await openCore(dataDir, { sync: false });
+    try {
+      const count = () => app.queue.list({ limit: 100_000 }).length;
+      let watcher = startWatching(dataDir);
+      for (let i = 0; i < 1500; i++) writeFileSync(join(path, `page-${i}.tif`), `page ${i}`);
+      await until(() => count() > 0, 30_000);
+      expect(count()).toBeLessThan(1500);
+      watcher.kill('SIGKILL');
+      await once(watcher, 'exit');
+      watcher = startWatching(dataDir);
+      await until(() => count() === 1500, 30_000);
+      await quiet();
+      const rows = app.queue.list({ limit: 100_000 });
+      expect(rows).toHaveLength(1500);
+      expect(new Set(rows.map((row) => row.assetHash)).size).toBe(1500);
+      // Ctrl-C stops it cleanly.
+      watcher.kill('SIGINT');
+      const [code] = (await once(watcher, 'exit')) as [number];
+      expect(code).toBe(0);
+      const list = await runCli(dataDir, ['watch', 'list']);
+      expect(list.stdout).toMatch(/^1 {2}.*killed {2}\[watching by change events\]/m);
+    } finally {
+      await app.close();
+    }
+  }, 90_000);
+});
+
+/** `evidence-desk watch` in the foreground, as a headless machine runs it. */
+function startWatching(dataDir: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', 'watch', '--data-dir', dataDir], {
+    stdio: 'ignore',
+    env: { ...process.env, LC_ALL: 'C' },
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
