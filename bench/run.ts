@@ -17,6 +17,7 @@ const all: Record<string, () => Promise<BenchFigure | BenchFigure[]>> = {
   'hostile-load': async () => (await import('./hostile-load')).hostileLoad(),
   export: async () => (await import('./export-kit')).exportKit(),
   'verify-set': async () => (await import('./verify-set')).setVerification(),
+  watch: async () => (await import('./watch')).watching(),
 };
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);

@@ -24,10 +24,23 @@ export const CALL_NAMES = [
   'testConnection',
   'verifySet',
   'saveSetReport',
+  'watchedFolders',
+  'chooseFolderToWatch',
+  'addWatchedFolder',
+  'updateWatchedFolder',
+  'removeWatchedFolder',
+  'setWatchedFolderPaused',
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
-export const EVENTS = ['changes', 'connectivity', 'progress', 'command', 'setProgress'] as const;
+export const EVENTS = [
+  'changes',
+  'connectivity',
+  'progress',
+  'command',
+  'setProgress',
+  'watchedFolders',
+] as const;
 export type EventName = (typeof EVENTS)[number];
 
 export const channelOf = (name: CallName) => `evidence-desk:${name}`;

@@ -19,6 +19,7 @@ import type {
   QueueChanges,
   SettingsView,
   ShellCommand,
+  WatchedFolderView,
 } from '../protocol/views';
 import type { CallName, EventName } from './channels';
 import type { SetProgress, SetReport } from '../protocol/sets';
@@ -34,6 +35,18 @@ const path = z.string().min(1).max(4096);
 const states = z.array(z.enum(LOCAL_STATES)).max(LOCAL_STATES.length).optional();
 const search = z.string().max(256).optional();
 const matter = z.string().max(64).optional();
+/** A watched folder's choices; its path is the one the person chose in the folder dialog. */
+const watchChoices = z.object({
+  matter: z.string().max(64).nullable(),
+  eventType: z.string().min(1).max(64),
+  assetType: z.string().min(1).max(64),
+  include: z.string().max(256).nullable(),
+  subfolders: z.boolean(),
+  receiptsBeside: z.boolean(),
+  method: z.enum(['auto', 'events', 'poll']),
+  pollSeconds: z.number().int().min(5).max(86_400),
+  settleMs: z.number().int().min(100).max(600_000),
+});
 /** Chosen rows, or everything a filter shows. */
 const selection = z.object({ ids: z.array(id).min(1).max(1_000_000).optional(), states, search, matter });
 
@@ -95,6 +108,13 @@ export const CALLS = {
   }),
   /** The last set's report, saved where the person chooses. */
   saveSetReport: z.object({ format: z.enum(['csv', 'pdf']) }),
+  watchedFolders: z.object({}),
+  /** The folder dialog: the only way a path to watch reaches main from the window. */
+  chooseFolderToWatch: z.object({}),
+  addWatchedFolder: z.object({ path, choices: watchChoices }),
+  updateWatchedFolder: z.object({ id, choices: watchChoices }),
+  removeWatchedFolder: z.object({ id }),
+  setWatchedFolderPaused: z.object({ id, paused: z.boolean() }),
 } as const satisfies Record<CallName, z.ZodType>;
 
 /** What each call answers with when it succeeds. */
@@ -123,6 +143,13 @@ export interface CallResults {
   verifySet: SetReport;
   /** null when the person closed the save dialog without choosing. */
   saveSetReport: { file: string } | null;
+  watchedFolders: WatchedFolderView[];
+  /** null when the person closed the folder dialog without choosing. */
+  chooseFolderToWatch: string | null;
+  addWatchedFolder: WatchedFolderView;
+  updateWatchedFolder: WatchedFolderView;
+  removeWatchedFolder: null;
+  setWatchedFolderPaused: WatchedFolderView;
 }
 
 /** What each event carries. */
@@ -132,6 +159,7 @@ export interface EventPayloads {
   progress: IntakeProgress;
   command: ShellCommand;
   setProgress: SetProgress;
+  watchedFolders: WatchedFolderView[];
 }
 
 export type CallInput<N extends CallName> = z.input<(typeof CALLS)[N]>;

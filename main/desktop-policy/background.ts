@@ -20,16 +20,37 @@ export interface TrayModel {
   items: { action: TrayAction; label: string; enabled: boolean }[];
 }
 
-export function trayModel(counts: StateCounts, paused: boolean, t: ShellText): TrayModel {
+/** How the watched folders are doing, for the tray: how many are watched, how many are not. */
+export interface WatchingSummary {
+  folders: number;
+  notWatching: number;
+}
+
+export function trayModel(
+  counts: StateCounts,
+  paused: boolean,
+  t: ShellText,
+  watching: WatchingSummary = { folders: 0, notWatching: 0 },
+): TrayModel {
   const waiting = waitingCount(counts);
+  const tooltip = paused
+    ? t('tray.tooltipPaused')
+    : waiting
+      ? t('tray.tooltipWaiting', { count: waiting })
+      : t('tray.tooltipIdle');
+  // A folder not being watched is said in the tooltip and first in the menu: never silent.
+  const folderItems: TrayModel['items'] = watching.notWatching
+    ? [{ action: 'open', label: t('tray.notWatching', { count: watching.notWatching }), enabled: true }]
+    : watching.folders
+      ? [{ action: 'open', label: t('tray.watching', { count: watching.folders }), enabled: false }]
+      : [];
   return {
-    tooltip: paused
-      ? t('tray.tooltipPaused')
-      : waiting
-        ? t('tray.tooltipWaiting', { count: waiting })
-        : t('tray.tooltipIdle'),
+    tooltip: watching.notWatching
+      ? `${tooltip} — ${t('tray.notWatching', { count: watching.notWatching })}`
+      : tooltip,
     title: waiting ? String(waiting) : '',
     items: [
+      ...folderItems,
       { action: 'open', label: t('tray.open'), enabled: true },
       { action: 'sync-now', label: t('tray.syncNow'), enabled: !paused && waiting > 0 },
       paused

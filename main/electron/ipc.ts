@@ -31,6 +31,14 @@ export function wireIpc(
       // A kit in its own new folder, so it never mixes with what the chosen folder holds.
       return answer.canceled || !answer.filePaths[0] ? null : kitFolderIn(answer.filePaths[0]);
     },
+    chooseFolderToWatch: async () => {
+      const answer = await dialog.showOpenDialog(window, {
+        title: t()('dialogs.watchFolder'),
+        buttonLabel: t()('dialogs.watchHere'),
+        properties: ['openDirectory', 'createDirectory'],
+      });
+      return answer.canceled || !answer.filePaths[0] ? null : answer.filePaths[0];
+    },
     chooseRegisterFile: async (suggestedName) => {
       const answer = await dialog.showSaveDialog(window, {
         title: t()('dialogs.exportRegister'),

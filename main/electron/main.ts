@@ -54,6 +54,8 @@ async function start(): Promise<void> {
       // Chromium's network stack: the system proxy, PAC files and the OS certificate store apply.
       networkFor: () => (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
       startEmbedded: embeddedSandbox(),
+      // The app watches its watched folders while it runs, also when only the tray is left.
+      watch: true,
     });
   } catch (error) {
     const t = setShellLanguage('system');
@@ -170,13 +172,18 @@ class BackgroundShell {
       this.refresh();
     });
     core.on('connectivity', this.refresh);
+    core.watched.on('changed', this.refresh);
     this.refresh();
   }
 
   // An arrow property: the same function is added as a listener and removed again in dispose().
   readonly refresh = (): void => {
     const t = this.t();
-    const model = trayModel(this.counts, this.core.sync.paused, t);
+    const folders = this.core.watched.list().filter((folder) => !folder.paused);
+    const model = trayModel(this.counts, this.core.sync.paused, t, {
+      folders: folders.length,
+      notWatching: folders.filter((folder) => folder.status === 'unavailable').length,
+    });
     this.tray.setToolTip(model.tooltip);
     if (process.platform === 'darwin') this.tray.setTitle(model.title);
     this.tray.setContextMenu(
@@ -235,6 +242,7 @@ class BackgroundShell {
   dispose(): void {
     this.stopWatching();
     this.core.off('connectivity', this.refresh);
+    this.core.watched.off('changed', this.refresh);
     this.notifications.dispose();
     this.tray.destroy();
   }

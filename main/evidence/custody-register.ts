@@ -12,6 +12,10 @@ export interface RegisterEntry {
   row: CertificationRow;
   history: HistoryEntry[];
   environment: ReceiptContext['environment'];
+  /** The watched folder it was found in, when it was. */
+  watchedFolder: string | null;
+  /** The certification of the file's earlier content, when it changed after it was certified. */
+  follows: CertificationRow | null;
 }
 
 export interface CustodySource {
@@ -38,6 +42,8 @@ const HEADER = [
   'Anchored at (UTC)',
   'Verification',
   'Timeline (UTC)',
+  'Watched folder',
+  'Changed after certification',
 ];
 
 /**
@@ -66,7 +72,7 @@ async function writeCsv(source: CustodySource, path: string): Promise<number> {
   return count;
 }
 
-function certificationLine({ row, history, environment }: RegisterEntry): string[] {
+function certificationLine({ row, history, environment, watchedFolder, follows }: RegisterEntry): string[] {
   return [
     row.matter ?? '',
     row.fileName,
@@ -87,7 +93,15 @@ function certificationLine({ row, history, environment }: RegisterEntry): string
     history
       .map((entry) => `${utcIso(entry.at)} ${entry.state}${entry.note ? ` (${entry.note})` : ''}`)
       .join('; '),
+    watchedFolder ?? '',
+    follows ? followsWords(follows) : '',
   ];
+}
+
+/** The link from a changed file's new certification to its earlier one, as a reader can look it up. */
+function followsWords(earlier: CertificationRow): string {
+  const which = earlier.serviceId ? `certification ${earlier.serviceId}` : `the certification queued`;
+  return `changed after ${which} of ${utcIso(earlier.createdAt)} (SHA-256 ${earlier.assetHash})`;
 }
 
 function removalLine(entry: AuditEntry): string[] {
@@ -109,6 +123,8 @@ function removalLine(entry: AuditEntry): string[] {
     '',
     '',
     `${utcIso(entry.at)} removed by ${entry.byUser ?? 'an unrecorded user'} on ${entry.onComputer ?? 'an unnamed computer'} (it was ${entry.stateBefore}, never anchored)`,
+    '',
+    '',
   ];
 }
 

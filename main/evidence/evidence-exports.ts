@@ -112,7 +112,7 @@ export class EvidenceExports {
    * selection is a matter or everything (chosen rows or a state have no removed rows).
    */
   async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const { queue } = this.deps.store;
+    const { queue, watched } = this.deps.store;
     const ids = this.selectedIds(selection);
     const byFilterOnly = !selection.ids && !selection.states?.length;
     const search = selection.search?.toLowerCase();
@@ -131,7 +131,14 @@ export class EvidenceExports {
         *entries() {
           for (let i = 0; i < ids.length; i += 200)
             for (const row of queue.getMany(ids.slice(i, i + 200)))
-              yield { row, history: queue.history(row.id), environment };
+              yield {
+                row,
+                history: queue.history(row.id),
+                environment,
+                watchedFolder:
+                  row.watchedFolderId === null ? null : (watched.get(row.watchedFolderId)?.path ?? null),
+                follows: row.followsId === null ? null : (queue.get(row.followsId) ?? null),
+              };
         },
         removals,
       },

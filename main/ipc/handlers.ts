@@ -34,6 +34,8 @@ export interface ShellServices {
   chooseRegisterFile(suggestedName: string): Promise<string | null>;
   /** Where to save a set's report (CSV or PDF), or null when the person cancelled. */
   chooseReportFile(suggestedName: string, format: 'csv' | 'pdf'): Promise<string | null>;
+  /** A folder to watch, or null when the person cancelled. */
+  chooseFolderToWatch(): Promise<string | null>;
   /** Shows the file in the system's file manager (Explorer, Finder). */
   showInFolder(path: string): void;
   /** Whether the app starts at login (the OS keeps this); null where it cannot. */
@@ -48,6 +50,7 @@ export const WINDOWLESS_SHELL: ShellServices = {
   chooseExportFolder: async () => null,
   chooseRegisterFile: async () => null,
   chooseReportFile: async () => null,
+  chooseFolderToWatch: async () => null,
   showInFolder: () => undefined,
   launchAtLogin: () => null,
   setLaunchAtLogin: () => undefined,
@@ -58,6 +61,8 @@ export const WINDOWLESS_SHELL: ShellServices = {
 function implementations(core: EvidenceCore, shell: ShellServices): Implementations {
   // The window's last set verification, for "Save report…" (it may hold 100,000 lines: it stays here).
   let lastSetReport: SetReport | null = null;
+  // Folders the person chose in the folder dialog: the window can watch these and no other path.
+  const chosenFolders = new Set<string>();
   // Calls that only act answer `null`, so "it worked" is a value like any other.
   const acting = async (action: () => unknown): Promise<null> => {
     await action();
@@ -105,6 +110,19 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       await core.exports.saveSetReport(lastSetReport, file);
       return { file };
     },
+    watchedFolders: () => core.watched.list(),
+    chooseFolderToWatch: async () => {
+      const folder = await shell.chooseFolderToWatch();
+      if (folder !== null) chosenFolders.add(folder);
+      return folder;
+    },
+    addWatchedFolder: ({ path, choices }) => {
+      if (!chosenFolders.has(path)) throw new DeskError('forbidden', said('watch.notChosen'));
+      return core.watched.add({ ...choices, path });
+    },
+    updateWatchedFolder: ({ id, choices }) => core.watched.update(id, choices),
+    removeWatchedFolder: ({ id }) => acting(() => core.watched.remove(id)),
+    setWatchedFolderPaused: ({ id, paused }) => core.watched.setPaused(id, paused),
     matters: () => ({ recent: core.queue.recentMatters(), counts: core.queue.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.queue.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.profiles.acceptLogKeyChange() }),
@@ -186,7 +204,9 @@ export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => 
   const onConnectivity = (status: EventPayloads['connectivity']) => send('connectivity', status);
   const onProgress = (progress: EventPayloads['progress']) => send('progress', progress);
   const onSetProgress = (progress: EventPayloads['setProgress']) => send('setProgress', progress);
+  const onWatched = () => send('watchedFolders', core.watched.list());
   const stopChanges = core.onChanges((changes) => send('changes', changes));
+  core.watched.on('changed', onWatched);
   core.on('connectivity', onConnectivity);
   core.on('progress', onProgress);
   core.on('setProgress', onSetProgress);
@@ -195,6 +215,7 @@ export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => 
     core.off('connectivity', onConnectivity);
     core.off('progress', onProgress);
     core.off('setProgress', onSetProgress);
+    core.watched.off('changed', onWatched);
   };
 }
 

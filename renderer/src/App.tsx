@@ -11,6 +11,8 @@ import {
   DemoBanner,
   EnvironmentName,
   LogKeyChangeBanner,
+  WatchedFolderBanner,
+  WatchingCount,
   ProgressBars,
 } from './components/Banners';
 import { BatchForm } from './components/BatchForm';
@@ -74,6 +76,7 @@ export function App() {
         <h1>Evidence Desk</h1>
         <EnvironmentName />
         <ConnectionIndicator />
+        <WatchingCount />
         <button type="button" onClick={() => desk.set({ verifying: [] })}>
           {t('header.verify')}
         </button>
@@ -85,6 +88,7 @@ export function App() {
         <DemoBanner />
         <ConnectionBanner onOpenSettings={openSettings} />
         <LogKeyChangeBanner />
+        <WatchedFolderBanner onOpenSettings={openSettings} />
         <section className="intake" aria-label={t('intake.region')}>
           <p>{t('intake.explain')}</p>
           <button type="button" className="primary" onClick={() => fileInput.current?.click()}>

@@ -6,11 +6,12 @@ import type {
   ListSort,
   QueueChanges,
   RowView,
+  WatchedFolderView,
 } from '../../protocol/views';
 import type { SetProgress } from '../../protocol/sets';
 import type { NoticeContent } from './components/Notice';
 import type { StatusView } from './hooks/useStatus';
-import { bridge } from './bridge';
+import { ask, bridge } from './bridge';
 
 /** Query keys: everything read from the queue starts with `queue`, so one change refreshes it all. */
 export const keys = {
@@ -51,6 +52,8 @@ export interface DeskState {
   verifyingSet: string[] | null;
   /** While a set is read: files and bytes done. */
   setProgress: SetProgress | null;
+  /** The watched folders and how each is doing, as main last announced them (null: not read yet). */
+  folders: WatchedFolderView[] | null;
 }
 
 const INITIAL: DeskState = {
@@ -69,6 +72,7 @@ const INITIAL: DeskState = {
   notice: null,
   verifyingSet: null,
   setProgress: null,
+  folders: null,
 };
 
 let state = INITIAL;
@@ -128,10 +132,15 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
     bridge().onChanges(onChanges),
     bridge().onConnectivity((connectivity) => desk.set({ connectivity })),
     bridge().onSetProgress((setProgress) => desk.set({ setProgress })),
+    bridge().onWatchedFolders((folders) => desk.set({ folders })),
     bridge().onProgress((progress) =>
       progress.kind === 'batch' ? desk.set({ progress }) : desk.set({ fileProgress: progress }),
     ),
   ];
+  // The first list fills the gap before the first announcement; an announcement always wins.
+  void ask(bridge().watchedFolders({}))
+    .then((folders) => desk.get().folders ?? desk.set({ folders }))
+    .catch(() => undefined);
   return () => {
     clearTimeout(refresh);
     offs.forEach((off) => off());

@@ -68,6 +68,21 @@ describe('the app in the background', () => {
       ],
     });
     expect(quitQuestion(waiting, de)?.message).toBe('2 Zertifizierungen sind noch nicht verankert.');
+    // Watched folders: counted quietly while all is well; one not watched is said first, and in the tooltip.
+    expect(trayModel(waiting, false, en, { folders: 2, notWatching: 0 }).items[0]).toEqual({
+      action: 'open',
+      label: 'Watching 2 folders',
+      enabled: false,
+    });
+    const warned = trayModel(waiting, false, de, { folders: 2, notWatching: 1 });
+    expect(warned.tooltip).toBe(
+      'Evidence Desk — 2 Zertifizierungen warten — 1 überwachter Ordner wird nicht überwacht',
+    );
+    expect(warned.items[0]).toEqual({
+      action: 'open',
+      label: '1 überwachter Ordner wird nicht überwacht',
+      enabled: true,
+    });
 
     core.sync.start();
     await core.sync.waitUntilSettled(core.queue.list({ limit: 10 }).map((row) => row.id));

@@ -68,6 +68,13 @@ describe('the bridge to the core', () => {
         'acceptLogKey',
         'setPreferences',
         'setSendingPaused',
+        'watchedFolders',
+        'chooseFolderToWatch',
+        'addWatchedFolder',
+        'updateWatchedFolder',
+        'removeWatchedFolder',
+        'setWatchedFolderPaused',
+        'onWatchedFolders',
       ].sort(),
     );
     expect(Object.isFrozen(bridge)).toBe(true);
@@ -93,6 +100,34 @@ describe('the bridge to the core', () => {
     await expect.poll(() => stillListening.length, { timeout: 15_000 }).toBeGreaterThan(0);
     stop();
     expect(rows).toHaveLength(seen);
+  });
+
+  it('watches only a folder the person chose in the folder dialog', async () => {
+    const choices = {
+      matter: null,
+      eventType: 'DOCUMENT_FILED',
+      assetType: 'document',
+      include: null,
+      subfolders: true,
+      receiptsBeside: false,
+      method: 'auto',
+      pollSeconds: 60,
+      settleMs: 3000,
+    } as const;
+    // A window that names a path itself (a compromised renderer) is refused.
+    expect(await bridge.addWatchedFolder({ path: ws.dir, choices })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: 'Choose the folder to watch in the folder dialog.' },
+    });
+    const invoke = createIpcInvoke(core, silentLogger, {
+      ...WINDOWLESS_SHELL,
+      chooseFolderToWatch: async () => ws.dir,
+    });
+    expect(await invoke('chooseFolderToWatch', {})).toEqual({ ok: true, value: ws.dir });
+    expect(await invoke('addWatchedFolder', { path: ws.dir, choices })).toMatchObject({
+      ok: true,
+      value: { path: ws.dir, eventType: 'DOCUMENT_FILED' },
+    });
   });
 
   it('refuses malformed input with a clear error value and never throws', async () => {

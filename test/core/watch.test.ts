@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import {
   appendFileSync,
+  readFileSync,
   closeSync,
   mkdirSync,
   openSync,
@@ -142,6 +143,16 @@ describe('a watched folder', () => {
       ['Contract.docx', sha256('version 1')],
     ]);
     expect(rows.find((row) => row.assetHash === sha256('version 2'))?.followsId).toBe(first?.id);
+    // The register links the two, and names the folder.
+    const register = join(ws.dir, 'office-register.csv');
+    await core.exports.exportRegister({ search: 'Contract.docx' }, register);
+    const lines = readFileSync(register, 'utf8').split('\r\n');
+    expect(lines[0]).toMatch(/,Watched folder,Changed after certification$/);
+    expect(lines.find((line) => line.includes(sha256('version 2')))).toMatch(
+      new RegExp(
+        `,${folder.path},changed after the certification queued of [^,]+ \\(SHA-256 ${sha256('version 1')}\\)$`,
+      ),
+    );
   }, 60_000);
 
   it('says a deleted folder is missing, and catches up when it is made again', async () => {
@@ -160,6 +171,15 @@ describe('a watched folder', () => {
     expect(rows.map((row) => row.fileName).sort()).toEqual(['one.pdf', 'two.pdf']);
     expect(core.watched.find(folder.id).status).toBe('watching');
   }, 60_000);
+
+  it('polls a folder where change events do not come (a network share), and says so', async () => {
+    const folder = core.watched.add(choices(folderIn('share'), { method: 'poll', pollSeconds: 5 }));
+    await until(() => core.watched.find(folder.id).status === 'watching');
+    expect(core.watched.find(folder.id).polled).toBe(true);
+    writeFileSync(join(folder.path, 'scan.pdf'), 'scanned on the copier');
+    const [row] = await settled(folder.id, (found) => found.length === 1);
+    expect(row?.assetHash).toBe(sha256('scanned on the copier'));
+  }, 30_000);
 
   it('finds files added or changed while it was not watching', async () => {
     const path = folderIn('while-closed');

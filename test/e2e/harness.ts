@@ -87,6 +87,11 @@ export async function startHarness(
       mkdirSync(join(ws.dir, 'saved'), { recursive: true });
       return join(ws.dir, 'saved', suggestedName);
     },
+    // Stand-in for the folder dialog: the person "chooses" inbox/ in the workspace.
+    chooseFolderToWatch: async () => {
+      mkdirSync(join(ws.dir, 'inbox'), { recursive: true });
+      return join(ws.dir, 'inbox');
+    },
     chooseReportFile: async (suggestedName) => {
       mkdirSync(join(ws.dir, 'saved'), { recursive: true });
       return join(ws.dir, 'saved', suggestedName);

@@ -154,3 +154,38 @@ export function ProgressBars() {
     </div>
   );
 }
+
+/** A watched folder that is not being watched (gone, no permission, a share not connected): never silent. */
+export function WatchedFolderBanner({ onOpenSettings }: { onOpenSettings(): void }) {
+  const { t } = useTranslation();
+  const say = useSay();
+  const broken = (useDesk((state) => state.folders) ?? []).filter(
+    (folder) => folder.status === 'unavailable',
+  );
+  const [first] = broken;
+  if (!first) return null;
+  return (
+    <div className="banner banner-key" role="alert" data-testid="watch-banner">
+      <span>
+        {broken.length === 1
+          ? t('watch.bannerOne', { path: first.path, why: first.problem ? say(first.problem) : '' })
+          : t('watch.bannerMany', { count: broken.length })}
+      </span>
+      <button type="button" onClick={onOpenSettings}>
+        {t('watch.openSettings')}
+      </button>
+    </div>
+  );
+}
+
+/** In the header: how many folders are watched, when any are. */
+export function WatchingCount() {
+  const { t } = useTranslation();
+  const watching = (useDesk((state) => state.folders) ?? []).filter((folder) => !folder.paused).length;
+  if (watching === 0) return null;
+  return (
+    <span className="watching" data-testid="watching-count">
+      {t('watch.header', { count: watching })}
+    </span>
+  );
+}

@@ -206,6 +206,7 @@ function Row({
         >
           {row.fileName}
         </button>
+        <WatchedFrom folderId={row.watchedFolderId} />
         {/* The whole path for keyboard users too, who never hover: shown while the name has focus. */}
         {tip &&
           createPortal(
@@ -228,6 +229,19 @@ function Row({
         <When ms={row.createdAt} short />
       </span>
     </>
+  );
+}
+
+/** Which watched folder a row came from, by the folder's name; its whole path on hover. */
+function WatchedFrom({ folderId }: { folderId: number | null }) {
+  const { t } = useTranslation();
+  const folder = useDesk((state) => state.folders?.find((candidate) => candidate.id === folderId));
+  if (folderId === null || !folder) return null;
+  const name = folder.path.split(/[\\/]/).filter(Boolean).at(-1) ?? folder.path;
+  return (
+    <span className="watched-from" title={t('watch.fromFolderTitle', { path: folder.path })}>
+      {t('watch.fromFolder', { name })}
+    </span>
   );
 }
 

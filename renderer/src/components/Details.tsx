@@ -6,7 +6,7 @@ import { isRemovable } from '../../../protocol/states';
 import type { CertificationRow } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { When, useFormat } from '../i18n';
-import { keys, useDesk } from '../store';
+import { desk, keys, useDesk } from '../store';
 import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { StateBadge } from './StateBadge';
@@ -36,6 +36,7 @@ export function Details({
   const say = useSay();
   const format = useFormat();
   const offline = useDesk((s) => s.connectivity?.state === 'offline');
+  const folders = useDesk((s) => s.folders);
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
@@ -50,6 +51,7 @@ export function Details({
   };
 
   const row = details.data?.row;
+  const watchedFolder = folders?.find((folder) => folder.id === row?.watchedFolderId);
   const environment = details.data?.environment;
   const position = details.data?.logPosition;
   const history = details.data?.history ?? [];
@@ -98,6 +100,22 @@ export function Details({
             <dd>{row.sourceSystem}</dd>
             <dt>{t('details.matter')}</dt>
             <dd>{row.matter ?? t('details.noMatter')}</dd>
+            {watchedFolder && (
+              <>
+                <dt>{t('details.watchedFolder')}</dt>
+                <dd>{watchedFolder.path}</dd>
+              </>
+            )}
+            {row.followsId !== null && (
+              <>
+                <dt>{t('details.changedAfter')}</dt>
+                <dd>
+                  <button type="button" className="link" onClick={() => desk.set({ openId: row.followsId })}>
+                    {t('details.earlierCertification', { id: row.followsId })}
+                  </button>
+                </dd>
+              </>
+            )}
           </dl>
 
           <h3>{t('details.when')}</h3>

@@ -13,6 +13,7 @@ import { Dialog } from './Dialog';
 import type { Field, Secrets } from './settings-problems';
 import { NO_SECRETS, problemsOf } from './settings-problems';
 import { TsaFields } from './TsaFields';
+import { WatchedFolders } from './WatchedFolders';
 import { useSay } from '../i18n';
 
 const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
@@ -281,6 +282,7 @@ export function Settings({ onClose }: { onClose(): void }) {
               </label>
             )}
           </fieldset>
+          <WatchedFolders />
         </div>
         <div className="actions">
           <p className={`outcome ${message?.ok === false ? 'error' : 'hint'}`} role="status">
