@@ -5,9 +5,10 @@ import type { BenchFigure } from './figure';
 import { anchoringSandbox, coreOnSandbox } from './support/core';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 import { timeIt } from './support/timing';
+import { sized } from './size';
 
-const SMALL = 500;
-const LARGE = 2_000;
+const SMALL = sized(500, 10);
+const LARGE = sized(2_000, 40);
 
 /**
  * `certify --wait` (certify, then wait on the change stream until every row settles) for 2,000

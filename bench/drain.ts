@@ -6,8 +6,9 @@ import { coreOnSandbox } from './support/core';
 import type { BenchFigure } from './figure';
 import { drive } from './support/load';
 import { accessToken, freshCreation, serveSandbox, sha256 } from './support/sandbox';
+import { sized } from './size';
 
-const COUNT = 10_000;
+const COUNT = sized(10_000, 50);
 const CONCURRENCY = 8;
 
 /**

@@ -8,9 +8,10 @@ import { anchoringSandbox, coreOnSandbox } from './support/core';
 import { countingForwarder } from './support/counting-forwarder';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 import { verifyReceiptsFigure } from './verify-receipts';
+import { sized } from './size';
 
 const execFileAsync = promisify(execFile);
-const CERTIFICATIONS = Number(process.env.BENCH_EXPORT_COUNT ?? 10_000);
+const CERTIFICATIONS = Number(process.env.BENCH_EXPORT_COUNT ?? sized(10_000, 20));
 const HEAP_MIB = 256;
 
 /**

@@ -6,8 +6,9 @@ import { HashPool } from '../main/hashing/hash-pool';
 import type { BenchFigure } from './figure';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 import { inEnglish } from '../protocol/locales';
+import { sized } from './size';
 
-const GIB = 1024 ** 3;
+const GIB = sized(1024 ** 3, 1024 ** 2);
 
 /** Hashing one 1 GiB file in the worker pool, as a share of `openssl dgst -sha256`'s speed on it. */
 export async function largeFileHashing(): Promise<BenchFigure> {

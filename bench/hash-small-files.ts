@@ -6,8 +6,9 @@ import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
+import { sized } from './size';
 
-const FILES = 10_000;
+const FILES = sized(10_000, 50);
 
 /**
  * Hashing and queueing 10,000 small files (a folder dropped on the app), as a multiple of the

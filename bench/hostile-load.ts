@@ -3,8 +3,9 @@ import { connect } from 'node:net';
 import type { BenchFigure } from './figure';
 import type { SandboxInfo } from './support/sandbox';
 import { accessToken, freshCreation, serveSandbox } from './support/sandbox';
+import { sized } from './size';
 
-const HOSTILE = 20_000;
+const HOSTILE = sized(20_000, 200);
 const HOSTILE_CONNECTIONS = 256;
 const ORDINARY_CLIENTS = 4;
 

@@ -9,8 +9,9 @@ import type { BenchFigure } from './figure';
 import { benchSecrets } from './support/core';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 import { bestOfPairs, timeIt } from './support/timing';
+import { sized } from './size';
 
-const FILES = 100_000;
+const FILES = sized(100_000, 100);
 
 /**
  * A 100,000-file drop through the path the app uses — the IPC wrapper, every event forwarded and

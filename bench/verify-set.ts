@@ -7,8 +7,9 @@ import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
+import { sized } from './size';
 
-const FILES = 10_000;
+const FILES = sized(10_000, 50);
 
 function filesUnder(root: string): string[] {
   return readdirSync(root, { recursive: true, withFileTypes: true })

@@ -6,11 +6,12 @@ import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { WatchedFolderChoices } from '../protocol/views';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
+import { sized } from './size';
 
-const ARRIVING = 1_000;
-const IDLE_FILES = 100_000;
+const ARRIVING = sized(1_000, 20);
+const IDLE_FILES = sized(100_000, 100);
 // How long the idle folder is watched; WATCH_IDLE_SECONDS shortens it for a quick run.
-const IDLE_SECONDS = Number(process.env.WATCH_IDLE_SECONDS ?? 60);
+const IDLE_SECONDS = Number(process.env.WATCH_IDLE_SECONDS ?? sized(60));
 // The settling time the latency is measured with: the floor a file waits by design.
 const SETTLE_MS = 1_000;
 

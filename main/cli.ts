@@ -1,4 +1,5 @@
 // evidence-desk: the command-line shell on the core, for automation and headless machines.
+// This module only exports it: cli-entry.ts runs it as a program, the installed app with --cli.
 import { commandLineFetch } from './service/network';
 import { parseArgs } from 'node:util';
 import { KeychainSecretStore } from './secrets/secret-store';
@@ -113,19 +114,24 @@ function errorCodeOf(error: unknown, exitCode: number): string {
   return exitCode === EXIT.usage ? 'usage' : 'internal_error';
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== undefined) process.exitCode = code;
-  },
-  (error: unknown) => {
-    const code = exitCodeOf(error);
-    const message = (error as Error).message;
-    // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
-    if (process.argv.includes('--json'))
-      outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
-    err(
-      `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? `\n${words('runHelp')}` : ''}`,
-    );
-    process.exitCode = code;
-  },
-);
+/**
+ * One command line (the arguments after the program's name), everything printed; resolves with
+ * the exit code, or undefined when the command runs on (the sandbox). The package's `evidence-desk`
+ * (cli-entry.ts) and the installed app's `--cli` both run it.
+ */
+export function runCommandLine(argv: string[]): Promise<number | undefined> {
+  return main(argv).then(
+    (code) => code,
+    (error: unknown) => {
+      const code = exitCodeOf(error);
+      const message = (error as Error).message;
+      // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
+      if (argv.includes('--json'))
+        outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
+      err(
+        `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? `\n${words('runHelp')}` : ''}`,
+      );
+      return code;
+    },
+  );
+}

@@ -29,7 +29,7 @@ import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import type { Batch } from '../protocol/certification-request';
 import type { SetProgress } from '../protocol/sets';
-import type { WatchTiming } from './watch/folder-watcher';
+import type { WatchTiming } from './watch/watch-timing';
 import { WatchedFolders } from './watch/watched-folders';
 
 export interface CoreOptions {

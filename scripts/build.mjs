@@ -19,7 +19,7 @@ await viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' });
 await import('./build-verifier.mjs');
 await build({
   ...common,
-  entryPoints: { main: 'main/electron/main.ts', 'hash-worker': 'main/hashing/hash-worker.ts' },
+  entryPoints: { main: 'main/electron/main.ts' },
   outdir: 'dist/main',
   format: 'esm',
   outExtension: { '.js': '.js' },
@@ -32,6 +32,10 @@ await build({
   outfile: 'dist/preload/preload.cjs',
   format: 'cjs',
 });
+// The command line and the hashing worker both shells use.
+await import('./build-cli.mjs');
 // Images the shell loads at run time (the tray icon), beside the bundles that name them.
 cpSync('resources', 'dist/resources', { recursive: true });
-process.stdout.write('built dist/renderer, dist/main, dist/preload, dist/verify.html\n');
+process.stdout.write(
+  'built dist/renderer, dist/main (the app and the command line), dist/preload, dist/verify.html\n',
+);

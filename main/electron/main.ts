@@ -1,6 +1,7 @@
 // The Electron shell: window, lifecycle, menus, badge, notifications and IPC wiring on the core.
 // Everything else is the plain-Node core, tested without Electron.
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage, net } from 'electron';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedSandbox } from '../../sandbox/embedded';
@@ -19,7 +20,7 @@ import {
   trayModel,
   windowTitle,
 } from '../desktop-policy/background';
-import { AT_LOGIN_ARG } from '../desktop-policy/login';
+import { AT_LOGIN_ARG, commandLineArgs } from '../desktop-policy/login';
 import { setShellLanguage } from './shell-language';
 import { startUpdates } from './updates';
 import { wireIpc } from './ipc';
@@ -35,11 +36,30 @@ const dataDir = defaultDataDir();
 app.setPath('userData', dataDir);
 const log = fileLogger(join(app.getPath('logs'), 'evidence-desk.log'));
 
-registerAppScheme();
+const commandLine = commandLineArgs(process.argv);
+if (commandLine) void runAsCommandLine(commandLine);
+else {
+  registerAppScheme();
+  // One instance: a second launch hands its file paths to the first and quits.
+  if (!app.requestSingleInstanceLock({ paths: pathsFromArgs(process.argv) })) app.quit();
+  else void start();
+}
 
-// One instance: a second launch hands its file paths to the first and quits.
-if (!app.requestSingleInstanceLock({ paths: pathsFromArgs(process.argv) })) app.quit();
-else void start();
+/**
+ * `Evidence Desk --cli COMMAND …` (what the installers' `evidence-desk` launcher runs): the command
+ * line in this process, without a window, on the same data folder and keychain as the app, so the
+ * two share one queue. The RunAsNode fuse stays off: this runs our code only.
+ */
+async function runAsCommandLine(args: string[]): Promise<void> {
+  app.dock?.hide();
+  const { runCommandLine } = await import('../cli');
+  const code = (await runCommandLine(args)) ?? 0;
+  // A window program's exit code does not pass through the pipe the Windows launcher reads its
+  // output from: it reads the code from this file instead.
+  const exitFile = process.env.EVIDENCE_DESK_EXIT_FILE;
+  if (exitFile) writeFileSync(exitFile, String(code));
+  app.exit(code);
+}
 
 async function start(): Promise<void> {
   await app.whenReady();

@@ -4,13 +4,10 @@ import type { ProfileConnections } from '../config/profile-connections';
 import { DeskError, exportFailed } from '../errors';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store';
-import { documentTimestamper } from '../timestamps/document-timestamper';
-import { writeCustodyRegister } from './custody-register';
 import type { KitTarget } from './kit';
-import { describeSelection, writeKit } from './kit';
 
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
-export { kitFolderIn } from './kit';
+export { kitFolderIn } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
@@ -19,8 +16,6 @@ import { said } from '../../protocol/said';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { SetReport } from '../../protocol/sets';
-import { writeSetReportCsv } from '../sets/set-report';
-import { setReportPdf } from '../sets/set-report-pdf';
 
 export interface EvidenceExportsDeps {
   store: Store;
@@ -66,6 +61,8 @@ export class EvidenceExports {
    */
   async exportEvidence(selection: EvidenceSelection, target: KitTarget): Promise<ExportResult> {
     const ids = this.selectedIds(selection);
+    // PDFs, fonts and zips are loaded when evidence is written, not when a command starts.
+    const { describeSelection, writeKit } = await import('./kit');
     const written = await writeKit(
       {
         count: ids.length,
@@ -92,7 +89,9 @@ export class EvidenceExports {
    * sealed like the certificates when the profile names a timestamping authority.
    */
   async saveSetReport(report: SetReport, path: string): Promise<void> {
-    if (extname(path).toLowerCase() !== '.pdf') return writeSetReportCsv(report, path);
+    if (extname(path).toLowerCase() !== '.pdf')
+      return (await import('../sets/set-report')).writeSetReportCsv(report, path);
+    const { setReportPdf } = await import('../sets/set-report-pdf');
     try {
       const pdf = await setReportPdf(report, {
         generatedAt: new Date(),
@@ -126,6 +125,7 @@ export class EvidenceExports {
           )
       : [];
     const environment = this.environmentOf(this.deps.activeProfileId());
+    const { writeCustodyRegister } = await import('./custody-register');
     const certifications = await writeCustodyRegister(
       {
         *entries() {
@@ -154,6 +154,7 @@ export class EvidenceExports {
     const profileId = this.deps.activeProfileId();
     const authority = await profiles.authorityFor(profileId).catch(() => null);
     if (!authority) return undefined;
+    const { documentTimestamper } = await import('../timestamps/document-timestamper');
     return documentTimestamper(profiles.fetchFor(profileId), authority, this.deps.timestampTimeoutMs);
   }
 

@@ -166,17 +166,20 @@ async function writePapers(
  * whichever entry runs: `npm run cli` or the package's own `evidence-desk`).
  */
 function verifierPage(): string {
+  // This module may sit in main/evidence/ (from source), dist/main/ or dist/main/chunks/ (bundled):
+  // the page is dist/verify.html of the installation or checkout above it.
   const here = dirname(fileURLToPath(import.meta.url));
-  const checkout = join(here, '..', '..');
-  const candidates = [join(here, '..', 'verify.html'), join(checkout, 'dist', 'verify.html')];
-  const builder = join(checkout, 'scripts', 'build-verifier.mjs');
-  if (!candidates.some((path) => existsSync(path)) && existsSync(builder))
+  const above = [1, 2, 3].map((levels) => join(here, ...Array<string>(levels).fill('..')));
+  const candidates = above.flatMap((dir) => [join(dir, 'verify.html'), join(dir, 'dist', 'verify.html')]);
+  const checkout = above.find((dir) => existsSync(join(dir, 'scripts', 'build-verifier.mjs')));
+  const builder = checkout && join(checkout, 'scripts', 'build-verifier.mjs');
+  if (!candidates.some((path) => existsSync(path)) && builder)
     execFileSync(process.execPath, [builder], { cwd: checkout, stdio: 'ignore' });
   const found = candidates.find((path) => existsSync(path));
   if (found) return readFileSync(found, 'utf8');
   throw new DeskError(
     'verifier_missing',
-    said(existsSync(builder) ? 'exports.verifierNotBuilt' : 'exports.verifierMissing'),
+    said(builder ? 'exports.verifierNotBuilt' : 'exports.verifierMissing'),
   );
 }
 
@@ -229,6 +232,8 @@ async function zipFolder(dir: string, files: string[], zipPath: string): Promise
 }
 
 /** A selection in words, for the register's subtitle and the README. */
+export { kitFolderIn } from './kit-folder';
+
 export function describeSelection(
   selection: { ids?: number[]; states?: string[]; search?: string; matter?: string },
   count: number,
@@ -240,12 +245,4 @@ export function describeSelection(
     selection.search ? `matching “${selection.search}”` : '',
   ].filter(Boolean);
   return `Certifications in ${parts.join(', ')}`;
-}
-
-/** A new folder for a kit inside the one chosen: "Evidence kit 2026-11-22 1432", numbered if taken. */
-export function kitFolderIn(parent: string, now = new Date()): string {
-  const stamp = now.toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
-  let candidate = join(parent, `Evidence kit ${stamp}`);
-  for (let n = 2; existsSync(candidate); n++) candidate = join(parent, `Evidence kit ${stamp} (${n})`);
-  return candidate;
 }

@@ -18,9 +18,6 @@ import { certificateFingerprint, certificatesFromPem } from '../../verifier/time
 import type { SetProgress, SetReport } from '../../protocol/sets';
 import { DeskError } from '../errors';
 import type { ReferenceChoice } from '../sets/open-reference';
-import { kindOfReference, openReference, thisComputer } from '../sets/open-reference';
-import { UnreadableReference } from '../sets/read-load-file';
-import { verifySet } from '../sets/verify-set';
 
 export { setReportJson } from '../sets/set-report';
 
@@ -96,6 +93,13 @@ export class Verification {
     against: ReferenceChoice | null,
     onProgress?: (progress: SetProgress) => void,
   ): Promise<SetReport> {
+    // Reading kits, registers and load files is loaded when a set is verified, not at every start.
+    const [{ kindOfReference, openReference, thisComputer }, { UnreadableReference }, { verifySet }] =
+      await Promise.all([
+        import('../sets/open-reference'),
+        import('../sets/read-load-file'),
+        import('../sets/verify-set'),
+      ]);
     const { store } = this.deps;
     const profileId = this.deps.activeProfileId();
     const local = {

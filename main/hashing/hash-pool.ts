@@ -37,7 +37,11 @@ interface PendingJob {
 }
 
 // The worker sits beside this module: .ts when run from source, .js once bundled.
-const WORKER_URL = new URL(`./hash-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+// A bundle may put this module in a chunks/ folder below the worker's.
+const WORKER_URL = new URL(
+  `${import.meta.url.includes('/chunks/') ? '../' : './'}hash-worker${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
 
 // Small files travel to a worker in batches, so a folder of thousands is not thousands of messages.
 const BATCH_FILES = 256;

@@ -13,16 +13,9 @@ import type { Listed } from './catch-up';
 import { ignoredBy } from './ignore-rules';
 import type { Look } from './stability-gate';
 import { StabilityGate } from './stability-gate';
+import type { WatchTiming } from './watch-timing';
 
-/** How often things are looked at; tests shorten them. */
-export interface WatchTiming {
-  /** How often files waiting in the gate are looked at again. */
-  lookMs: number;
-  /** How often the folder itself is checked (there, readable, the same folder) and the list re-read. */
-  healthMs: number;
-}
-
-export const DEFAULT_WATCH_TIMING: WatchTiming = { lookMs: 500, healthMs: 5_000 };
+export type { WatchTiming };
 
 /** A file that held still: where it is, what it looked like, and its content's SHA-256. */
 export interface ReadyFile {

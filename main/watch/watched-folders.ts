@@ -10,8 +10,9 @@ import { DeskError } from '../errors';
 import type { HashPool } from '../hashing/hash-pool';
 import type { Logger } from '../logging/logger';
 import type { WatchedFolderStore } from '../store';
-import type { ReadyFile, WatchTiming } from './folder-watcher';
-import { DEFAULT_WATCH_TIMING, FolderWatcher } from './folder-watcher';
+import type { FolderWatcher, ReadyFile } from './folder-watcher';
+import type { WatchTiming } from './watch-timing';
+import { DEFAULT_WATCH_TIMING } from './watch-timing';
 import type { Mount } from './network-drive';
 import { isOnNetworkShare, mountsFromMountCommand, mountsFromProcMounts } from './network-drive';
 
@@ -131,6 +132,8 @@ export class WatchedFolders extends EventEmitter<WatchedFoldersEvents> {
   /** Starts and stops watchers to match the list, and checks on each folder. */
   private async reconcile(): Promise<void> {
     if (!this.running) return;
+    // The watcher (and the native file-system watcher under it) loads only where watching runs.
+    const { FolderWatcher } = await import('./folder-watcher');
     const folders = this.list();
     const wanted = new Map(folders.filter((folder) => !folder.paused).map((folder) => [folder.id, folder]));
     for (const [id, watcher] of this.watchers)

@@ -239,7 +239,7 @@ describe('evidence-desk CLI', () => {
       'bash',
       [
         '-c',
-        `"$0" --import tsx main/cli.ts verify "$(printf '%s/caf\\351.txt' "$1")" --data-dir "$2"`,
+        `"$0" dist/main/cli.js verify "$(printf '%s/caf\\351.txt' "$1")" --data-dir "$2"`,
         process.execPath,
         folder,
         ws.dataDir,

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { CLI } from '../support/cli';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,11 +31,9 @@ function runSync(
   killAfterMs?: number,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   // node itself, not the tsx wrapper: SIGKILL must hit the process that does the work.
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'main/cli.ts', 'sync', '--wait', '--data-dir', ws.dataDir],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...CLI, 'sync', '--wait', '--data-dir', ws.dataDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     // The clock starts at the first progress line, when sending has begun: how long the CLI took to

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { CLI } from '../support/cli';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,11 +116,9 @@ describe('the sync lease', () => {
     await expect.poll(() => a.status().connectivity.state, { timeout: 10_000 }).toBe('online');
 
     const started = Date.now();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'main/cli.ts', 'sync', '--wait', '--json', '--data-dir', ws.dataDir],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [...CLI, 'sync', '--wait', '--json', '--data-dir', ws.dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -19,7 +19,7 @@ import type { EvidenceCore } from '../../main/core';
 import type { CertificationRow, WatchedFolderChoices } from '../../protocol/views';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
-import { runCli } from '../support/cli';
+import { CLI, runCli } from '../support/cli';
 import { openStore } from '../../main/store';
 
 // Watched folders on the real file system (inotify through @parcel/watcher), with a real queue.
@@ -301,7 +301,7 @@ describe('evidence-desk watch', () => {
 
 /** `evidence-desk watch` in the foreground, as a headless machine runs it. */
 function startWatching(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', 'watch', '--data-dir', dataDir], {
+  return spawn(process.execPath, [...CLI, 'watch', '--data-dir', dataDir], {
     stdio: 'ignore',
     env: { ...process.env, LC_ALL: 'C' },
   });

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { EvidenceCore } from '../../main/core';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
-import { kitFolderIn } from '../../main/evidence/kit';
+import { kitFolderIn } from '../../main/evidence/kit-folder';
 import { createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
 import type { CallName } from '../../preload/channels';
 import type { LanguageChoice } from '../../protocol/locales/languages';

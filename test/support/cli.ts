@@ -6,6 +6,12 @@ export interface CliRun {
   stderr: string;
 }
 
+/**
+ * The command line as it ships: the bundle the test run's global setup built (dist/main/cli.js),
+ * run by Node, as the package's `evidence-desk` runs it.
+ */
+export const CLI = ['dist/main/cli.js'];
+
 /** Runs the CLI as a user would, in its own process, on `dataDir`; `input` is piped to stdin. */
 export function runCli(dataDir: string, args: string[], input?: string): Promise<CliRun> {
   return runCliWith(dataDir, args, input);
@@ -19,7 +25,7 @@ export function runCliWith(
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliRun> {
   const dataDirArgs = args[0] === 'sandbox' ? [] : ['--data-dir', dataDir];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli.ts', ...args, ...dataDirArgs], {
+  const child = spawn(process.execPath, [...CLI, ...args, ...dataDirArgs], {
     stdio: 'pipe',
     // English unless a test asks for another language: the assertions read English words.
     env: { ...process.env, LC_ALL: 'C', ...env },

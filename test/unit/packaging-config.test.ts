@@ -1,7 +1,19 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The packaging config is read as electron-builder reads it and held to its own JSON schema, then
@@ -19,6 +31,7 @@ const config = load(readFileSync('electron-builder.yml', 'utf8')) as Record<stri
   nsis: { perMachine: boolean; allowElevation: boolean };
   msi: { perMachine: boolean };
   fileAssociations: { ext: string }[];
+  extraResources: { from: string; to: string }[];
 };
 
 describe('electron-builder.yml', () => {
@@ -77,5 +90,40 @@ describe('electron-builder.yml', () => {
       'GH_TOKEN',
     ])
       expect(text.includes(`${key}:`), key).toBe(false);
+  });
+
+  it('ships the command-line launchers, and the macOS one runs the app with --cli through a link on PATH', () => {
+    expect(config.extraResources).toEqual([{ from: 'build/cli/', to: 'bin/' }]);
+    expect(readFileSync('build/cli/evidence-desk.cmd', 'utf8')).toMatch(
+      /"%~dp0\.\.\\\.\.\\Evidence Desk\.exe" --cli %\*/,
+    );
+    // The app's layout, with a stand-in for its binary that says what it was given and exits 3.
+    const root = mkdtempSync(join(tmpdir(), 'evidence-launcher-'));
+    try {
+      const app = join(root, 'Evidence Desk.app', 'Contents');
+      mkdirSync(join(app, 'MacOS'), { recursive: true });
+      mkdirSync(join(app, 'Resources', 'bin'), { recursive: true });
+      copyFileSync('build/cli/evidence-desk', join(app, 'Resources', 'bin', 'evidence-desk'));
+      chmodSync(join(app, 'Resources', 'bin', 'evidence-desk'), 0o755);
+      writeFileSync(join(app, 'MacOS', 'Evidence Desk'), '#!/bin/sh\nprintf "%s|" "$@"\nexit 3\n', {
+        mode: 0o755,
+      });
+      mkdirSync(join(root, 'usr-local-bin'));
+      symlinkSync(
+        join(app, 'Resources', 'bin', 'evidence-desk'),
+        join(root, 'usr-local-bin', 'evidence-desk'),
+      );
+      const run = spawnSync(
+        join(root, 'usr-local-bin', 'evidence-desk'),
+        ['certify', 'a file.pdf', '--json'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(run.stdout).toBe('--cli|certify|a file.pdf|--json|');
+      expect(run.status).toBe(3);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A new folder for a kit inside the one chosen: "Evidence kit 2026-11-22 1432", numbered if taken. */
+export function kitFolderIn(parent: string, now = new Date()): string {
+  const stamp = now.toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
+  let candidate = join(parent, `Evidence kit ${stamp}`);
+  for (let n = 2; existsSync(candidate); n++) candidate = join(parent, `Evidence kit ${stamp} (${n})`);
+  return candidate;
+}

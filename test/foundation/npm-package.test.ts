@@ -1,0 +1,57 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The command line as an npm package, installed the way the README tells IT to: `npm pack`, then
+// `npm install ./evidence-desk-*.tgz` in an empty folder (approving keytar's build script, as npm
+// asks), then `npx evidence-desk`. The packages come from the npm cache or the registry.
+const dir = mkdtempSync(join(tmpdir(), 'evidence-npm-package-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+describe('the npm package', () => {
+  it('installs into an empty folder and certifies with npx evidence-desk, against the sandbox', () => {
+    // The test run's global setup built dist/ already; rebuilding here would rewrite the bundle
+    // other test files are running.
+    npm(['pack', '--ignore-scripts', '--pack-destination', dir], process.cwd());
+    const [tarball] = readdirSync(dir).filter((name) => name.endsWith('.tgz'));
+    expect(tarball).toMatch(/^evidence-desk-.*\.tgz$/);
+
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'it-automation', private: true, allowScripts: { keytar: true } }),
+    );
+    npm(['install', join('..', tarball as string)], project);
+
+    writeFileSync(join(project, 'contract.pdf'), 'the signed contract');
+    const run = spawnSync(
+      'npx',
+      [
+        'evidence-desk',
+        'certify',
+        'contract.pdf',
+        '--event-type',
+        'DOCUMENT_SIGNED',
+        '--asset-type',
+        'contract',
+        '--wait',
+        '--data-dir',
+        join(project, 'data'),
+      ],
+      { cwd: project, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
+    expect(run.stderr).not.toMatch(/Error|error:/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/contract\.pdf {2}anchored, evidence verified/);
+  }, 180_000);
+});

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+// Every benchmark, run once at a hundredth of its size: a change that breaks one fails here, not
+// weeks later in a run of the real figures. Targets are not judged at this size; that each runs
+// to the end and prints its figures is.
+const BENCHMARKS = [
+  'sandbox-create',
+  'hash-large-file',
+  'hash-small-files',
+  'drain',
+  'certify-wait',
+  'intake-with-listeners',
+  'hostile-load',
+  'export',
+  'verify-set',
+  'watch',
+  'cli-start',
+];
+
+describe('npm run bench', () => {
+  it('runs every benchmark to the end at a tiny size, each printing its figures', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
+      encoding: 'utf8',
+      env: { ...process.env, BENCH_SCALE: '0.01', BENCH_SECONDS: '1' },
+      timeout: 170_000,
+    });
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.status).toBe(0);
+    const sections = run.stdout.split(/^— /m).slice(1);
+    expect(sections.map((section) => section.split('\n')[0])).toEqual(BENCHMARKS);
+    for (const section of sections) expect(section).toMatch(/: \d+\.\d{3} × /);
+    expect(run.stdout).not.toMatch(/INVALID/);
+  }, 180_000);
+});
