@@ -70,11 +70,9 @@ export async function certifyPaths(
     );
     progress.filesDone++;
     progress.bytesDone += file.size - reported;
-    const earlier = outcome.ok && !deps.again && deps.queue.firstLiveByHash(deps.profileId, outcome.hash);
-    if (earlier) {
-      const { id, fileName, createdAt, state } = earlier;
-      report.alreadyCertified.push({ path: file.path, earlier: { id, fileName, createdAt, state } });
-    } else if (outcome.ok) {
+    // Content already certified is found as the rows are written (RowWriter.flush), in the same
+    // transaction: one check, and none that another process could slip between.
+    if (outcome.ok) {
       writer.add({
         profileId: deps.profileId,
         filePath: file.path,

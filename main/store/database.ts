@@ -1,3 +1,4 @@
+import { hashKeyOf } from './keys';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -35,6 +36,8 @@ export function openQueueDb(
     // folder is not interrupted by them; SQLite still checkpoints when the app closes.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
+    // For migration 10, which fills the hash keys of rows written before it.
+    db.function('evidence_hash_key', { deterministic: true }, (hex: unknown) => hashKeyOf(String(hex)));
     migrate(db, options.targetVersion ?? MIGRATIONS.length);
     return db;
   } catch (error) {

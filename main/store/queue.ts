@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hashKeyOf, timeOrderedUuid } from './keys';
 import { isRemovable } from '../../protocol/states';
 import type { CertificationRow, HistoryEntry, Verification } from '../../protocol/views';
 import type { Said } from '../../protocol/said';
@@ -24,12 +24,12 @@ export class CertificationQueue extends QueueTransitions {
     const insert = this.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
        source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
-       matter, batch_id, watched_folder_id, follows_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       matter, batch_id, watched_folder_id, follows_id, hash_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const rows = this.db.transaction(() =>
       items.map((item): CertificationRow => {
-        const requestId = randomUUID();
+        const requestId = timeOrderedUuid(now);
         const { lastInsertRowid } = insert.run(
           item.profileId,
           requestId,
@@ -49,6 +49,7 @@ export class CertificationQueue extends QueueTransitions {
           item.batchId ?? now,
           item.watchedFolderId ?? null,
           item.followsId ?? null,
+          hashKeyOf(item.assetHash),
         );
         return freshRow(item, Number(lastInsertRowid), requestId, now);
       }),
@@ -69,14 +70,24 @@ export class CertificationQueue extends QueueTransitions {
     return this.db
       .transaction(() => {
         // The same content twice in one batch is certified once too.
+        const live = new Map<string, Map<string, number>>();
+        for (const profileId of new Set(items.map((item) => item.profileId)))
+          live.set(
+            profileId,
+            this.firstLiveIdsByHash(
+              profileId,
+              items.filter((item) => item.profileId === profileId).map((item) => item.assetHash),
+            ),
+          );
         const taken = new Set<string>();
         const fresh: NewCertification[] = [];
         const earlier = items.map((item) => {
           const key = `${item.profileId}:${item.assetHash}`;
-          const live = this.firstLiveByHash(item.profileId, item.assetHash) ?? null;
-          if (!live && !taken.has(key)) fresh.push(item);
+          const id = live.get(item.profileId)?.get(item.assetHash.toLowerCase());
+          const row = id === undefined ? null : (this.get(id) ?? null);
+          if (!row && !taken.has(key)) fresh.push(item);
           taken.add(key);
-          return live;
+          return row;
         });
         const queued = this.enqueue(fresh, now);
         const isFresh = new Set(fresh);
@@ -219,7 +230,7 @@ export class CertificationQueue extends QueueTransitions {
             attempts: 0,
             error_code: null,
             error_message: null,
-            ...(accepted ? { request_id: randomUUID(), service_id: null, service_state: null } : {}),
+            ...(accepted ? { request_id: timeOrderedUuid(), service_id: null, service_state: null } : {}),
           },
         });
         this.audit('retried', row, by, now);
