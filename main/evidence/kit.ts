@@ -55,6 +55,9 @@ export interface KitWritten {
   files: string[];
 }
 
+// How many certificates are being drawn or sealed at once.
+const CERTIFICATES_AT_ONCE = 8;
+
 /**
  * The kit for the other side: a receipt and a certificate per certification, the register,
  * verify.html trusting the kit's log keys, the keys as PEM, and a README. One certification at a
@@ -75,18 +78,26 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     tsaRoots: new Map(),
     environments: new Set(),
   };
+  // Certificates are made a few at a time: while one waits for its seal (a round trip to the
+  // timestamping authority), the next is drawn. Memory holds those few, not the kit.
+  const inFlight = new Set<Promise<void>>();
   for (const receipt of source.receipts()) {
     const base = names.take(safeFileName(receipt.file.name));
     const receiptName = `${base}.receipt.json`;
     writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
     if (!target.receiptsOnly) {
-      const pdf = await certificatePdf(receipt, {
+      if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
+      const made = certificatePdf(receipt, {
         receiptName,
         generatedAt,
         timeZone: target.timeZone,
         timestamper: target.timestamper,
-      });
-      writeFileSync(join(folder, `${base}.certificate.pdf`), pdf);
+      }).then((pdf) => writeFileSync(join(folder, `${base}.certificate.pdf`), pdf));
+      inFlight.add(made);
+      void made.then(
+        () => inFlight.delete(made),
+        () => inFlight.delete(made),
+      );
     }
     if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
     const root = receipt.timestamp?.chain.at(-1);
@@ -97,6 +108,8 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     seen.count++;
     target.onProgress?.(seen.count, source.count);
   }
+  // Every certificate written (a failure fails the kit, as before).
+  await Promise.all(inFlight);
   if (!target.receiptsOnly) await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt });
   const files = listFiles(dir);
   if (target.zip) await zipFolder(dir, files, target.zip);

@@ -26,9 +26,40 @@ interface LoadedFont {
 }
 
 const loadedFont = (font: Font): LoadedFont => ({
-  font,
+  font: withSharedSubsets(withSharedLayouts(font)),
   covers: (codePoint) => font.hasGlyphForCodePoint(codePoint),
 });
+
+// Words laid out once per process, for every document: a kit of 10,000 certificates repeats the
+// same labels on every page, and shaping a word (OpenType substitution and positioning) costs more
+// than drawing it. Bounded, because file names bring new words without end.
+const SHARED_LAYOUTS = 20_000;
+
+type GlyphRun = { positions: object[] };
+type Layout = (text: string, features?: unknown) => GlyphRun;
+
+/**
+ * The font, laying out each word once per process. pdfkit scales a run's positions in place, so
+ * each caller gets its own copy of the positions; the glyphs themselves are shared, read-only.
+ */
+function withSharedLayouts(font: Font): Font {
+  const runs = new Map<string, GlyphRun>();
+  const shaping = font as unknown as { layout: Layout };
+  const layout: Layout = shaping.layout.bind(font);
+  shaping.layout = (text, features) => {
+    if (features !== undefined) return layout(text, features);
+    let run = runs.get(text);
+    if (!run) {
+      if (runs.size >= SHARED_LAYOUTS) runs.clear();
+      run = layout(text);
+      runs.set(text, run);
+    }
+    // The same class (its advanceWidth getter sums the copied positions), with the copies.
+    const copy = Object.create(Object.getPrototypeOf(run) as object) as GlyphRun;
+    return Object.assign(copy, run, { positions: run.positions.map((position) => ({ ...position })) });
+  };
+  return font;
+}
 
 let loaded: Record<FontName, LoadedFont> | undefined;
 
@@ -41,6 +72,35 @@ export function fonts(): Record<FontName, LoadedFont> {
     ]),
   ) as Record<FontName, LoadedFont>;
   return loaded;
+}
+
+// Subsets encoded once per process for each set of glyphs: certificates whose names use the same
+// letters embed the same bytes, and encoding a subset costs a quarter of drawing a certificate.
+const SHARED_SUBSETS = 500;
+
+type Subset = { glyphs: number[]; encode(): Uint8Array };
+
+/** The font, encoding each distinct subset once (the same glyphs in the same order: the same bytes). */
+function withSharedSubsets(font: Font): Font {
+  const encoded = new Map<string, Uint8Array>();
+  const subsetting = font as unknown as { createSubset(): Subset };
+  const createSubset = subsetting.createSubset.bind(font);
+  subsetting.createSubset = () => {
+    const subset = createSubset();
+    const encode = subset.encode.bind(subset);
+    subset.encode = () => {
+      const key = subset.glyphs.join(',');
+      let bytes = encoded.get(key);
+      if (!bytes) {
+        if (encoded.size >= SHARED_SUBSETS) encoded.clear();
+        bytes = encode();
+        encoded.set(key, bytes);
+      }
+      return bytes;
+    };
+    return subset;
+  };
+  return font;
 }
 
 /**
