@@ -56,7 +56,7 @@ export interface KitWritten {
 }
 
 // How many certificates are being drawn or sealed at once.
-const CERTIFICATES_AT_ONCE = 8;
+const CERTIFICATES_AT_ONCE = 3;
 
 /**
  * The kit for the other side: a receipt and a certificate per certification, the register,

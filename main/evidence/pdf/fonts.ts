@@ -33,7 +33,7 @@ const loadedFont = (font: Font): LoadedFont => ({
 // Words laid out once per process, for every document: a kit of 10,000 certificates repeats the
 // same labels on every page, and shaping a word (OpenType substitution and positioning) costs more
 // than drawing it. Bounded, because file names bring new words without end.
-const SHARED_LAYOUTS = 20_000;
+const SHARED_LAYOUTS = 5_000;
 
 type GlyphRun = { positions: object[] };
 type Layout = (text: string, features?: unknown) => GlyphRun;
@@ -76,7 +76,7 @@ export function fonts(): Record<FontName, LoadedFont> {
 
 // Subsets encoded once per process for each set of glyphs: certificates whose names use the same
 // letters embed the same bytes, and encoding a subset costs a quarter of drawing a certificate.
-const SHARED_SUBSETS = 500;
+const SHARED_SUBSETS = 50;
 
 type Subset = { glyphs: number[]; encode(): Uint8Array };
 
