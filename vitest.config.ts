@@ -13,5 +13,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // What the screens show while work runs (a kit being saved) can take seconds on a loaded
+    // machine: polls wait up to 10 s for what a person would see, not Vitest's 1 s.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
