@@ -7,6 +7,7 @@ import type { WatchedFolderChoices } from '../protocol/views';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
 import { sized } from './size';
+import { WATCH_DEFAULTS } from '../protocol/watched-folders';
 
 const ARRIVING = sized(1_000, 20);
 const IDLE_FILES = sized(100_000, 100);
@@ -20,11 +21,8 @@ const choices = (path: string): WatchedFolderChoices => ({
   matter: null,
   eventType: 'DOCUMENT_FILED',
   assetType: 'document',
-  include: null,
-  subfolders: true,
-  receiptsBeside: false,
+  ...WATCH_DEFAULTS,
   method: 'events',
-  pollSeconds: 60,
   settleMs: SETTLE_MS,
 });
 

@@ -124,29 +124,9 @@ export class QueueReader {
       .map(rowOf);
   }
 
-  /** The oldest certification of this content that did not fail: what "already certified" points to. */
-  firstLiveByHash(profileId: string, assetHash: string): CertificationRow | undefined {
-    const id = this.firstLiveIdByHash(profileId, assetHash);
-    return id === undefined ? undefined : this.get(id);
-  }
-
   /**
-   * Its id only: asked once or twice for every file queued, where the answer is nearly always "none",
-   * so the row (with its timestamp subqueries) is read only when there is one.
-   */
-  firstLiveIdByHash(profileId: string, assetHash: string): number | undefined {
-    const hex = assetHash.toLowerCase();
-    return this.sql(
-      `SELECT id FROM certifications WHERE hash_key = ? AND profile_id = ? AND asset_hash = ? AND state <> 'failed'
-       ORDER BY id LIMIT 1`,
-    )
-      .pluck()
-      .get(hashKeyOf(hex), profileId, hex) as number | undefined;
-  }
-
-  /**
-   * The oldest live certification of each of these contents that has one, in a few statements: a
-   * batch of 1,000 new files asks once per 500, not 1,000 times.
+   * The oldest certification that did not fail of each of these contents that has one (what "already
+   * certified" points to), in a few statements: a batch of 1,000 new files asks once per 500.
    */
   firstLiveIdsByHash(profileId: string, assetHashes: readonly string[]): Map<string, number> {
     const hexes = [...new Set(assetHashes.map((hash) => hash.toLowerCase()))];

@@ -1,11 +1,11 @@
-import { hashKeyOf, timeOrderedUuid } from './keys';
+import { timeOrderedUuid } from './keys';
 import { isRemovable } from '../../protocol/states';
 import type { CertificationRow, HistoryEntry, Verification } from '../../protocol/views';
 import type { Said } from '../../protocol/said';
 import { said, storedSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
-import type { Actor, NewCertification, RowProblem } from './queue-transitions';
-import { QueueTransitions, freshRow } from './queue-transitions';
+import type { Actor, RowProblem } from './queue-transitions';
+import { QueueIntake } from './queue-intake';
 
 export type { ListQuery } from './queue-reader';
 export type { Actor, NewCertification, RowProblem } from './queue-transitions';
@@ -18,93 +18,7 @@ export type { CertificationRow, HistoryEntry, Verification };
  * (one transaction: the row, its timeline, the state machine's check) and is announced on the
  * change feed, so the table is the whole truth after a crash and every listener hears each write.
  */
-export class CertificationQueue extends QueueTransitions {
-  /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
-  enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
-    const insert = this.sql(
-      `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
-       source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
-       matter, batch_id, watched_folder_id, follows_id, hash_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const rows = this.db.transaction(() =>
-      items.map((item): CertificationRow => {
-        const requestId = timeOrderedUuid(now);
-        const { lastInsertRowid } = insert.run(
-          item.profileId,
-          requestId,
-          item.filePath,
-          item.fileName,
-          item.fileSize,
-          item.assetHash,
-          item.assetType,
-          item.sourceSystem,
-          item.eventType,
-          now,
-          now,
-          now,
-          item.certifiedBy ?? null,
-          item.certifiedOn ?? null,
-          item.matter ?? null,
-          item.batchId ?? now,
-          item.watchedFolderId ?? null,
-          item.followsId ?? null,
-          hashKeyOf(item.assetHash),
-        );
-        return freshRow(item, Number(lastInsertRowid), requestId, now);
-      }),
-    )();
-    for (const row of rows) this.feed.noteChanged(row.id, 'queued');
-    return rows;
-  }
-
-  /**
-   * Writes the rows whose content is not certified here yet, and names the earlier certification of
-   * the others, in one transaction that holds the write lock from its first read: two processes
-   * certifying the same content at once (a watched folder and a `certify` of it) write it once.
-   */
-  enqueueUncertified(
-    items: readonly NewCertification[],
-    now = Date.now(),
-  ): { queued: CertificationRow[]; earlier: (CertificationRow | null)[] } {
-    return this.db
-      .transaction(() => {
-        // The same content twice in one batch is certified once too.
-        const live = new Map<string, Map<string, number>>();
-        for (const profileId of new Set(items.map((item) => item.profileId)))
-          live.set(
-            profileId,
-            this.firstLiveIdsByHash(
-              profileId,
-              items.filter((item) => item.profileId === profileId).map((item) => item.assetHash),
-            ),
-          );
-        const taken = new Set<string>();
-        const fresh: NewCertification[] = [];
-        const earlier = items.map((item) => {
-          const key = `${item.profileId}:${item.assetHash}`;
-          const id = live.get(item.profileId)?.get(item.assetHash.toLowerCase());
-          const row = id === undefined ? null : (this.get(id) ?? null);
-          if (!row && !taken.has(key)) fresh.push(item);
-          taken.add(key);
-          return row;
-        });
-        const queued = this.enqueue(fresh, now);
-        const isFresh = new Set(fresh);
-        const queuedByHash = new Map(queued.map((row) => [`${row.profileId}:${row.assetHash}`, row]));
-        return {
-          queued,
-          // What was written now for an earlier item of the same batch is its earlier certification.
-          earlier: items.map((item, index) =>
-            isFresh.has(item)
-              ? null
-              : (earlier[index] ?? queuedByHash.get(`${item.profileId}:${item.assetHash}`) ?? null),
-          ),
-        };
-      })
-      .immediate();
-  }
-
+export class CertificationQueue extends QueueIntake {
   /** Takes up to `limit` due queued rows of a profile and marks them as being sent. */
   claimDue(profileId: string, now: number, limit: number): CertificationRow[] {
     return this.db

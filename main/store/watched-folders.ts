@@ -55,8 +55,10 @@ const folderOf = (stored: unknown): WatchedFolderView => {
     subfolders: row.subfolders === 1,
     receiptsBeside: row.receiptsBeside === 1,
     paused: row.paused === 1,
+    // A paused folder is not watched, whatever its watcher last said.
+    status: row.paused === 1 ? 'paused' : row.status,
     polled: row.polled === 1,
-    problem: readStoredSaid(row.problem),
+    problem: row.paused === 1 ? null : readStoredSaid(row.problem),
   };
 };
 

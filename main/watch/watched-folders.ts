@@ -34,9 +34,6 @@ export interface WatchedFoldersEvents {
   queued: [folder: WatchedFolderView, rows: CertificationRow[]];
 }
 
-// The choices a folder starts with when none are given.
-export const WATCH_DEFAULTS = { method: 'auto', pollSeconds: 60, settleMs: 3_000, subfolders: true } as const;
-
 /**
  * The watched folders of the active profile: their choices (kept in the queue's database, so the
  * app and the command line share them) and, while `start`ed, a watcher per folder that is not
@@ -141,13 +138,6 @@ export class WatchedFolders extends EventEmitter<WatchedFoldersEvents> {
         this.watchers.delete(id);
         await watcher.stop();
       }
-    for (const folder of folders)
-      if (
-        folder.paused &&
-        folder.status !== 'paused' &&
-        this.deps.store.setStatus(folder.id, 'paused', null, folder.polled)
-      )
-        this.changed();
     await Promise.all(
       [...wanted.values()].map(async (folder) => {
         const running = this.watchers.get(folder.id);

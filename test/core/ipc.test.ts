@@ -9,6 +9,7 @@ import type { EvidenceDeskBridge } from '../../preload/bridge';
 import { createBridge } from '../../preload/bridge';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
+import { WATCH_DEFAULTS } from '../../protocol/watched-folders';
 
 // The renderer's bridge wired to the real core exactly as the preload wires it, with an
 // in-process transport standing in for Electron's ipcRenderer/ipcMain (no Electron binary here).
@@ -104,15 +105,10 @@ describe('the bridge to the core', () => {
 
   it('watches only a folder the person chose in the folder dialog', async () => {
     const choices = {
+      ...WATCH_DEFAULTS,
       matter: null,
       eventType: 'DOCUMENT_FILED',
       assetType: 'document',
-      include: null,
-      subfolders: true,
-      receiptsBeside: false,
-      method: 'auto',
-      pollSeconds: 60,
-      settleMs: 3000,
     } as const;
     // A window that names a path itself (a compromised renderer) is refused.
     expect(await bridge.addWatchedFolder({ path: ws.dir, choices })).toMatchObject({

@@ -76,7 +76,8 @@ describe('queue database', () => {
         expect(row).toMatchObject({ requestId: 'req-kept', state: 'queued' });
         expect(store.queue.history(row!.id).map((h) => h.state)).toEqual(['queued']);
         // Its content is still found by hash ("already certified"), through the key migration 10 filled.
-        expect(store.queue.firstLiveByHash('embedded', 'A'.repeat(64))?.requestId).toBe('req-kept');
+        const [found] = store.queue.firstLiveIdsByHash('embedded', ['A'.repeat(64)]).values();
+        expect(store.queue.get(found!)?.requestId).toBe('req-kept');
         store.close();
       } else upgraded.close();
       fresh.close();

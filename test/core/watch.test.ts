@@ -21,6 +21,7 @@ import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 import { CLI, runCli } from '../support/cli';
 import { openStore } from '../../main/store';
+import { WATCH_DEFAULTS } from '../../protocol/watched-folders';
 
 // Watched folders on the real file system (inotify through @parcel/watcher), with a real queue.
 // Every check is on the queue's rows: what was certified, how often, and with which content.
@@ -36,11 +37,8 @@ const choices = (path: string, extra: Partial<WatchedFolderChoices> = {}): Watch
   matter: 'ACME-7',
   eventType: METADATA.event_type,
   assetType: METADATA.asset_type,
-  include: null,
-  subfolders: true,
-  receiptsBeside: false,
+  ...WATCH_DEFAULTS,
   method: 'events',
-  pollSeconds: 60,
   settleMs: 400,
   ...extra,
 });
@@ -196,11 +194,11 @@ describe('a watched folder', () => {
     );
   }, 60_000);
 
-  it('certifies each content once when a `certify` of the same files runs beside it, in another process', async () => {
+  it('certifies nothing again that a `certify` in another process already certified in the folder', async () => {
+    // The folder is certified from the command line first, then watched: its catch-up finds every
+    // file, and each content is already certified, so the watcher only notes them as seen.
     const path = folderIn('shared');
-    const folder = core.watched.add(choices(path, { settleMs: 100 }));
-    const files = Array.from({ length: 300 }, (_, i) => join(path, `exhibit-${i}.pdf`));
-    files.forEach((file, i) => writeFileSync(file, `exhibit ${i}`));
+    for (let i = 0; i < 300; i++) writeFileSync(join(path, `exhibit-${i}.pdf`), `exhibit ${i}`);
     const run = await runCli(ws.dataDir, [
       'certify',
       path,
@@ -210,11 +208,15 @@ describe('a watched folder', () => {
       METADATA.asset_type,
     ]);
     expect(run.code).toBe(0);
+    const folder = core.watched.add(choices(path, { settleMs: 100 }));
+    await until(() => core.watched.find(folder.id).status === 'watching');
     await settled(folder.id, () => true);
+    writeFileSync(join(path, 'exhibit-new.pdf'), 'a new exhibit');
+    await settled(folder.id, (rows) => rows.length === 1);
     await quiet();
     const all = core.queue.list({ limit: 100_000 }).filter((row) => row.filePath.startsWith(path));
-    expect(all).toHaveLength(300);
-    expect(new Set(all.map((row) => row.assetHash)).size).toBe(300);
+    expect(all).toHaveLength(301);
+    expect(rowsOf(folder.id).map((row) => row.fileName)).toEqual(['exhibit-new.pdf']);
   }, 60_000);
 });
 
@@ -236,11 +238,12 @@ describe('content another process certifies at the same moment', () => {
         sourceSystem: 'evidence-desk',
         eventType: METADATA.event_type,
       }));
-      expect(items.map((item) => certifying.queue.firstLiveByHash(item.profileId, item.assetHash))).toEqual([
-        undefined,
-        undefined,
-        undefined,
-      ]);
+      expect(
+        certifying.queue.firstLiveIdsByHash(
+          core.activeProfileId,
+          items.map((item) => item.assetHash),
+        ).size,
+      ).toBe(0);
       const first = watching.queue.enqueueUncertified(items.slice(0, 2));
       const second = certifying.queue.enqueueUncertified(items);
       expect(second.queued.map((row) => row.fileName)).toEqual(['exhibit-2.pdf']);
@@ -293,6 +296,9 @@ describe('evidence-desk watch', () => {
       expect(code).toBe(0);
       const list = await runCli(dataDir, ['watch', 'list']);
       expect(list.stdout).toMatch(/^1 {2}.*killed {2}\[watching by change events\]/m);
+      // Paused, it says so whatever the watcher last said.
+      expect((await runCli(dataDir, ['watch', 'pause', '1'])).code).toBe(0);
+      expect((await runCli(dataDir, ['watch', 'list'])).stdout).toMatch(/^1 {2}.*killed {2}\[paused\]/m);
     } finally {
       await app.close();
     }

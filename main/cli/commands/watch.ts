@@ -1,6 +1,6 @@
 import type { EvidenceCore } from '../../core';
 import type { WatchedFolderChoices, WatchedFolderView } from '../../../protocol/views';
-import { WATCH_DEFAULTS } from '../../watch/watched-folders';
+import { WATCH_DEFAULTS } from '../../../protocol/watched-folders';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { count, err, out, outJson, printable, sayOrNothing } from '../output';

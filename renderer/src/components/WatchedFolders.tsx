@@ -6,6 +6,7 @@ import { ask, bridge, messageOf } from '../bridge';
 import { useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { MetadataFields, metadataComplete, rememberedMetadata } from './BatchForm';
+import { WATCH_DEFAULTS } from '../../../protocol/watched-folders';
 
 /** What the form holds while a folder is being set up. */
 interface Draft {
@@ -47,11 +48,11 @@ export function WatchedFolders() {
         path,
         metadata: rememberedMetadata(),
         include: '',
-        subfolders: true,
-        receiptsBeside: false,
-        method: 'auto',
-        pollSeconds: 60,
-        settleSeconds: 3,
+        subfolders: WATCH_DEFAULTS.subfolders,
+        receiptsBeside: WATCH_DEFAULTS.receiptsBeside,
+        method: WATCH_DEFAULTS.method,
+        pollSeconds: WATCH_DEFAULTS.pollSeconds,
+        settleSeconds: WATCH_DEFAULTS.settleMs / 1000,
       });
     });
 
