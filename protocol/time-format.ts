@@ -12,13 +12,22 @@ export interface LocalTimeOptions {
   timeZone?: string;
 }
 
+// Making a format costs far more than using one (a kit of 10,000 certificates writes 40,000 times).
+const longFormats = new Map<string, Intl.DateTimeFormat>();
+
+function longFormat({ locale, timeZone }: LocalTimeOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''} ${timeZone ?? ''}`;
+  let format = longFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone });
+    longFormats.set(key, format);
+  }
+  return format;
+}
+
 /** "22 November 2026 at 20:46:09 CET (Europe/Paris)": local time, with the zone in words. */
 export function localWithZone(ms: number, options: LocalTimeOptions = {}): string {
-  const format = new Intl.DateTimeFormat(options.locale, {
-    dateStyle: 'long',
-    timeStyle: 'long',
-    timeZone: options.timeZone,
-  });
+  const format = longFormat(options);
   const zone = format.resolvedOptions().timeZone;
   const text = format.format(ms);
   return text.includes(zone) ? text : `${text} (${zone})`;

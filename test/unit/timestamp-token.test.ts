@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,16 +23,17 @@ afterAll(async () => {
 
 const data = new Uint8Array(32).fill(42);
 
-async function token(): Promise<{ token: Uint8Array; nonce: bigint }> {
+async function token(): Promise<{ token: Uint8Array; nonce: bigint; response: Uint8Array }> {
   const nonce = freshNonce((bytes) => randomFillSync(bytes));
-  const response = await fetch(tsa.url, {
+  const answer = await fetch(tsa.url, {
     method: 'POST',
     headers: { 'content-type': 'application/timestamp-query' },
     body: Buffer.from(timestampRequest(data, nonce)),
   });
-  const read = readTimestampResponse(new Uint8Array(await response.arrayBuffer()));
+  const response = new Uint8Array(await answer.arrayBuffer());
+  const read = readTimestampResponse(response);
   if (!('token' in read)) throw new Error(JSON.stringify(read));
-  return { token: read.token, nonce };
+  return { token: read.token, nonce, response };
 }
 
 const trust = () => ({ certificates: [tsa.rootDer], trustedRoots: [certificateFingerprint(tsa.rootDer)] });
@@ -44,6 +46,25 @@ describe('an RFC 3161 token', () => {
     expect(check.ok && Math.abs(check.genTime.getTime() - Date.now())).toBeLessThan(60_000);
     // A stored token is checked without the nonce, and still holds.
     expect(await checkTimestampToken(der, { data, ...trust() })).toMatchObject({ ok: true });
+  });
+
+  it('is taken from the answer byte for byte, as OpenSSL takes it out', async () => {
+    const { token: der, response } = await token();
+    writeFileSync(join(dir, 'answer.tsr'), response);
+    execFileSync('openssl', [
+      'ts',
+      '-reply',
+      '-in',
+      join(dir, 'answer.tsr'),
+      '-token_out',
+      '-out',
+      join(dir, 'token.der'),
+    ]);
+    expect(Buffer.from(der).equals(readFileSync(join(dir, 'token.der')))).toBe(true);
+    // An answer cut short is no answer, rather than a token cut short.
+    expect(readTimestampResponse(response.subarray(0, response.length - 1))).toEqual({
+      unreadable: 'not_a_response',
+    });
   });
 
   it('fails on a changed signature byte, other data, or a root nobody trusts', async () => {

@@ -41,6 +41,8 @@ export function readTimestampResponse(
   | { token: Uint8Array }
   | { refused: { status: number; said: string } }
   | { unreadable: 'not_a_response' | 'no_token' } {
+  const granted = grantedToken(bytes);
+  if (granted) return { token: granted };
   let response: pkijs.TimeStampResp;
   try {
     response = pkijs.TimeStampResp.fromBER(toArrayBuffer(bytes));
@@ -54,4 +56,48 @@ export function readTimestampResponse(
   }
   if (!response.timeStampToken) return { unreadable: 'no_token' };
   return { token: new Uint8Array(response.timeStampToken.toSchema().toBER(false)) };
+}
+
+const SEQUENCE = 0x30;
+
+/**
+ * The token of a granted answer, as the authority's own bytes, read without parsing it: the
+ * token is parsed once, where it is checked (asn1js parsing and re-encoding it here cost as much
+ * again for every sealed PDF). TimeStampResp ::= SEQUENCE { status PKIStatusInfo, token
+ * ContentInfo }. Anything else (a refusal, an indefinite length) is left to the full reading.
+ */
+function grantedToken(bytes: Uint8Array): Uint8Array | undefined {
+  const response = derElement(bytes, 0);
+  if (response?.tag !== SEQUENCE || response.end !== bytes.length) return undefined;
+  const status = derElement(bytes, response.contentStart);
+  if (status?.tag !== SEQUENCE) return undefined;
+  // PKIStatusInfo ::= SEQUENCE { status INTEGER, ... }: granted (0) or granted with mods (1).
+  const value = derElement(bytes, status.contentStart);
+  const code = value && value.end - value.contentStart === 1 ? bytes[value.contentStart] : undefined;
+  if (value?.tag !== 0x02 || (code !== 0 && code !== 1)) return undefined;
+  const token = derElement(bytes, status.end);
+  if (token?.tag !== SEQUENCE || token.end !== response.end) return undefined;
+  return bytes.slice(status.end, token.end);
+}
+
+/** One DER element's tag and where its contents start and it ends; undefined if it overruns. */
+function derElement(
+  bytes: Uint8Array,
+  at: number,
+): { tag: number; contentStart: number; end: number } | undefined {
+  const tag = bytes[at];
+  const first = bytes[at + 1];
+  if (tag === undefined || first === undefined) return undefined;
+  let length = first;
+  let contentStart = at + 2;
+  if (first & 0x80) {
+    const octets = first & 0x7f;
+    // 0x80 is BER's indefinite length; more than four octets is no timestamp answer.
+    if (octets === 0 || octets > 4) return undefined;
+    length = 0;
+    for (let i = 0; i < octets; i++) length = length * 256 + (bytes[contentStart + i] ?? NaN);
+    contentStart += octets;
+  }
+  const end = contentStart + length;
+  return Number.isFinite(end) && end <= bytes.length ? { tag, contentStart, end } : undefined;
 }

@@ -137,6 +137,21 @@ export async function checkTimestampToken(token: Uint8Array, expect: TokenExpect
   return checkChain(signed, signer, genTime, info, expect);
 }
 
+/** A chain found before, and the times at which every certificate on it was valid. */
+interface KnownChain {
+  chain: Uint8Array[];
+  rootFingerprint: string;
+  validFrom: Date;
+  validUntil: Date;
+}
+
+// An authority signs every token with the same certificates: its chain is built and checked once
+// per process, not once for each of the 10,000 certificates of a kit (or receipts of a folder).
+// Kept by the exact bytes of every certificate involved and the roots trusted, so any other
+// certificate, pool or trust is checked afresh; and used only at times the whole chain was valid.
+const knownChains = new Map<string, KnownChain>();
+const CHAINS_KEPT = 64;
+
 async function checkChain(
   signed: pkijs.SignedData,
   signer: pkijs.Certificate,
@@ -144,11 +159,27 @@ async function checkChain(
   info: pkijs.TSTInfo,
   expect: TokenExpectation,
 ): Promise<TokenCheck> {
+  const authority = subjectName(signer);
+  const serial = bytesToHex(new Uint8Array(info.serialNumber.valueBlock.valueHexView));
+  const tokenCertificates = (signed.certificates ?? []).filter(
+    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
+  );
+  const key = chainKey(signer, tokenCertificates, expect);
+  const known = knownChains.get(key);
+  if (known && genTime >= known.validFrom && genTime <= known.validUntil)
+    return {
+      ok: true,
+      genTime,
+      authority,
+      rootFingerprint: known.rootFingerprint,
+      chain: known.chain,
+      serial,
+    };
+
   const pool = [
-    ...(signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate),
+    ...tokenCertificates,
     ...expect.certificates.map(parseCertificate).filter((c): c is pkijs.Certificate => c !== undefined),
   ];
-  const authority = subjectName(signer);
   const top = certificateFingerprint(derOf(topOfChain(signer, pool)));
   if (!expect.trustedRoots.includes(top))
     return {
@@ -174,15 +205,37 @@ async function checkChain(
       'chain',
       `The certificate of ${authority} does not lead to a trusted root at the time of the timestamp (${result.resultMessage || 'no valid path'}).`,
     );
-  const chain = result.certificatePath.map(derOf);
-  return {
-    ok: true,
-    genTime,
-    authority,
-    rootFingerprint: certificateFingerprint(chain[chain.length - 1] as Uint8Array),
+  const path = result.certificatePath;
+  const chain = path.map(derOf);
+  const rootFingerprint = certificateFingerprint(chain[chain.length - 1] as Uint8Array);
+  if (knownChains.size >= CHAINS_KEPT) knownChains.clear();
+  knownChains.set(key, {
     chain,
-    serial: bytesToHex(new Uint8Array(info.serialNumber.valueBlock.valueHexView)),
-  };
+    rootFingerprint,
+    validFrom: new Date(Math.max(...path.map((c) => c.notBefore.value.getTime()))),
+    validUntil: new Date(Math.min(...path.map((c) => c.notAfter.value.getTime()))),
+  });
+  return { ok: true, genTime, authority, rootFingerprint, chain, serial };
+}
+
+/**
+ * What a chain rests on, exactly: the signer, every other certificate it could be built from (each
+ * by the hash of its signed part and its signature, which a parsed certificate keeps as read), and
+ * the roots trusted.
+ */
+function chainKey(
+  signer: pkijs.Certificate,
+  tokenCertificates: pkijs.Certificate[],
+  expect: TokenExpectation,
+): string {
+  const read = (c: pkijs.Certificate) =>
+    bytesToHex(sha256(new Uint8Array(c.tbsView))) +
+    bytesToHex(sha256(new Uint8Array(c.signatureValue.valueBlock.valueHexView)));
+  return [
+    read(signer),
+    [...tokenCertificates.map(read), ...expect.certificates.map(certificateFingerprint)].sort().join(','),
+    [...expect.trustedRoots].sort().join(','),
+  ].join('|');
 }
 
 function signerCertificate(signed: pkijs.SignedData): pkijs.Certificate | undefined {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import type { Font } from 'fontkit';
 import { create as openFont } from 'fontkit';
 
@@ -80,6 +81,16 @@ const SHARED_SUBSETS = 50;
 
 type Subset = { glyphs: number[]; encode(): Uint8Array };
 
+/**
+ * Each shared subset compressed once, as pdfkit would compress it (zlib's defaults): a font
+ * stream is most of what a certificate deflates. Weak, so a subset dropped from the cache goes.
+ */
+const deflatedSubsets = new WeakMap<Uint8Array, Buffer>();
+
+/** The compressed bytes of a subset this module encoded; undefined for any other bytes. */
+export const deflatedSubset = (bytes: unknown): Buffer | undefined =>
+  bytes instanceof Uint8Array ? deflatedSubsets.get(bytes) : undefined;
+
 /** The font, encoding each distinct subset once (the same glyphs in the same order: the same bytes). */
 function withSharedSubsets(font: Font): Font {
   const encoded = new Map<string, Uint8Array>();
@@ -95,6 +106,7 @@ function withSharedSubsets(font: Font): Font {
         if (encoded.size >= SHARED_SUBSETS) encoded.clear();
         bytes = encode();
         encoded.set(key, bytes);
+        deflatedSubsets.set(bytes, deflateSync(bytes));
       }
       return bytes;
     };
