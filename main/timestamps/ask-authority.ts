@@ -1,10 +1,10 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { bytesToBase64 } from '../../verifier/bytes';
 import {
   TIMESTAMP_QUERY,
   freshNonce,
   readTimestampResponse,
-  timestampRequest,
+  timestampRequestFor,
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
 import type { Fetch } from '../service/network';
@@ -37,13 +37,15 @@ export async function askAuthority(
   timeoutMs: number,
 ): Promise<AuthorityAnswer> {
   const nonce = freshNonce((bytes) => randomFillSync(bytes));
+  // Hashed here, natively, once: a sealed PDF's range is tens of kilobytes, for every PDF of a kit.
+  const dataSha256 = createHash('sha256').update(data).digest();
   const host = hostOf(authority.url);
   let body: Uint8Array;
   try {
     const response = await fetch(authority.url, {
       method: 'POST',
       headers: { 'content-type': TIMESTAMP_QUERY, accept: 'application/timestamp-reply' },
-      body: timestampRequest(data, nonce, authority.policyOid) as BodyInit,
+      body: timestampRequestFor(dataSha256, nonce, authority.policyOid) as BodyInit,
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok)
@@ -85,6 +87,7 @@ export async function askAuthority(
     };
   const check = await checkTimestampToken(read.token, {
     data,
+    dataSha256,
     nonce,
     certificates: authority.certificates,
     trustedRoots: authority.trustedRoots,

@@ -11,11 +11,16 @@ const SHA256_OID = '2.16.840.1.101.3.4.2.1';
 
 /** A TimeStampReq for SHA-256 of `data`, with our nonce, asking for the signer's certificate. */
 export function timestampRequest(data: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
+  return timestampRequestFor(sha256(data), nonce, policyOid);
+}
+
+/** The same, for data the caller has hashed (SHA-256) already. */
+export function timestampRequestFor(dataSha256: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
       hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256_OID }),
-      hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(sha256(data)) }),
+      hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(dataSha256) }),
     }),
     nonce: asn1js.Integer.fromBigInt(nonce),
     certReq: true,

@@ -28,6 +28,8 @@ const OID = {
 export interface TokenExpectation {
   /** The bytes that were timestamped (here: a Merkle root); the imprint must be SHA-256 of them. */
   data: Uint8Array;
+  /** SHA-256 of `data`, when the caller has it already (a sealed PDF's range, hashed natively). */
+  dataSha256?: Uint8Array;
   /** The nonce we sent, when checking a fresh answer; a stored token is checked without one. */
   nonce?: bigint;
   /** Certificates to build the chain from besides those in the token (the receipt's, a profile's CAs). */
@@ -105,7 +107,7 @@ export async function checkTimestampToken(token: Uint8Array, expect: TokenExpect
   if (
     imprint.hashAlgorithm.algorithmId !== OID.sha256 ||
     bytesToHex(new Uint8Array(imprint.hashedMessage.valueBlock.valueHexView)) !==
-      bytesToHex(sha256(expect.data))
+      bytesToHex(expect.dataSha256 ?? sha256(expect.data))
   )
     return fail('imprint', 'The timestamp is for other data than this batch (its message imprint differs).');
   if (expect.nonce !== undefined && (!info.nonce || info.nonce.toBigInt() !== expect.nonce))

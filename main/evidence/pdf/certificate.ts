@@ -203,10 +203,15 @@ function qrCode(doc: Pdf, text: string, top: number): void {
   const cell = QR_SIZE / (size + 2 * quiet);
   const left = doc.page.width - MARGIN - QR_SIZE;
   doc.save().fillColor('#ffffff').rect(left, top, QR_SIZE, QR_SIZE).fill().fillColor('#000000');
+  // Each run of dark modules in a row is one rectangle: a third as many drawing operations.
   for (let row = 0; row < size; row++)
-    for (let column = 0; column < size; column++)
-      if (data[row * size + column])
-        doc.rect(left + (column + quiet) * cell, top + (row + quiet) * cell, cell, cell);
+    for (let column = 0; column < size; column++) {
+      if (!data[row * size + column]) continue;
+      let end = column + 1;
+      while (end < size && data[row * size + end]) end++;
+      doc.rect(left + (column + quiet) * cell, top + (row + quiet) * cell, (end - column) * cell, cell);
+      column = end;
+    }
   doc.fill().restore();
   useFont(doc, 'regular', 6.5, MUTED).text('SHA-256 and certification id', left, top + QR_SIZE + 1, {
     width: QR_SIZE,

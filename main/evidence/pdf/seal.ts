@@ -14,6 +14,7 @@ const CONTENTS_BYTES = 16 * 1024;
 // Ten digits: wide enough for any offset of a file below 10 GB; the real numbers are padded to it.
 const BYTE_RANGE_PLACEHOLDER = 9_999_999_999;
 const PLACEHOLDER_TEXT = `/ByteRange [0 ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER}]`;
+const EMPTY_CONTENTS = Buffer.from(`<${'00'.repeat(CONTENTS_BYTES)}>`, 'latin1');
 
 /** Asks a timestamping authority for a token over these bytes; null (with why) when none was had. */
 export type DocumentTimestamper = (
@@ -71,9 +72,8 @@ export async function sealPdf(
   pdf: Buffer,
   timestamper: DocumentTimestamper,
 ): Promise<{ sealed: Buffer } | { problem: string }> {
-  const text = pdf.toString('latin1');
-  const rangeAt = text.lastIndexOf(PLACEHOLDER_TEXT);
-  const contentsAt = text.indexOf(`<${'00'.repeat(CONTENTS_BYTES)}>`, rangeAt);
+  const rangeAt = pdf.lastIndexOf(PLACEHOLDER_TEXT, undefined, 'latin1');
+  const contentsAt = pdf.indexOf(EMPTY_CONTENTS, rangeAt);
   if (rangeAt < 0 || contentsAt < 0) return { problem: 'The PDF has no place for a document timestamp.' };
   const contentsEnd = contentsAt + 2 + 2 * CONTENTS_BYTES;
   const range = [0, contentsAt, contentsEnd, pdf.length - contentsEnd];
