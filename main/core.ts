@@ -2,7 +2,14 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ServiceProfile } from '../protocol/profiles';
 import type { Fetch } from './service/network';
-import type { ConnectivityStatus, CoreStatus, IntakeProgress, QueueChanges, Sender } from '../protocol/views';
+import type {
+  ConnectivityStatus,
+  CoreStatus,
+  IntakeProgress,
+  KitProgress,
+  QueueChanges,
+  Sender,
+} from '../protocol/views';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { EmbeddedServiceStarter } from './config/embedded-service';
@@ -72,6 +79,7 @@ export interface CoreEvents {
   connectivity: [status: ConnectivityStatus];
   progress: [progress: IntakeProgress];
   setProgress: [progress: SetProgress];
+  kitProgress: [progress: KitProgress];
 }
 
 /**

@@ -40,6 +40,7 @@ export const EVENTS = [
   'command',
   'setProgress',
   'watchedFolders',
+  'kitProgress',
 ] as const;
 export type EventName = (typeof EVENTS)[number];
 

@@ -14,6 +14,7 @@ import type {
   DocumentVerification,
   ExportResult,
   IntakeProgress,
+  KitProgress,
   ListPage,
   MattersView,
   QueueChanges,
@@ -160,6 +161,7 @@ export interface EventPayloads {
   command: ShellCommand;
   setProgress: SetProgress;
   watchedFolders: WatchedFolderView[];
+  kitProgress: KitProgress;
 }
 
 export type CallInput<N extends CallName> = z.input<(typeof CALLS)[N]>;

@@ -267,6 +267,12 @@ export interface EvidenceSelection {
   matter?: string;
 }
 
+/** How far a kit being saved is: certificates made of all chosen (then the register and the zip). */
+export interface KitProgress {
+  done: number;
+  total: number;
+}
+
 export interface ExportResult {
   certifications: number;
   dir: string | null;

@@ -19,6 +19,7 @@ import { base64ToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/token';
 import type { Trust } from '../../verifier/verify-receipt';
 import { DeskError } from '../errors';
+import { turnTaker } from './event-loop-turns';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import type { DocumentTimestamper } from './pdf/seal';
@@ -81,6 +82,7 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   // Certificates are made a few at a time: while one waits for its seal (a round trip to the
   // timestamping authority), the next is drawn. Memory holds those few, not the kit.
   const inFlight = new Set<Promise<void>>();
+  const takeTurn = turnTaker();
   for (const receipt of source.receipts()) {
     const base = names.take(safeFileName(receipt.file.name));
     const receiptName = `${base}.receipt.json`;
@@ -107,6 +109,7 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     if (receipt.certification.state !== 'anchored') seen.notAnchored++;
     seen.count++;
     target.onProgress?.(seen.count, source.count);
+    await takeTurn();
   }
   // Every certificate written (a failure fails the kit, as before).
   await Promise.all(inFlight);

@@ -88,7 +88,18 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {
       const dir = await shell.chooseExportFolder();
-      return dir === null ? null : core.exports.exportEvidence(selection, { dir });
+      if (dir === null) return null;
+      // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
+      let lastSent = 0;
+      return core.exports.exportEvidence(selection, {
+        dir,
+        onProgress: (done, total) => {
+          const now = Date.now();
+          if (done < total && now - lastSent < 100) return;
+          lastSent = now;
+          core.emit('kitProgress', { done, total });
+        },
+      });
     },
     exportRegister: async (selection) => {
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
@@ -204,17 +215,20 @@ export function forwardCoreEvents(core: EvidenceCore, send: EventSender): () => 
   const onConnectivity = (status: EventPayloads['connectivity']) => send('connectivity', status);
   const onProgress = (progress: EventPayloads['progress']) => send('progress', progress);
   const onSetProgress = (progress: EventPayloads['setProgress']) => send('setProgress', progress);
+  const onKitProgress = (progress: EventPayloads['kitProgress']) => send('kitProgress', progress);
   const onWatched = () => send('watchedFolders', core.watched.list());
   const stopChanges = core.onChanges((changes) => send('changes', changes));
   core.watched.on('changed', onWatched);
   core.on('connectivity', onConnectivity);
   core.on('progress', onProgress);
   core.on('setProgress', onSetProgress);
+  core.on('kitProgress', onKitProgress);
   return () => {
     stopChanges();
     core.off('connectivity', onConnectivity);
     core.off('progress', onProgress);
     core.off('setProgress', onSetProgress);
+    core.off('kitProgress', onKitProgress);
     core.watched.off('changed', onWatched);
   };
 }

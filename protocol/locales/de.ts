@@ -53,6 +53,12 @@ export const de: Catalogue = {
     progress: {
       fingerprinting_one: 'Fingerabdruck {{done}} von {{count}} Datei',
       fingerprinting_other: 'Fingerabdrücke: {{done}} von {{count}} Dateien',
+      savingKit_one: 'Nachweise werden gespeichert: Zertifikat {{done, number}} von {{count, number}}',
+      savingKit_other: 'Nachweise werden gespeichert: Zertifikat {{done, number}} von {{count, number}}',
+      savingKitPapers_one:
+        'Nachweise werden gespeichert: Das Zertifikat ist erstellt; das Register wird geschrieben',
+      savingKitPapers_other:
+        'Nachweise werden gespeichert: Alle {{count, number}} Zertifikate sind erstellt; das Register wird geschrieben',
     },
     intake: {
       region: 'Dokumente hinzufügen',

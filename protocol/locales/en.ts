@@ -55,6 +55,11 @@ export const en = {
     progress: {
       fingerprinting_one: 'Fingerprinting {{done}} of {{count}} file',
       fingerprinting_other: 'Fingerprinting {{done}} of {{count}} files',
+      savingKit_one: 'Saving the evidence: certificate {{done, number}} of {{count, number}}',
+      savingKit_other: 'Saving the evidence: certificate {{done, number}} of {{count, number}}',
+      savingKitPapers_one: 'Saving the evidence: the certificate is made; writing the register',
+      savingKitPapers_other:
+        'Saving the evidence: all {{count, number}} certificates are made; writing the register',
     },
     intake: {
       region: 'Add documents',

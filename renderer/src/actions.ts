@@ -52,7 +52,8 @@ export const exportRegister = (selection: EvidenceSelection) =>
 export const saveEvidence = (selection: EvidenceSelection) =>
   saving(
     t('notice.savingEvidence'),
-    () => ask(bridge().exportEvidence(selection)),
+    // The kit's progress bar goes with the save, whichever way it ends.
+    () => ask(bridge().exportEvidence(selection)).finally(() => desk.set({ kitProgress: null })),
     (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
   );
 

@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 import type {
   ConnectivityStatus,
   IntakeProgress,
+  KitProgress,
   ListSort,
   QueueChanges,
   RowView,
@@ -52,6 +53,8 @@ export interface DeskState {
   verifyingSet: string[] | null;
   /** While a set is read: files and bytes done. */
   setProgress: SetProgress | null;
+  /** While a kit is saved: certificates made of all (null: no kit being saved). */
+  kitProgress: KitProgress | null;
   /** The watched folders and how each is doing, as main last announced them (null: not read yet). */
   folders: WatchedFolderView[] | null;
 }
@@ -72,6 +75,7 @@ const INITIAL: DeskState = {
   notice: null,
   verifyingSet: null,
   setProgress: null,
+  kitProgress: null,
   folders: null,
 };
 
@@ -132,6 +136,7 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
     bridge().onChanges(onChanges),
     bridge().onConnectivity((connectivity) => desk.set({ connectivity })),
     bridge().onSetProgress((setProgress) => desk.set({ setProgress })),
+    bridge().onKitProgress((kitProgress) => desk.set({ kitProgress })),
     bridge().onWatchedFolders((folders) => desk.set({ folders })),
     bridge().onProgress((progress) =>
       progress.kind === 'batch' ? desk.set({ progress }) : desk.set({ fileProgress: progress }),

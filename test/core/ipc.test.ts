@@ -76,6 +76,7 @@ describe('the bridge to the core', () => {
         'removeWatchedFolder',
         'setWatchedFolderPaused',
         'onWatchedFolders',
+        'onKitProgress',
       ].sort(),
     );
     expect(Object.isFrozen(bridge)).toBe(true);

@@ -51,11 +51,27 @@ describe('saving and verifying evidence in the app', () => {
     ]);
     await details.getByRole('button', { name: 'Close' }).click();
 
+    const kitProgress: { done: number; total: number }[] = [];
+    harness.core.on('kitProgress', (progress) => kitProgress.push(progress));
     await page.getByRole('button', { name: 'Save evidence…' }).click();
     await expect
       .poll(() => page.locator('main').textContent())
       .toMatch(/Saved the evidence of 2 certifications in/);
     expect(savedKits(harness)).toHaveLength(2);
+    // The window heard how far the kit was, and the bar went with the save.
+    expect(kitProgress.at(-1)).toEqual({ done: 2, total: 2 });
+    await expect.poll(() => page.locator('.progress').count()).toBe(0);
+
+    // A kit of thousands, as the window shows it while certificates are made, then the register.
+    harness.core.emit('kitProgress', { done: 1234, total: 10_000 });
+    const bar = page.locator('.progress');
+    await expect.poll(() => bar.textContent()).toBe('Saving the evidence: certificate 1,234 of 10,000');
+    expect(await bar.locator('progress').evaluate((p: HTMLProgressElement) => p.value / p.max)).toBe(0.1234);
+    await harness.screenshotEverywhere('desk-saving-kit');
+    harness.core.emit('kitProgress', { done: 10_000, total: 10_000 });
+    await expect
+      .poll(() => bar.textContent())
+      .toBe('Saving the evidence: all 10,000 certificates are made; writing the register');
   }, 60_000);
 
   it('verifies a dropped document against this computer, a changed one, and one with its certificate or a tampered receipt', async () => {

@@ -1,3 +1,4 @@
+import { turnTaker } from '../event-loop-turns';
 import type { DocumentTimestamper, SealNote } from './seal';
 import { addSealPlaceholder, sealedPdf } from './seal';
 import type { Pdf } from './document';
@@ -54,12 +55,14 @@ export function tablePdf<T>(rows: () => Iterable<T>, table: TableDocument<T>): P
 
 async function render<T>(rows: () => Iterable<T>, table: TableDocument<T>, seal: SealNote): Promise<Buffer> {
   const info = { title: table.title, subject: table.intro, layout: 'landscape', layoutCache: false } as const;
-  const measure = createPdf({ ...info, bufferPages: false }, table.generatedAt);
+  const measure = measuringOnly(createPdf({ ...info, bufferPages: false }, table.generatedAt));
   const heights: number[] = [];
   let demo = false;
+  const takeTurn = turnTaker();
   for (const row of rows()) {
     demo ||= table.isDemo(row);
     heights.push(rowHeight(measure, table.columns, row, heights.length));
+    await takeTurn();
   }
   titleBlock(measure, table);
   const pageBreaks = paginate(heights, measure.y, measure.page.height - MARGIN, headerHeight(measure));
@@ -83,9 +86,19 @@ async function render<T>(rows: () => Iterable<T>, table: TableDocument<T>, seal:
     if (index === pageBreaks[page]) startPage(++page);
     line(doc, table.columns, row, index, heights[index] ?? rowHeight(doc, table.columns, row, index));
     index++;
+    await takeTurn();
   }
   if (heights.length === 0) useFont(doc, 'regular', 9, MUTED).text(table.empty, MARGIN);
   return finish(doc);
+}
+
+/**
+ * A document that lays text out but keeps none of it: it only measures. Its one page would
+ * otherwise hold every drawing operation of 10,000 rows until the end (40 MB for a register).
+ */
+function measuringOnly(doc: Pdf): Pdf {
+  (doc as unknown as { addContent(): Pdf }).addContent = () => doc;
+  return doc;
 }
 
 /** The index of the first row on each page (the first page starts at 0, below the title). */

@@ -138,13 +138,25 @@ export function ProgressBars() {
   const { t } = useTranslation();
   const progress = useDesk((s) => s.progress);
   const file = useDesk((s) => s.fileProgress);
-  if (!progress || progress.filesDone === progress.filesTotal) return null;
+  const kit = useDesk((s) => s.kitProgress);
+  const fingerprinting = progress && progress.filesDone < progress.filesTotal;
+  if (!fingerprinting && !kit) return null;
   return (
     <div className="progress" aria-live="polite">
-      <label>
-        {t('progress.fingerprinting', { done: progress.filesDone, count: progress.filesTotal })}
-        <progress max={Math.max(1, progress.bytesTotal)} value={progress.bytesDone} />
-      </label>
+      {kit && (
+        <label>
+          {kit.done < kit.total
+            ? t('progress.savingKit', { done: kit.done, count: kit.total })
+            : t('progress.savingKitPapers', { count: kit.total })}
+          <progress max={Math.max(1, kit.total)} value={kit.done} />
+        </label>
+      )}
+      {fingerprinting && (
+        <label>
+          {t('progress.fingerprinting', { done: progress.filesDone, count: progress.filesTotal })}
+          <progress max={Math.max(1, progress.bytesTotal)} value={progress.bytesDone} />
+        </label>
+      )}
       {file && file.bytesDone < file.bytesTotal && (
         <label>
           {file.path.split(/[\\/]/).at(-1)}

@@ -1,0 +1,20 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+// Drawing a kit's PDFs keeps the main thread busy for minutes, and a process whose event loop never
+// turns answers no window, IPC, progress or timer in that time (on Windows, its window greys out as
+// "not responding"). Between two items, the event loop gets a turn every so often.
+const HOLD_AT_MOST_MS = 25;
+
+/**
+ * For a long loop on the main thread: `await takeTurn()` between items gives the event loop a turn
+ * once the loop has held it for 25 ms, and costs next to nothing otherwise.
+ */
+export function turnTaker(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < HOLD_AT_MOST_MS) return undefined;
+    return nextTurn().then(() => {
+      since = performance.now();
+    });
+  };
+}
