@@ -68,6 +68,7 @@ const {
 export class LogTrust {
   private nextFetchAt = 0;
   private failedFetches = 0;
+  private keyFetch: Promise<KeyAnswer> | undefined;
   private treeHeadChecks: Promise<unknown> = Promise.resolve();
   // The active service's log, while connected; none while offline-only or needing setup.
   private reader: LogReader | null = null;
@@ -257,8 +258,16 @@ export class LogTrust {
     this.deps.settings.set(serviceOf(target.profileId), target.service);
   }
 
-  /** Asks the service for its key at most once per backoff period while it does not answer. */
-  private async fetchKeyBackingOff(): Promise<KeyAnswer> {
+  /**
+   * Asks the service for its key at most once per backoff period while it does not answer; rows
+   * checked while the question is out share its answer instead of asking again.
+   */
+  private fetchKeyBackingOff(): Promise<KeyAnswer> {
+    this.keyFetch ??= this.fetchKeyOnce().finally(() => (this.keyFetch = undefined));
+    return this.keyFetch;
+  }
+
+  private async fetchKeyOnce(): Promise<KeyAnswer> {
     if (this.now() < this.nextFetchAt) return { reason: said('evidence.logKeyNotFetched') };
     const fetched = await this.reader?.fetchLogKey();
     if (fetched?.ok) {

@@ -71,6 +71,19 @@ describe('the log key', () => {
       expect(keyFetches[0]!.headers[name], name).toBeUndefined();
   }, 60_000);
 
+  it('is asked for once by rows checked at the same moment, which share the answer', async () => {
+    const service = await sandbox({ faults: { withoutPaths: ['/v1/log/public-key'] } });
+    const proxy = await countingProxy(service.baseUrl);
+    closing.push(() => proxy.close());
+    const desk = await core();
+    await useSandboxProfile(desk, { ...service, baseUrl: proxy.url }, 'shared-answer');
+    // The sync engine's own trust, as several anchored rows reach it in the same moment.
+    const trust = (desk as unknown as { logKeys: { pinnedLogKey(): Promise<{ reason?: unknown }> } }).logKeys;
+    const answers = await Promise.all([trust.pinnedLogKey(), trust.pinnedLogKey(), trust.pinnedLogKey()]);
+    expect(answers.every((answer) => answer.reason !== undefined)).toBe(true);
+    expect(proxy.requests.filter((r) => r.path === '/v1/log/public-key')).toHaveLength(1);
+  });
+
   it('can be given to a profile as a PEM key or a fingerprint; a fingerprint the service does not match is refused', async () => {
     const service = await sandbox({ faults: { withoutPaths: ['/v1/log/public-key'] } });
     const desk = await core();
