@@ -23,7 +23,7 @@ import type {
   WatchedFolderView,
 } from '../protocol/views';
 import type { CallName, EventName } from './channels';
-import type { SetProgress, SetReport } from '../protocol/sets';
+import type { SetProgress, SetReportView } from '../protocol/sets';
 
 /**
  * Every call and event that crosses IPC, written once: each call's input schema (main parses
@@ -141,7 +141,7 @@ export interface CallResults {
   saveProfile: null;
   useProfile: null;
   testConnection: ConnectionTest;
-  verifySet: SetReport;
+  verifySet: SetReportView;
   /** null when the person closed the save dialog without choosing. */
   saveSetReport: { file: string } | null;
   watchedFolders: WatchedFolderView[];

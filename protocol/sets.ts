@@ -60,6 +60,32 @@ export interface SetReport {
   summary: SetSummary;
 }
 
+/**
+ * A report as the window shows it: everything but the lines, and of the lines only the first
+ * `linesPerVerdict` of each verdict and of all together, in name order. A production of 100,000
+ * is not copied into the window whole; the full report stays where it is saved from.
+ */
+export interface SetReportView extends Omit<SetReport, 'results'> {
+  results: SetResult[];
+  linesPerVerdict: number;
+}
+
+/** How many lines of each verdict the window's table shows (the report holds them all). */
+export const SET_LINES_SHOWN = 500;
+
+/** The window's view of a report (see SetReportView). */
+export function setReportView(report: SetReport, linesPerVerdict: number): SetReportView {
+  const shown = new Set(report.results.slice(0, linesPerVerdict));
+  const perVerdict = new Map<SetVerdict, number>();
+  for (const result of report.results) {
+    const count = perVerdict.get(result.verdict) ?? 0;
+    if (count >= linesPerVerdict) continue;
+    perVerdict.set(result.verdict, count + 1);
+    shown.add(result);
+  }
+  return { ...report, results: report.results.filter((result) => shown.has(result)), linesPerVerdict };
+}
+
 export interface SetProgress {
   filesDone: number;
   filesTotal: number;

@@ -19,6 +19,7 @@ import type { Said } from '../../protocol/said';
 import { inEnglish } from '../../protocol/locales';
 import { DeskError } from '../errors';
 import type { SetReport } from '../../protocol/sets';
+import { SET_LINES_SHOWN, setReportView } from '../../protocol/sets';
 
 export const toRowView = ({ rawResponse: _raw, evidence: _evidence, ...view }: CertificationRow): RowView =>
   view;
@@ -109,7 +110,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       lastSetReport = await core.verification.verifySet(paths, against ?? null, (progress) =>
         core.emit('setProgress', progress),
       );
-      return lastSetReport;
+      // The report is saved from here; the window gets what its table shows.
+      return setReportView(lastSetReport, SET_LINES_SHOWN);
     },
     saveSetReport: async ({ format }) => {
       if (!lastSetReport) throw new DeskError('invalid_input', said('sets.noReportYet'));

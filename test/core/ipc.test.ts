@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import { WINDOWLESS_SHELL, createIpcInvoke, forwardCoreEvents } from '../../main/ipc/handlers';
@@ -125,6 +128,35 @@ describe('the bridge to the core', () => {
       ok: true,
       value: { path: ws.dir, eventType: 'DOCUMENT_FILED' },
     });
+  });
+
+  it("gives the window a set's counts and the first lines of each verdict, not 100,000 lines", async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 600 }, (_, i) => [`production/doc-${String(i).padStart(3, '0')}.pdf`, `doc ${i}`]),
+    );
+    files['production/zzz changed.pdf'] = 'changed after certification';
+    ws.files(files);
+    const production = join(ws.dir, 'docs', 'production');
+    const register = join(ws.dir, 'register.csv');
+    const line = (name: string, content: string) =>
+      `,${name},${join(production, name)},0,${createHash('sha256').update(content).digest('hex')},anchored`;
+    writeFileSync(
+      register,
+      `\ufeffMatter,File,Path,Size (bytes),SHA-256,State\r\n${[
+        ...Object.entries(files)
+          .filter(([name]) => !name.includes('zzz'))
+          .map(([name, content]) => line(name.slice('production/'.length), content)),
+        line('zzz changed.pdf', 'as certified'),
+      ].join('\r\n')}\r\n`,
+    );
+    const answer = await bridge.verifySet({ paths: [production], against: { path: register } });
+    if (!answer.ok) throw new Error(answer.error.message);
+    const view = answer.value;
+    expect(view.summary.counts).toMatchObject({ verified: 600, changed: 1 });
+    // 500 lines of all (and so of verified), and the one changed line that sorts after them.
+    expect(view.linesPerVerdict).toBe(500);
+    expect(view.results).toHaveLength(501);
+    expect(view.results.at(-1)).toMatchObject({ name: 'zzz changed.pdf', verdict: 'changed' });
   });
 
   it('refuses malformed input with a clear error value and never throws', async () => {

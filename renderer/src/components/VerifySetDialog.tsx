@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SetReport, SetVerdict } from '../../../protocol/sets';
+import type { SetReportView, SetVerdict } from '../../../protocol/sets';
 import { SET_VERDICTS } from '../../../protocol/sets';
 import { ask, bridge, messageOf } from '../bridge';
 import { useFormat, useSay } from '../i18n';
@@ -11,8 +11,6 @@ import { HiddenPicker } from './HiddenPicker';
 
 // A dropped file of these kinds is the reference (a kit's zip, our register, a load file), not a document.
 const REFERENCE_FILE = /\.(zip|csv|dat|txt)$/i;
-// The table shows this many lines of a filter at once; the report holds them all.
-const SHOWN_LINES = 500;
 
 /** The folder a directory picker chose (see folderOfPick). */
 function chosenFolder(files: FileList | null): string | null {
@@ -37,7 +35,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
   const format = useFormat();
   const [paths, setPaths] = useState<string[]>([]);
   const [reference, setReference] = useState<string | null>(null);
-  const [report, setReport] = useState<SetReport | null>(null);
+  const [report, setReport] = useState<SetReportView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,8 +85,14 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
           (((Date.now() - started) / progress.bytesDone) * (progress.bytesTotal - progress.bytesDone)) / 1000,
         )
       : null;
-  const lines = report?.results.filter((result) => shown === 'all' || result.verdict === shown) ?? [];
+  // The window holds the first lines of each verdict (SetReportView); the counts are the report's.
+  const lines =
+    report?.results
+      .filter((result) => shown === 'all' || result.verdict === shown)
+      .slice(0, report.linesPerVerdict) ?? [];
   const summary = report?.summary;
+  const allLines = summary ? summary.documents + summary.counts.missing : 0;
+  const linesInFilter = summary ? (shown === 'all' ? allLines : summary.counts[shown]) : 0;
 
   return (
     <Dialog title={t('verifySet.title')} onClose={onClose} wide>
@@ -183,7 +187,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
         <>
           <div role="group" aria-label={t('verifySet.show')} className="set-filters">
             <button type="button" aria-pressed={shown === 'all'} onClick={() => setShown('all')}>
-              {t('verifySet.all', { count: report.results.length })}
+              {t('verifySet.all', { count: allLines })}
             </button>
             {SET_VERDICTS.map((verdict) => (
               <button
@@ -206,7 +210,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
                 </tr>
               </thead>
               <tbody>
-                {lines.slice(0, SHOWN_LINES).map((result) => (
+                {lines.map((result) => (
                   <tr
                     key={`${result.verdict}:${result.name}:${result.entry?.where ?? ''}`}
                     data-verdict={result.verdict}
@@ -230,8 +234,8 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
                 ))}
               </tbody>
             </table>
-            {lines.length > SHOWN_LINES && (
-              <p className="hint">{t('verifySet.more', { count: lines.length - SHOWN_LINES })}</p>
+            {linesInFilter > lines.length && (
+              <p className="hint">{t('verifySet.more', { count: linesInFilter - lines.length })}</p>
             )}
           </div>
           {saved && <p role="status">{saved}</p>}
