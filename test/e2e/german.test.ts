@@ -38,6 +38,14 @@ describe('the app in German', () => {
     await expect.poll(() => page.locator('.notice').innerText()).toContain('verschoben.pdf');
     await expectNoEnglish(harness, 'the list, with a file that could not be certified');
 
+    // A kit of thousands being saved, as the bar under the drop zone says it (the next save clears it).
+    harness.core.emit('kitProgress', { done: 1234, total: 10_000 });
+    await expect
+      .poll(() => page.locator('.progress').innerText())
+      .toBe('Nachweise werden gespeichert: Zertifikat 1.234 von 10.000');
+    await expectNoEnglish(harness, 'a kit being saved');
+    await harness.screenshot('screen-german-saving-kit');
+
     // Its details, technical part and timeline: what the service answered and what the check found.
     await page.getByRole('button', { name: 'Kaufvertrag.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'Kaufvertrag.pdf' });
@@ -48,6 +56,7 @@ describe('the app in German', () => {
     await details.getByRole('button', { name: words.details.saveEvidence }).click();
     const saved = join(ws.dir, 'saved');
     await expect.poll(() => existsSync(saved) && readdirSync(saved).length).toBe(1);
+    await expect.poll(() => page.locator('.progress').count()).toBe(0);
     await details.getByRole('button', { name: words.details.close, exact: true }).click();
     const kit = join(saved, readdirSync(saved)[0]!, 'certifications');
 
