@@ -101,16 +101,19 @@ describe('the evidence kit', () => {
 
     // A kit of hundreds keeps the main thread's event loop turning (in the app: the window, IPC and
     // progress), instead of holding it for as long as the certificates and the register take.
-    // Timed from the first certificate on: reading the fonts, once, comes before it.
+    // Timed from the first certificate on: reading the fonts, once, comes before it. Held for the
+    // whole kit, a timer never fires (about 3 s here); given turns, it fires throughout, and the
+    // longest wait is bounded by how busy the machine is, not by the kit's size.
     const count = 600;
     let longestWait = 0;
+    let turns = 0;
     let lastTurn: number | undefined;
     const turn = () => {
       const now = performance.now();
       if (lastTurn !== undefined) longestWait = Math.max(longestWait, now - lastTurn);
       lastTurn = now;
     };
-    const ticking = setInterval(() => lastTurn !== undefined && turn(), 5);
+    const ticking = setInterval(() => lastTurn !== undefined && (turns++, turn()), 5);
     try {
       await writeKit(
         {
@@ -128,7 +131,8 @@ describe('the evidence kit', () => {
       clearInterval(ticking);
     }
     expect(readdirSync(join(ws.dir, 'large kit', 'certifications'))).toHaveLength(2 * count);
-    expect(longestWait).toBeLessThan(400);
+    expect(turns).toBeGreaterThan(20);
+    expect(longestWait).toBeLessThan(1_500);
   }, 90_000);
 
   it('certificates carry the hash in their text, the DEMO mark, and the receipt as an attachment', async () => {
