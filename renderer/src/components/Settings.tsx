@@ -15,6 +15,7 @@ import { NO_SECRETS, problemsOf } from './settings-problems';
 import { TsaFields } from './TsaFields';
 import { WatchedFolders } from './WatchedFolders';
 import { useSay } from '../i18n';
+import { Checkbox } from './Checkbox';
 
 const ENVIRONMENTS: readonly ProfileKind[] = ['embedded', 'service-sandbox', 'production', 'custom'];
 
@@ -213,14 +214,12 @@ export function Settings({ onClose }: { onClose(): void }) {
                 {secret('client_secret', t('settings.clientSecret'))}
                 {field('apiKey', t('settings.apiKey'))}
                 {secret('api_secret', t('settings.apiSecret'))}
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={profile.signRequests}
-                    onChange={(event) => editProfile({ signRequests: event.target.checked })}
-                  />{' '}
+                <Checkbox
+                  checked={profile.signRequests}
+                  onChange={(signRequests) => editProfile({ signRequests })}
+                >
                   {t('settings.signRequests')}
-                </label>
+                </Checkbox>
                 {profile.signRequests && secret('hmac_key', t('settings.hmacKey'))}
                 <div className="field wide-field">
                   <label htmlFor={`${id}-logKey`}>{t('settings.logKey')}</label>
@@ -261,25 +260,21 @@ export function Settings({ onClose }: { onClose(): void }) {
                 ))}
               </select>
             </div>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={chosen.receiptsBesideFiles ?? loaded?.receiptsBesideFiles ?? false}
-                onChange={(event) => void prefer({ receiptsBesideFiles: event.target.checked })}
-              />{' '}
+            <Checkbox
+              checked={chosen.receiptsBesideFiles ?? loaded?.receiptsBesideFiles ?? false}
+              onChange={(receiptsBesideFiles) => void prefer({ receiptsBesideFiles })}
+            >
               <span>
                 <Trans i18nKey="settings.receiptsBeside" components={{ code: <code /> }} />
               </span>
-            </label>
+            </Checkbox>
             {loaded?.launchAtLogin !== null && loaded?.launchAtLogin !== undefined && (
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={chosen.launchAtLogin ?? loaded.launchAtLogin}
-                  onChange={(event) => void prefer({ launchAtLogin: event.target.checked })}
-                />{' '}
+              <Checkbox
+                checked={chosen.launchAtLogin ?? loaded.launchAtLogin}
+                onChange={(launchAtLogin) => void prefer({ launchAtLogin })}
+              >
                 {t('settings.launchAtLogin')}
-              </label>
+              </Checkbox>
             )}
           </fieldset>
           <WatchedFolders />

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TsaSettings } from '../../../protocol/profiles';
 import { WELL_KNOWN_TSAS } from '../../../protocol/profiles';
+import { Checkbox } from './Checkbox';
 
 export type TsaField = 'tsaUrl' | 'tsaPolicy' | 'tsaCa';
 
@@ -31,14 +32,9 @@ export function TsaFields({
   return (
     <fieldset className="wide-field tsa">
       <legend>{t('settings.tsa.title')}</legend>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value !== undefined}
-          onChange={(event) => onChange(event.target.checked ? NO_TSA : undefined)}
-        />{' '}
+      <Checkbox checked={value !== undefined} onChange={(use) => onChange(use ? NO_TSA : undefined)}>
         {t('settings.tsa.use')}
-      </label>
+      </Checkbox>
       {value !== undefined && (
         <div className="grid">
           <div className="field">

@@ -7,6 +7,7 @@ import { useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { MetadataFields, metadataComplete, rememberedMetadata } from './BatchForm';
 import { WATCH_DEFAULTS } from '../../../protocol/watched-folders';
+import { Checkbox } from './Checkbox';
 
 /** What the form holds while a folder is being set up. */
 interface Draft {
@@ -200,22 +201,12 @@ function FolderForm({
         maxLength={256}
         spellCheck={false}
       />
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={draft.subfolders}
-          onChange={(event) => edit({ subfolders: event.target.checked })}
-        />{' '}
+      <Checkbox checked={draft.subfolders} onChange={(subfolders) => edit({ subfolders })}>
         {t('watch.subfolders')}
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={draft.receiptsBeside}
-          onChange={(event) => edit({ receiptsBeside: event.target.checked })}
-        />{' '}
+      </Checkbox>
+      <Checkbox checked={draft.receiptsBeside} onChange={(receiptsBeside) => edit({ receiptsBeside })}>
         {t('watch.receiptsBeside')}
-      </label>
+      </Checkbox>
       <label htmlFor={`${id}-settle`}>{t('watch.settle')}</label>
       <input
         id={`${id}-settle`}
