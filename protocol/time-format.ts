@@ -12,18 +12,22 @@ export interface LocalTimeOptions {
   timeZone?: string;
 }
 
-// Making a format costs far more than using one (a kit of 10,000 certificates writes 40,000 times).
+// Making a format costs far more than using one (a kit of 10,000 certificates writes 40,000 times):
+// formats for a named zone are kept. The computer's own zone is read afresh each time, since a
+// laptop that travels changes it while the app runs.
 const longFormats = new Map<string, Intl.DateTimeFormat>();
 
 function longFormat({ locale, timeZone }: LocalTimeOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ''} ${timeZone ?? ''}`;
+  const make = () => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone });
+  if (timeZone === undefined) return make();
+  const key = `${locale ?? ''} ${timeZone}`;
   let format = longFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone });
-    longFormats.set(key, format);
-  }
+  if (!format) longFormats.set(key, (format = make()));
   return format;
 }
+
+/** The zone this computer is in now, by its IANA name. */
+export const computerTimeZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** "22 November 2026 at 20:46:09 CET (Europe/Paris)": local time, with the zone in words. */
 export function localWithZone(ms: number, options: LocalTimeOptions = {}): string {

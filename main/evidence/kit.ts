@@ -25,6 +25,7 @@ import { certificatePdf } from './pdf/certificate';
 import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
+import { computerTimeZone } from '../../protocol/time-format';
 
 export interface KitSource {
   count: number;
@@ -67,6 +68,8 @@ const CERTIFICATES_AT_ONCE = 3;
 export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
   const verifier = target.receiptsOnly ? '' : verifierPage();
   const generatedAt = target.now ?? new Date();
+  // One zone for the whole kit, read once: every paper of it says the same local times.
+  const timeZone = target.timeZone ?? computerTimeZone();
   const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
   const folder = join(dir, 'certifications');
   mkdirSync(folder, { recursive: true });
@@ -92,7 +95,7 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
       const made = certificatePdf(receipt, {
         receiptName,
         generatedAt,
-        timeZone: target.timeZone,
+        timeZone,
         timestamper: target.timestamper,
       }).then((pdf) => writeFileSync(join(folder, `${base}.certificate.pdf`), pdf));
       inFlight.add(made);
@@ -113,7 +116,8 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   }
   // Every certificate written (a failure fails the kit, as before).
   await Promise.all(inFlight);
-  if (!target.receiptsOnly) await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt });
+  if (!target.receiptsOnly)
+    await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt, timeZone });
   const files = listFiles(dir);
   if (target.zip) await zipFolder(dir, files, target.zip);
   if (!target.dir) rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { AlreadyCertified, CertificationRow, IntakeProgress, PathProblem } 
 import type { FoundFile } from '../hashing/expand-paths';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
+import { progressPace } from '../progress-pace';
 import type { CertificationQueue, NewCertification } from '../store';
 
 const FLUSH_AFTER_MS = 20;
@@ -46,13 +47,9 @@ export async function certifyPaths(
   const report: IntakeReport = { queued: [], problems: [], alreadyCertified: [] };
   // Totals grow while a folder is still being listed; the last batch event has the final ones.
   const progress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
-  // At most one batch event per PROGRESS_EVERY_MS: enough for a progress bar, cheap for 100,000 files.
-  let lastReport = 0;
+  const due = progressPace(PROGRESS_EVERY_MS);
   const reportBatch = (final = false) => {
-    const now = performance.now();
-    if (!final && now - lastReport < PROGRESS_EVERY_MS) return;
-    lastReport = now;
-    deps.onProgress?.({ kind: 'batch', ...progress });
+    if (due(final)) deps.onProgress?.({ kind: 'batch', ...progress });
   };
   const writer = new RowWriter(deps, report);
 

@@ -18,6 +18,7 @@ import { said } from '../../protocol/said';
 import type { Said } from '../../protocol/said';
 import { inEnglish } from '../../protocol/locales';
 import { DeskError } from '../errors';
+import { progressPace } from '../progress-pace';
 import type { SetReport } from '../../protocol/sets';
 import { SET_LINES_SHOWN, setReportView } from '../../protocol/sets';
 
@@ -91,14 +92,11 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const dir = await shell.chooseExportFolder();
       if (dir === null) return null;
       // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
-      let lastSent = 0;
+      const due = progressPace(100);
       return core.exports.exportEvidence(selection, {
         dir,
         onProgress: (done, total) => {
-          const now = Date.now();
-          if (done < total && now - lastSent < 100) return;
-          lastSent = now;
-          core.emit('kitProgress', { done, total });
+          if (due(done === total)) core.emit('kitProgress', { done, total });
         },
       });
     },

@@ -3,6 +3,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import type { SetProgress, SetReport, SetResult } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
+import { progressPace } from '../progress-pace';
 import type { ReadDocument } from '../../verifier/sets/match-set';
 import type { SetMatcher } from '../../verifier/sets/match-set';
 import { setMatcher, summarise } from '../../verifier/sets/match-set';
@@ -44,12 +45,9 @@ export async function verifySet(
   const own = source.ownFiles.flatMap((file) => [resolve(file), realOrSame(file)]);
   const isOwn = (path: string) => own.some((file) => path === file || path.startsWith(file + sep));
   const progress: SetProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, listing: true };
-  let lastReport = 0;
+  const due = progressPace(PROGRESS_EVERY_MS);
   const report = (force = false) => {
-    const now = Date.now();
-    if (!onProgress || (!force && now - lastReport < PROGRESS_EVERY_MS)) return;
-    lastReport = now;
-    onProgress({ ...progress });
+    if (onProgress && due(force)) onProgress({ ...progress });
   };
   // Files wait as found (a path and a size) and at most IN_FLIGHT are handed to the workers at
   // once: memory holds the results, not a promise and a job for each of 100,000 files.

@@ -4,7 +4,7 @@ import {
   TIMESTAMP_QUERY,
   freshNonce,
   readTimestampResponse,
-  timestampRequestFor,
+  timestampRequest,
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
 import type { Fetch } from '../service/network';
@@ -45,7 +45,7 @@ export async function askAuthority(
     const response = await fetch(authority.url, {
       method: 'POST',
       headers: { 'content-type': TIMESTAMP_QUERY, accept: 'application/timestamp-reply' },
-      body: timestampRequestFor(dataSha256, nonce, authority.policyOid) as BodyInit,
+      body: timestampRequest(dataSha256, nonce, authority.policyOid) as BodyInit,
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok)

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ async function token(): Promise<{ token: Uint8Array; nonce: bigint; response: Ui
   const answer = await fetch(tsa.url, {
     method: 'POST',
     headers: { 'content-type': 'application/timestamp-query' },
-    body: Buffer.from(timestampRequest(data, nonce)),
+    body: Buffer.from(timestampRequest(createHash('sha256').update(data).digest(), nonce)),
   });
   const response = new Uint8Array(await answer.arrayBuffer());
   const read = readTimestampResponse(response);

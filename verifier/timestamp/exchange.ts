@@ -1,4 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { toArrayBuffer } from '../bytes';
@@ -9,13 +8,11 @@ export const TIMESTAMP_REPLY = 'application/timestamp-reply';
 
 const SHA256_OID = '2.16.840.1.101.3.4.2.1';
 
-/** A TimeStampReq for SHA-256 of `data`, with our nonce, asking for the signer's certificate. */
-export function timestampRequest(data: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
-  return timestampRequestFor(sha256(data), nonce, policyOid);
-}
-
-/** The same, for data the caller has hashed (SHA-256) already. */
-export function timestampRequestFor(dataSha256: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
+/**
+ * A TimeStampReq for data by its SHA-256 (hashed by the caller, natively where it can), with our
+ * nonce, asking for the signer's certificate.
+ */
+export function timestampRequest(dataSha256: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({

@@ -5,6 +5,8 @@ import * as pkijs from 'pkijs';
 import type { TimestampCheck } from '../../protocol/receipt';
 import { pemCertificates } from '../../protocol/profiles';
 import { base64ToBytes, bytesToHex, toArrayBuffer } from '../bytes';
+import type { ChainTrust } from './token-chain';
+import { certificateFingerprint, derOf, trustedChain } from './token-chain';
 
 /**
  * Checking an RFC 3161 timestamp token, the same way in Evidence Desk and in verify.html (pkijs on
@@ -25,17 +27,14 @@ const OID = {
   organization: '2.5.4.10',
 } as const;
 
-export interface TokenExpectation {
+/** What a token is checked against; the chain's sources and trust as ChainTrust says (the receipt's or a profile's certificates). */
+export interface TokenExpectation extends ChainTrust {
   /** The bytes that were timestamped (here: a Merkle root); the imprint must be SHA-256 of them. */
   data: Uint8Array;
   /** SHA-256 of `data`, when the caller has it already (a sealed PDF's range, hashed natively). */
   dataSha256?: Uint8Array;
   /** The nonce we sent, when checking a fresh answer; a stored token is checked without one. */
   nonce?: bigint;
-  /** Certificates to build the chain from besides those in the token (the receipt's, a profile's CAs). */
-  certificates: readonly Uint8Array[];
-  /** SHA-256 fingerprints (hex) of the root certificates trusted here. */
-  trustedRoots: readonly string[];
 }
 
 export type TokenCheck =
@@ -54,13 +53,11 @@ export type TokenCheck =
 
 const fail = (check: TimestampCheck, message: string): TokenCheck => ({ ok: false, check, message });
 
-export const certificateFingerprint = (der: Uint8Array): string => bytesToHex(sha256(der));
+export { certificateFingerprint };
 
 /** The DER of each certificate in a PEM bundle. */
 export const certificatesFromPem = (pem: string): Uint8Array[] =>
   pemCertificates(pem).map((block) => base64ToBytes(block.replace(/-----[^-]+-----|\s/g, '')));
-
-const derOf = (certificate: pkijs.Certificate) => new Uint8Array(certificate.toSchema(false).toBER(false));
 
 /** The name to show for an authority: its certificate's common name, else its organisation. */
 export function subjectName(certificate: pkijs.Certificate): string {
@@ -68,14 +65,6 @@ export function subjectName(certificate: pkijs.Certificate): string {
     certificate.subject.typesAndValues.find((entry) => entry.type === type)?.value.valueBlock.value as
       string | undefined;
   return value(OID.commonName) ?? value(OID.organization) ?? 'an unnamed authority';
-}
-
-function parseCertificate(der: Uint8Array): pkijs.Certificate | undefined {
-  try {
-    return pkijs.Certificate.fromBER(toArrayBuffer(der));
-  } catch {
-    return undefined;
-  }
 }
 
 interface ParsedToken {
@@ -139,21 +128,7 @@ export async function checkTimestampToken(token: Uint8Array, expect: TokenExpect
   return checkChain(signed, signer, genTime, info, expect);
 }
 
-/** A chain found before, and the times at which every certificate on it was valid. */
-interface KnownChain {
-  chain: Uint8Array[];
-  rootFingerprint: string;
-  validFrom: Date;
-  validUntil: Date;
-}
-
-// An authority signs every token with the same certificates: its chain is built and checked once
-// per process, not once for each of the 10,000 certificates of a kit (or receipts of a folder).
-// Kept by the exact bytes of every certificate involved and the roots trusted, so any other
-// certificate, pool or trust is checked afresh; and used only at times the whole chain was valid.
-const knownChains = new Map<string, KnownChain>();
-const CHAINS_KEPT = 64;
-
+/** The signer's chain to a root trusted here, at the token's time: its words for a reader. */
 async function checkChain(
   signed: pkijs.SignedData,
   signer: pkijs.Certificate,
@@ -162,82 +137,31 @@ async function checkChain(
   expect: TokenExpectation,
 ): Promise<TokenCheck> {
   const authority = subjectName(signer);
-  const serial = bytesToHex(new Uint8Array(info.serialNumber.valueBlock.valueHexView));
   const tokenCertificates = (signed.certificates ?? []).filter(
     (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
   );
-  const key = chainKey(signer, tokenCertificates, expect);
-  const known = knownChains.get(key);
-  if (known && genTime >= known.validFrom && genTime <= known.validUntil)
-    return {
-      ok: true,
-      genTime,
-      authority,
-      rootFingerprint: known.rootFingerprint,
-      chain: known.chain,
-      serial,
-    };
-
-  const pool = [
-    ...tokenCertificates,
-    ...expect.certificates.map(parseCertificate).filter((c): c is pkijs.Certificate => c !== undefined),
-  ];
-  const top = certificateFingerprint(derOf(topOfChain(signer, pool)));
-  if (!expect.trustedRoots.includes(top))
+  const found = await trustedChain(signer, tokenCertificates, expect, genTime);
+  if ('untrustedRoot' in found)
     return {
       ok: false,
       check: 'untrusted',
       authority,
-      rootFingerprint: top,
-      message: `The timestamp holds together, but ${authority} chains to a root certificate this computer does not trust (SHA-256 fingerprint ${top}). Compare it with the authority's published root; if they match, check again trusting it.`,
+      rootFingerprint: found.untrustedRoot,
+      message: `The timestamp holds together, but ${authority} chains to a root certificate this computer does not trust (SHA-256 fingerprint ${found.untrustedRoot}). Compare it with the authority's published root; if they match, check again trusting it.`,
     };
-  const trusted = pool.filter((c) => expect.trustedRoots.includes(certificateFingerprint(derOf(c))));
-  const engine = new pkijs.CertificateChainValidationEngine({
-    trustedCerts: trusted,
-    certs: [...pool.filter((c) => !trusted.includes(c)), signer],
-    checkDate: genTime,
-  });
-  const result = await engine.verify().catch((error: unknown) => ({
-    result: false,
-    resultMessage: error instanceof Error ? error.message : String(error),
-    certificatePath: undefined,
-  }));
-  if (!result.result || !result.certificatePath?.length)
+  if ('broken' in found)
     return fail(
       'chain',
-      `The certificate of ${authority} does not lead to a trusted root at the time of the timestamp (${result.resultMessage || 'no valid path'}).`,
+      `The certificate of ${authority} does not lead to a trusted root at the time of the timestamp (${found.broken}).`,
     );
-  const path = result.certificatePath;
-  const chain = path.map(derOf);
-  const rootFingerprint = certificateFingerprint(chain[chain.length - 1] as Uint8Array);
-  if (knownChains.size >= CHAINS_KEPT) knownChains.clear();
-  knownChains.set(key, {
-    chain,
-    rootFingerprint,
-    validFrom: new Date(Math.max(...path.map((c) => c.notBefore.value.getTime()))),
-    validUntil: new Date(Math.min(...path.map((c) => c.notAfter.value.getTime()))),
-  });
-  return { ok: true, genTime, authority, rootFingerprint, chain, serial };
-}
-
-/**
- * What a chain rests on, exactly: the signer, every other certificate it could be built from (each
- * by the hash of its signed part and its signature, which a parsed certificate keeps as read), and
- * the roots trusted.
- */
-function chainKey(
-  signer: pkijs.Certificate,
-  tokenCertificates: pkijs.Certificate[],
-  expect: TokenExpectation,
-): string {
-  const read = (c: pkijs.Certificate) =>
-    bytesToHex(sha256(new Uint8Array(c.tbsView))) +
-    bytesToHex(sha256(new Uint8Array(c.signatureValue.valueBlock.valueHexView)));
-  return [
-    read(signer),
-    [...tokenCertificates.map(read), ...expect.certificates.map(certificateFingerprint)].sort().join(','),
-    [...expect.trustedRoots].sort().join(','),
-  ].join('|');
+  return {
+    ok: true,
+    genTime,
+    authority,
+    rootFingerprint: found.rootFingerprint,
+    chain: found.chain,
+    serial: bytesToHex(new Uint8Array(info.serialNumber.valueBlock.valueHexView)),
+  };
 }
 
 function signerCertificate(signed: pkijs.SignedData): pkijs.Certificate | undefined {
@@ -287,16 +211,4 @@ function boundToSigner(signed: pkijs.SignedData, signer: pkijs.Certificate): boo
     }
   }
   return false;
-}
-
-/** The highest certificate reachable from the signer by issuer names: the root to name when untrusted. */
-function topOfChain(signer: pkijs.Certificate, pool: pkijs.Certificate[]): pkijs.Certificate {
-  let current = signer;
-  for (let steps = 0; steps < 8; steps++) {
-    if (current.issuer.isEqual(current.subject)) return current;
-    const issuer = pool.find((c) => c !== current && c.subject.isEqual(current.issuer));
-    if (!issuer) return current;
-    current = issuer;
-  }
-  return current;
 }
