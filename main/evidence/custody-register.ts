@@ -91,7 +91,7 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
     row.anchoredAt === null ? '' : utcIso(row.anchoredAt),
     verificationWords(row),
     history
-      .map((entry) => `${utcIso(entry.at)} ${entry.state}${entry.note ? ` (${entry.note})` : ''}`)
+      .map((entry) => `${utcIso(entry.at)} ${entry.state}${entry.note ? ` (${inEnglish(entry.note)})` : ''}`)
       .join('; '),
     watchedFolder ?? '',
     follows ? followsWords(follows) : '',

@@ -73,7 +73,7 @@ export function setReportPdf(
       counts,
       verdict,
       ...report.reference.problems.map(
-        (problem) => `In the reference, not used: ${problem.where}: ${problem.why}`,
+        (problem) => `In the reference, not used: ${problem.where}: ${inEnglish(problem.why)}`,
       ),
     ],
     columns: COLUMNS,

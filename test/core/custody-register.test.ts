@@ -112,6 +112,11 @@ describe('matters and the custody register', () => {
       expect(record[column('Environment')]).toMatch(/Demo sandbox.*DEMO, no legal weight/);
       expect(record[column('Verification')]).toMatch(/^verified/);
       expect(record[column('Timeline (UTC)')]).toMatch(/queued; .*submitting; .*pending.*; .*anchored/);
+      // What the service said at each step is written in words, as the register is filed.
+      expect(record[column('Timeline (UTC)')]).not.toContain('[object');
+      expect(record[column('Timeline (UTC)')]).toMatch(
+        /pending \(accepted as cert_[^)]+\); .*anchored \(Evidence verified/,
+      );
     }
     const removal = records[3]!;
     expect(removal[column('File')]).toBe('draft.pdf');

@@ -227,6 +227,11 @@ describe('verifying a set', () => {
     ]);
     expect(verdicts(report)['letter.pdf']).toBe('not_certified');
     expect(report.summary.passed).toBe(false);
+    // The report PDF says why, in words, where the reference was not used.
+    const pdf = join(ws.dir, 'tampered-report.pdf');
+    await core.exports.saveSetReport(report, pdf);
+    const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain(`In the reference, not used: ${receiptPath}: The proof does not hold together`);
   }, 60_000);
 });
 
