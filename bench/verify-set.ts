@@ -3,6 +3,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { EvidenceCore } from '../main/core';
+import type { RegisterEntry } from '../main/evidence/custody-register';
+import { writeCustodyRegister } from '../main/evidence/custody-register';
+import type { CertificationRow } from '../protocol/views';
+import { said } from '../protocol/said';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
@@ -38,14 +42,16 @@ export async function setVerification(): Promise<BenchFigure[]> {
         md5: createHash('md5').update(bytes).digest('hex'),
       };
     });
-    // The references: a register as `export --csv` writes it, a Concordance DAT, and the manifests
-    // the command-line tools check.
+    // The references: a register written by `export --csv`'s own writer (every column, the
+    // verification sentence and the timeline quoted), a Concordance DAT, and the manifests the
+    // command-line tools check.
     const register = join(dir, 'register.csv');
-    writeFileSync(
+    await writeCustodyRegister(
+      {
+        entries: () => digests.map((d, i) => anchoredEntry(join(production, d.name), d.sha256, i)),
+        removals: [],
+      },
       register,
-      `\ufeffMatter,File,Path,Size (bytes),SHA-256,State\r\n${digests
-        .map((d) => `,${d.name},${join(production, d.name)},0,${d.sha256},anchored`)
-        .join('\r\n')}\r\n`,
     );
     const dat = join(dir, 'production.dat');
     writeFileSync(
@@ -113,4 +119,49 @@ export async function setVerification(): Promise<BenchFigure[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A certification as a register line shows it once anchored and verified, with its timeline. */
+function anchoredEntry(path: string, sha256: string, index: number): RegisterEntry {
+  const at = Date.UTC(2026, 10, 2, 9) + index * 1000;
+  const serviceId = `cert_${sha256.slice(0, 8)}-${sha256.slice(8, 12)}-${sha256.slice(12, 16)}`;
+  const row = {
+    matter: '2026-0142',
+    fileName: path.slice(path.lastIndexOf('/') + 1),
+    filePath: path,
+    fileSize: 2048,
+    assetHash: sha256,
+    eventType: 'DOCUMENT_FILED',
+    assetType: 'document',
+    sourceSystem: 'dms',
+    certifiedBy: 'jdoe',
+    certifiedOn: 'desk-7',
+    createdAt: at,
+    state: 'anchored',
+    serviceId,
+    anchoredAt: at + 60_000,
+    verification: 'verified',
+    verificationMessage: said('evidence.verified', {
+      entry: index + 1,
+      size: 10_000,
+      signedAt: new Date(at + 5_000).toISOString(),
+    }),
+  } as CertificationRow;
+  return {
+    row,
+    history: [
+      { state: 'queued', at, note: null },
+      { state: 'submitting', at, note: null },
+      { state: 'pending', at: at + 1_000, note: said('history.acceptedAs', { serviceId }) },
+      { state: 'anchored', at: at + 60_000, note: row.verificationMessage },
+    ],
+    environment: {
+      id: 'production',
+      kind: 'production',
+      demo: false,
+      baseUrl: 'https://evidence.example.com',
+    },
+    watchedFolder: null,
+    follows: null,
+  };
 }

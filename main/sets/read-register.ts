@@ -97,24 +97,50 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
 
 /**
  * The register's header and rows. Read whole: a register of 100,000 lines is tens of MB, and
- * parsing it in one go is faster. A register with no quote in it (names without commas or quotes,
- * as most are) is split as it stands, five times faster than the general parser; any quote, or a
- * line of the wrong width, goes to csv-parse, which also says where and why.
+ * parsing it in one go is faster. A register as we write it is split by splitWellFormedCsv, six
+ * times faster than the general parser; anything else (a quote out of place, a line of the wrong
+ * width) goes to csv-parse, which also says where and why.
  */
 function tableOf(bytes: Buffer): { header: string[]; rows: string[][] } {
-  const parsed = (): string[][] => parse(bytes, { bom: true, relax_column_count: false });
-  let records: string[][];
-  if (bytes.includes(0x22)) records = parsed();
-  else {
-    const lines = bytes
-      .toString('utf8')
-      .replace(/^\ufeff/, '')
-      .split(/\r?\n/);
-    if (lines.at(-1) === '') lines.pop();
-    records = lines.map((line) => line.split(','));
-    const width = records[0]?.length;
-    if (records.some((fields) => fields.length !== width)) records = parsed();
-  }
+  // Decoded without its byte-order mark: a text that starts with one is stored at two bytes a
+  // character, and every search through it is slower.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const records =
+    splitWellFormedCsv(bytes.toString('utf8', bom ? 3 : 0)) ??
+    (parse(bytes, { bom: true, relax_column_count: false }) as string[][]);
   const [header = [], ...rows] = records;
   return { header, rows };
 }
+
+// A field: quoted (a quote inside written twice) or plain; what follows it is checked by the caller.
+const FIELD = /"((?:[^"]|"")*)"|([^,"\r\n]*)/y;
+
+/** RFC 4180 records, all as wide as the first; null at anything else, for csv-parse to explain. */
+function splitWellFormedCsv(text: string): string[][] | null {
+  const records: string[][] = [];
+  let record: string[] = [];
+  for (let at = 0; at < text.length;) {
+    FIELD.lastIndex = at;
+    const [, quoted, plain] = FIELD.exec(text) as RegExpExecArray;
+    record.push(quoted === undefined ? (plain as string) : quoted.replaceAll('""', '"'));
+    at = FIELD.lastIndex;
+    const next = text.charCodeAt(at);
+    if (next === COMMA) {
+      if (++at === text.length) record.push('');
+      continue;
+    }
+    if (next === CR && text.charCodeAt(at + 1) === LF) at += 2;
+    else if (next === LF) at += 1;
+    else if (at < text.length) return null;
+    if (record.length !== (records[0] ?? record).length) return null;
+    records.push(record);
+    record = [];
+  }
+  if (record.length && record.length !== (records[0] ?? record).length) return null;
+  if (record.length) records.push(record);
+  return records;
+}
+
+const COMMA = 0x2c;
+const CR = 0x0d;
+const LF = 0x0a;

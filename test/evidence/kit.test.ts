@@ -98,6 +98,16 @@ describe('the evidence kit', () => {
       `<script type="application/json" id="kit-trusted-keys">${JSON.stringify({ logKeys: [receipt.log_key!.fingerprint], tsaRoots: [rootFingerprint] })}</script>`,
     );
     expect(page).toMatch(/connect-src 'none'/);
+    // Nothing the kit says to a reader is a program's placeholder for a value it failed to word.
+    const readable = [
+      readme,
+      readFileSync(join(kit, 'certifications', `${names[0]}.receipt.json`), 'utf8'),
+      execFileSync('pdftotext', [join(kit, 'register.pdf'), '-'], { encoding: 'utf8' }),
+      execFileSync('pdftotext', [join(kit, 'certifications', `${names[0]}.certificate.pdf`), '-'], {
+        encoding: 'utf8',
+      }),
+    ];
+    for (const text of readable) expect(text).not.toMatch(/\[object |\bundefined\b|\bNaN\b/);
 
     // A kit of hundreds keeps the main thread's event loop turning (in the app: the window, IPC and
     // progress), instead of holding it for as long as the certificates and the register take.

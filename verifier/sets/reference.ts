@@ -61,8 +61,12 @@ export const normalName = (name: string): string =>
         .replace(/^(\.\/)+/, '')
         .replace(/\/{2,}/g, '/');
 
+// Most digests are already as compared: a lower-case SHA-256 needs no copy.
+const LOWER_SHA256 = /^[0-9a-f]{64}$/;
+
 /** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
 export function digestOf(text: string): { digest: Digest; hex: string } | null {
+  if (LOWER_SHA256.test(text)) return { digest: 'sha256', hex: text };
   const hex = text.trim().toLowerCase();
   if (!/^[0-9a-f]+$/.test(hex)) return null;
   const digest = ({ 32: 'md5', 40: 'sha1', 64: 'sha256' } as const)[hex.length as 32 | 40 | 64];
@@ -78,16 +82,16 @@ export const looksLikeWindows = (paths: readonly string[]): boolean =>
  * paths where each file was certified; the set given is that folder, wherever it is now.
  */
 export function relativeToCommonRoot(paths: readonly string[]): string[] {
-  const split = paths.map((path) => normalName(path).split('/'));
-  if (split.length === 0) return [];
-  let common = (split[0] as string[]).length - 1;
-  for (const parts of split)
-    for (let i = 0; i < Math.min(common, parts.length - 1); i++)
-      if (parts[i] !== (split[0] as string[])[i]) {
-        common = i;
-        break;
-      }
-  // A single path keeps its name only; several keep what lies below what they share.
-  common = Math.min(common, ...split.map((parts) => parts.length - 1));
-  return split.map((parts) => parts.slice(common).join('/'));
+  const names = paths.map(normalName);
+  const first = names[0];
+  if (first === undefined) return [];
+  // The shared folder is a prefix of every name that ends in '/'; a single name keeps its own.
+  let common = first.lastIndexOf('/') + 1;
+  for (const name of names) {
+    if (name.startsWith(first.slice(0, common))) continue;
+    let differs = 0;
+    while (differs < common && name[differs] === first[differs]) differs++;
+    common = differs === 0 ? 0 : first.lastIndexOf('/', differs - 1) + 1;
+  }
+  return common === 0 ? names : names.map((name) => name.slice(common));
 }
