@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
+import type { CsvRecord } from './csv-records';
+import { NotWellFormed, csvRecords } from './csv-records';
 import type {
   Reference,
   ReferenceCertification,
@@ -24,10 +26,16 @@ const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
  * log signed; the others are matched on the register's word alone, and the report says so.
  */
 export function readRegister(path: string, lookup: CertificationLookup): Reference {
-  let table: { header: string[]; rows: string[][] };
   try {
-    table = tableOf(readFileSync(path));
+    try {
+      return referenceOf(path, csvRecords(path), lookup);
+    } catch (error) {
+      if (!(error instanceof NotWellFormed)) throw error;
+    }
+    // Not as we write it: the general parser reads what it can, and says where and why it cannot.
+    return referenceOf(path, parsedRecords(readFileSync(path)), lookup);
   } catch (error) {
+    if (error instanceof UnreadableReference) throw error;
     const { code, lines } = error as { code?: string; lines?: number };
     throw new UnreadableReference(
       lines ? `${path}, line ${lines}` : path,
@@ -36,52 +44,60 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
         : said('sets.why.notARegister', { detail: (error as Error).message }),
     );
   }
-  const { header, rows } = table;
-  const missing = REQUIRED.filter((column) => !header.includes(column));
-  if (rows.length && missing.length)
-    throw new UnreadableReference(
-      `${path}, line 1`,
-      said('sets.why.noColumn', { columns: missing.join(', ') }),
-    );
-  const cell = (name: string) => {
-    const index = header.indexOf(name);
-    return (row: string[]) => row[index] ?? '';
-  };
-  const state = cell('State');
-  const file = cell('File');
-  const written = cell('Path');
-  const sha256Of = cell('SHA-256');
-  const idOf = cell('Certification id');
+}
+
+function referenceOf(path: string, records: Iterable<CsvRecord>, lookup: CertificationLookup): Reference {
   const problems: ReferenceProblem[] = [];
-  const kept: { row: string[]; line: number }[] = [];
-  rows.forEach((row, index) => {
-    const line = index + 2;
-    if (state(row) === 'removed') return;
-    if (state(row) !== 'anchored') {
+  const kept: { written: string; sha256: string; id: string; line: number }[] = [];
+  let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;
+  let missing: string[] = [];
+  for (const record of records) {
+    if (!at) {
+      const header = Array.from({ length: record.width }, (_, column) => record.cell(column));
+      missing = REQUIRED.filter((name) => !header.includes(name));
+      at = {
+        state: header.indexOf('State'),
+        file: header.indexOf('File'),
+        path: header.indexOf('Path'),
+        sha256: header.indexOf('SHA-256'),
+        id: header.indexOf('Certification id'),
+      };
+      continue;
+    }
+    if (missing.length)
+      throw new UnreadableReference(
+        `${path}, line 1`,
+        said('sets.why.noColumn', { columns: missing.join(', ') }),
+      );
+    // Only the cells used are decoded: a register line has nineteen.
+    const cell = (column: number) => (column < 0 ? '' : record.cell(column));
+    const state = cell(at.state);
+    if (state === 'removed') continue;
+    const line = record.number;
+    if (state !== 'anchored') {
       problems.push({
         where: `${path}, line ${line}`,
-        why: said('sets.why.notAnchored', { name: file(row) || written(row), state: state(row) }),
+        why: said('sets.why.notAnchored', { name: cell(at.file) || cell(at.path), state }),
       });
-      return;
+      continue;
     }
-    kept.push({ row, line });
-  });
-  const writtenPaths = kept.map(({ row }) => written(row));
+    kept.push({ written: cell(at.path), sha256: cell(at.sha256), id: cell(at.id), line });
+  }
+  const writtenPaths = kept.map(({ written }) => written);
   const names = relativeToCommonRoot(writtenPaths);
   const entries: ReferenceEntry[] = [];
-  kept.forEach(({ row, line }, index) => {
+  kept.forEach(({ written, sha256: text, id, line }, index) => {
     const where = `${path}, line ${line}`;
-    const sha256 = digestOf(sha256Of(row));
+    const sha256 = digestOf(text);
     if (!sha256 || sha256.digest !== 'sha256') {
-      problems.push({ where, why: said('sets.why.notASha256', { value: sha256Of(row) }) });
+      problems.push({ where, why: said('sets.why.notASha256', { value: text }) });
       return;
     }
-    const id = idOf(row) || null;
     entries.push({
       name: names[index] as string,
-      writtenAs: writtenPaths[index] as string,
+      writtenAs: written,
       digests: { sha256: sha256.hex },
-      certification: lookup(sha256.hex, id) ?? { id, signedAt: null, anchoredAt: null },
+      certification: lookup(sha256.hex, id || null) ?? { id: id || null, signedAt: null, anchoredAt: null },
       where,
     });
   });
@@ -95,52 +111,9 @@ export function readRegister(path: string, lookup: CertificationLookup): Referen
   };
 }
 
-/**
- * The register's header and rows. Read whole: a register of 100,000 lines is tens of MB, and
- * parsing it in one go is faster. A register as we write it is split by splitWellFormedCsv, six
- * times faster than the general parser; anything else (a quote out of place, a line of the wrong
- * width) goes to csv-parse, which also says where and why.
- */
-function tableOf(bytes: Buffer): { header: string[]; rows: string[][] } {
-  // Decoded without its byte-order mark: a text that starts with one is stored at two bytes a
-  // character, and every search through it is slower.
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const records =
-    splitWellFormedCsv(bytes.toString('utf8', bom ? 3 : 0)) ??
-    (parse(bytes, { bom: true, relax_column_count: false }) as string[][]);
-  const [header = [], ...rows] = records;
-  return { header, rows };
+/** Records as csv-parse reads them, for a register that is not as we write it. */
+function* parsedRecords(bytes: Buffer): Generator<CsvRecord> {
+  const rows = parse(bytes, { bom: true, relax_column_count: false }) as string[][];
+  for (const [index, row] of rows.entries())
+    yield { number: index + 1, width: row.length, cell: (at) => row[at] ?? '' };
 }
-
-// A field: quoted (a quote inside written twice) or plain; what follows it is checked by the caller.
-const FIELD = /"((?:[^"]|"")*)"|([^,"\r\n]*)/y;
-
-/** RFC 4180 records, all as wide as the first; null at anything else, for csv-parse to explain. */
-function splitWellFormedCsv(text: string): string[][] | null {
-  const records: string[][] = [];
-  let record: string[] = [];
-  for (let at = 0; at < text.length;) {
-    FIELD.lastIndex = at;
-    const [, quoted, plain] = FIELD.exec(text) as RegExpExecArray;
-    record.push(quoted === undefined ? (plain as string) : quoted.replaceAll('""', '"'));
-    at = FIELD.lastIndex;
-    const next = text.charCodeAt(at);
-    if (next === COMMA) {
-      if (++at === text.length) record.push('');
-      continue;
-    }
-    if (next === CR && text.charCodeAt(at + 1) === LF) at += 2;
-    else if (next === LF) at += 1;
-    else if (at < text.length) return null;
-    if (record.length !== (records[0] ?? record).length) return null;
-    records.push(record);
-    record = [];
-  }
-  if (record.length && record.length !== (records[0] ?? record).length) return null;
-  if (record.length) records.push(record);
-  return records;
-}
-
-const COMMA = 0x2c;
-const CR = 0x0d;
-const LF = 0x0a;
