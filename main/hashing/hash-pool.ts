@@ -83,9 +83,13 @@ export class HashPool {
     });
   }
 
-  /** A path, or a found file (with its exact bytes when its name is not UTF-8). `sizeHint` (bytes, when known) lets small files share a batch. */
+  /**
+   * A path, or a found file (with its exact bytes when its name is not UTF-8, and the size and time
+   * its listing saw, which it must still have once read). `sizeHint` (bytes, when known) lets
+   * small files share a batch.
+   */
   hash(
-    file: string | Pick<FoundFile, 'path' | 'rawPath'>,
+    file: string | (Pick<FoundFile, 'path' | 'rawPath'> & Partial<Pick<FoundFile, 'size' | 'mtimeMs'>>),
     onProgress?: (bytesDone: number, bytesTotal: number) => void,
     sizeHint = Infinity,
     also: readonly ExtraDigest[] = [],
@@ -95,6 +99,8 @@ export class HashPool {
     return new Promise((resolve) => {
       const job: HashJob = { jobId: this.nextJobId++, path, ...(rawPath ? { rawPath } : {}) };
       if (also.length) job.also = [...also];
+      if (typeof file !== 'string' && file.size !== undefined && file.mtimeMs !== undefined)
+        job.seen = { size: file.size, mtimeMs: file.mtimeMs };
       this.waiting.push({ job, sizeHint, onProgress, resolve });
       // Let callers queue a whole folder before the first batch is cut.
       if (this.waiting.length === 1) queueMicrotask(() => this.dispatch());

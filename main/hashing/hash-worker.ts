@@ -14,6 +14,8 @@ export interface HashJob {
   rawPath?: Uint8Array;
   /** Digests wanted besides SHA-256 (a load file's MD5 or SHA-1), computed in the same read. */
   also?: ExtraDigest[];
+  /** The size and time the listing saw: the file must still have them when it has been read. */
+  seen?: { size: number; mtimeMs: number };
 }
 
 /** Digests other tools keep in their manifests; SHA-256 is always computed. */
@@ -57,15 +59,26 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
   const fd = openSync(job.rawPath ? Buffer.from(job.rawPath) : job.path, OPEN_FLAGS);
   try {
-    const before = fstatSync(fd);
-    if (!before.isFile())
-      return { kind: 'error', jobId: job.jobId, code: NOT_REGULAR, message: 'not a regular file' };
+    // A listed file was looked at a moment ago; one given alone is looked at now.
+    let before = job.seen;
+    if (!before) {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return notRegular(job);
+      before = info;
+    }
     const hash = createHash('sha256');
     const extra = (job.also ?? []).map((name) => [name, createHash(name)] as const);
     let done = 0;
     let nextReport = progressEveryBytes;
     for (;;) {
-      const bytesRead = readSync(fd, buffer, 0, CHUNK, null);
+      let bytesRead: number;
+      try {
+        bytesRead = readSync(fd, buffer, 0, CHUNK, null);
+      } catch (error) {
+        // What was listed as a file is now a folder, or a pipe with a writer.
+        if (!fstatSync(fd).isFile()) return notRegular(job);
+        throw error;
+      }
       if (bytesRead === 0) break;
       const reachedSize = done + bytesRead === before.size;
       const chunk = bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead);
@@ -81,10 +94,12 @@ function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
         });
         nextReport = done + progressEveryBytes;
       }
-      // A short read that reaches the size seen at open is the end; a grown file is caught below.
-      if (reachedSize && bytesRead < CHUNK) break;
+      // A short read that reaches the size seen is the end; more than that (a grown file, or a
+      // device put in its place, which never ends) is caught below.
+      if ((reachedSize && bytesRead < CHUNK) || done > before.size) break;
     }
     const after = fstatSync(fd);
+    if (!after.isFile()) return notRegular(job);
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || done !== before.size) {
       return { kind: 'changed', jobId: job.jobId };
     }
@@ -102,6 +117,13 @@ function hashFile(job: HashJob, progressEveryBytes: number): HashResult {
     closeSync(fd);
   }
 }
+
+const notRegular = (job: HashJob): HashResult => ({
+  kind: 'error',
+  jobId: job.jobId,
+  code: NOT_REGULAR,
+  message: 'not a regular file',
+});
 
 parentPort?.on('message', (request: WorkerRequest) => {
   if (request.kind === 'expand') {

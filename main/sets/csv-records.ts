@@ -26,106 +26,112 @@ const CHUNK = 1024 * 1024;
 export function* csvRecords(path: string, chunkBytes = CHUNK): Generator<CsvRecord> {
   const fd = openSync(path, 'r');
   try {
-    let bytes = Buffer.alloc(0);
+    const cells = new RecordCells();
     let atEnd = false;
     const more = () => {
       const chunk = Buffer.allocUnsafe(chunkBytes);
       const read = readSync(fd, chunk, 0, chunkBytes, null);
       atEnd = read === 0;
-      bytes = Buffer.concat([bytes, chunk.subarray(0, read)]);
+      cells.bytes = Buffer.concat([cells.bytes, chunk.subarray(0, read)]);
     };
-    while (bytes.length < 3 && !atEnd) more();
+    while (cells.bytes.length < 3 && !atEnd) more();
+    const { bytes } = cells;
     let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    // Each cell's start and end in `bytes`, and whether a quote in it is written twice.
-    let starts: number[] = [];
-    let ends: number[] = [];
-    let doubled: boolean[] = [];
-    let number = 0;
     let width = -1;
-    const record: CsvRecord = {
-      get number() {
-        return number;
-      },
-      get width() {
-        return starts.length;
-      },
-      cell(column) {
-        if (column >= starts.length) return '';
-        const text = bytes.toString('utf8', starts[column], ends[column]);
-        return doubled[column] ? text.replaceAll('""', '"') : text;
-      },
-    };
-    while (at < bytes.length || !atEnd) {
-      const next = recordAt(bytes, at, atEnd);
-      if (next === null) {
+    while (at < cells.bytes.length || !atEnd) {
+      const end = cells.scan(at, atEnd);
+      if (end < 0) {
         // The record runs past what is read: keep it, read on.
-        bytes = bytes.subarray(at);
+        cells.bytes = cells.bytes.subarray(at);
         at = 0;
         more();
         continue;
       }
-      ({ starts, ends, doubled } = next);
-      number++;
-      if (width < 0) width = starts.length;
-      else if (starts.length !== width) throw new NotWellFormed();
-      yield record;
-      at = next.end;
+      cells.number++;
+      if (width < 0) width = cells.width;
+      else if (cells.width !== width) throw new NotWellFormed();
+      yield cells;
+      at = end;
     }
   } finally {
     closeSync(fd);
   }
 }
 
-/** The record starting at `at`, or null when it may go on past the bytes read so far. */
-function recordAt(
-  bytes: Buffer,
-  at: number,
-  atEnd: boolean,
-): { starts: number[]; ends: number[]; doubled: boolean[]; end: number } | null {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const doubled: boolean[] = [];
-  const length = bytes.length;
-  for (;;) {
-    if (bytes[at] === QUOTE) {
-      let search = at + 1;
-      let twice = false;
-      for (;;) {
-        const close = bytes.indexOf(QUOTE, search);
-        // A quote that is the last byte read may be the first of two.
-        if (close < 0 || (close + 1 >= length && !atEnd)) return atEnd ? fail() : null;
-        if (bytes[close + 1] !== QUOTE) {
-          starts.push(at + 1);
-          ends.push(close);
-          doubled.push(twice);
-          at = close + 1;
-          break;
+/** The record being read: where each cell is in the bytes read, reused from record to record. */
+class RecordCells implements CsvRecord {
+  bytes = Buffer.alloc(0);
+  number = 0;
+  width = 0;
+  private starts = new Int32Array(32);
+  private ends = new Int32Array(32);
+  /** Whether a quote in the cell is written twice. */
+  private doubled = new Uint8Array(32);
+
+  cell(column: number): string {
+    if (column >= this.width) return '';
+    const text = this.bytes.toString('utf8', this.starts[column], this.ends[column]);
+    return this.doubled[column] ? text.replaceAll('""', '"') : text;
+  }
+
+  /** Reads the record starting at `at`: where it ends, or -1 when it may go on past the bytes read. */
+  scan(at: number, atEnd: boolean): number {
+    const { bytes } = this;
+    const length = bytes.length;
+    this.width = 0;
+    for (;;) {
+      if (bytes[at] === QUOTE) {
+        let search = at + 1;
+        let twice = false;
+        for (;;) {
+          const close = bytes.indexOf(QUOTE, search);
+          // A quote that is the last byte read may be the first of two.
+          if (close < 0 || (close + 1 >= length && !atEnd)) return atEnd ? fail() : -1;
+          if (bytes[close + 1] !== QUOTE) {
+            this.add(at + 1, close, twice);
+            at = close + 1;
+            break;
+          }
+          twice = true;
+          search = close + 2;
         }
-        twice = true;
-        search = close + 2;
+      } else {
+        let end = at;
+        for (let byte = bytes[end]; end < length; byte = bytes[++end])
+          if (byte === COMMA || byte === CR || byte === LF || byte === QUOTE) break;
+        if (bytes[end] === QUOTE) fail();
+        this.add(at, end, false);
+        at = end;
       }
-    } else {
-      let end = at;
-      for (let byte = bytes[end]; end < length; byte = bytes[++end])
-        if (byte === COMMA || byte === CR || byte === LF || byte === QUOTE) break;
-      if (bytes[end] === QUOTE) fail();
-      starts.push(at);
-      ends.push(end);
-      doubled.push(false);
-      at = end;
+      if (at >= length) return atEnd ? at : -1;
+      const byte = bytes[at];
+      if (byte === COMMA) {
+        at++;
+        if (at >= length && !atEnd) return -1;
+        continue;
+      }
+      if (byte === LF) return at + 1;
+      if (byte !== CR) fail();
+      if (at + 1 >= length) return atEnd ? fail() : -1;
+      if (bytes[at + 1] !== LF) fail();
+      return at + 2;
     }
-    if (at >= length) return atEnd ? { starts, ends, doubled, end: at } : null;
-    const byte = bytes[at];
-    if (byte === COMMA) {
-      at++;
-      if (at >= length && !atEnd) return null;
-      continue;
+  }
+
+  private add(start: number, end: number, twice: boolean): void {
+    if (this.width === this.starts.length) {
+      const starts = new Int32Array(this.width * 2);
+      const ends = new Int32Array(this.width * 2);
+      const doubled = new Uint8Array(this.width * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      doubled.set(this.doubled);
+      Object.assign(this, { starts, ends, doubled });
     }
-    if (byte === LF) return { starts, ends, doubled, end: at + 1 };
-    if (byte !== CR) fail();
-    if (at + 1 >= length) return atEnd ? fail() : null;
-    if (bytes[at + 1] !== LF) fail();
-    return { starts, ends, doubled, end: at + 2 };
+    this.starts[this.width] = start;
+    this.ends[this.width] = end;
+    this.doubled[this.width] = twice ? 1 : 0;
+    this.width++;
   }
 }
 

@@ -73,7 +73,11 @@ export async function verifySet(
         progress.bytesDone += file.size;
         matched(
           outcome.ok
-            ? { name, path: file.path, digests: { sha256: outcome.hash, ...outcome.also } }
+            ? {
+                name,
+                path: file.path,
+                digests: outcome.also ? { sha256: outcome.hash, ...outcome.also } : { sha256: outcome.hash },
+              }
             : { name, path: file.path, unreadable: outcome.said },
         );
         report();

@@ -1,6 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,6 +51,20 @@ describe('a path swapped for something else after it was listed', () => {
     // The worker is free again for the next file.
     const [next] = ws.files({ 'next.pdf': 'next' });
     expect(await pool.hash(next!)).toMatchObject({ ok: true });
+  });
+
+  it('fails alone when a listed file became a pipe, a folder or a device, and when it changed since', async () => {
+    const [listed, other] = ws.files({ 'listed.pdf': 'as listed', 'other.pdf': 'other' });
+    const seen = statSync(listed!);
+    const asListed = (path: string) => ({ path, size: seen.size, mtimeMs: seen.mtimeMs });
+    const fifo = join(ws.dir, 'listed-then-pipe.pdf');
+    spawnSync('mkfifo', [fifo]);
+    const folder = join(ws.dir, 'listed-then-folder.pdf');
+    mkdirSync(folder);
+    for (const path of [fifo, folder, '/dev/zero'])
+      expect(await pool.hash(asListed(path)), path).toMatchObject({ ok: false, code: 'not_regular_file' });
+    expect(await pool.hash(asListed(other!))).toMatchObject({ ok: false, code: 'changed_while_hashing' });
+    expect(await pool.hash(asListed(listed!))).toMatchObject({ ok: true, size: seen.size });
   });
 });
 

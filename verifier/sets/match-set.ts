@@ -10,6 +10,7 @@ export type ReadDocument =
   | { name: string; path: string; unreadable: Said };
 
 const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
+const NONE: readonly ReferenceEntry[] = [];
 
 /**
  * Each document against the reference, by content and by name:
@@ -54,9 +55,17 @@ export function setMatcher(reference: Reference): SetMatcher {
       add(index, entry.digests[digest as Digest] as string, entry);
     }
   }
-  const sameContentAs = (digests: Partial<Record<Digest, string>>) => {
+  // Most references carry one kind of digest: a document's entries of the same content are then
+  // the index's own list, not a new one for each of 100,000 documents.
+  const indexes = [...entriesByDigest];
+  const [only] = indexes.length === 1 ? indexes : [];
+  const sameContentAs = (digests: Partial<Record<Digest, string>>): readonly ReferenceEntry[] => {
+    if (only) {
+      const hex = digests[only[0]];
+      return (hex && only[1].get(hex)) || NONE;
+    }
     const same: ReferenceEntry[] = [];
-    for (const [digest, index] of entriesByDigest) {
+    for (const [digest, index] of indexes) {
       const hex = digests[digest];
       for (const entry of (hex && index.get(hex)) || []) if (!same.includes(entry)) same.push(entry);
     }
@@ -74,7 +83,7 @@ export function setMatcher(reference: Reference): SetMatcher {
         note: document.unreadable,
       };
     const sameContent = sameContentAs(document.digests);
-    const sameName = entriesByName.get(key(document.name)) ?? [];
+    const sameName = entriesByName.get(key(document.name)) ?? NONE;
     const exact = sameName.find((entry) => sameContent.includes(entry));
     const verdict: SetVerdict = exact
       ? 'verified'
