@@ -188,3 +188,29 @@ export function logPosition(evidence: unknown): LogPosition | null {
     treeHeadTimestamp: e.signed_tree_head.timestamp,
   };
 }
+
+/**
+ * The times the log signed in evidence of this format: the leaf's certified_at (as written, when
+ * it is a time) and the signed tree head's time (ms); null where there is none. Signed facts only
+ * once the evidence is checked and holds: the caller says whether it does.
+ */
+export function loggedTimes(evidence: unknown): { certifiedAt: string | null; treeHeadAt: number | null } {
+  const position = logPosition(evidence);
+  if (!position) return { certifiedAt: null, treeHeadAt: null };
+  return {
+    certifiedAt: leafCertifiedAt((evidence as { leaf_input: string }).leaf_input),
+    treeHeadAt: position.treeHeadTimestamp,
+  };
+}
+
+/** A leaf's certified_at, when it is a time. */
+export function leafCertifiedAt(leafInput: unknown): string | null {
+  try {
+    const leaf = JSON.parse(leafInput as string) as { certified_at?: unknown };
+    return typeof leaf.certified_at === 'string' && Number.isFinite(Date.parse(leaf.certified_at))
+      ? leaf.certified_at
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -4,7 +4,7 @@ import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { logKeyFingerprint } from '../../verifier/bytes';
-import { SANDBOX_EVIDENCE_FORMAT, logPosition } from '../../verifier/sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, leafCertifiedAt, logPosition } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
 
 export interface ReceiptContext {
@@ -76,32 +76,21 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
  * certified_at and the tree head's time. The computer's own clock is kept apart, as queued_at.
  */
 function signedCertifiedAt(evidence: unknown, knownFormat: boolean): string | null {
-  if (!knownFormat) return null;
-  try {
-    const leaf = JSON.parse((evidence as { leaf_input: string }).leaf_input) as { certified_at?: unknown };
-    return typeof leaf.certified_at === 'string' && Number.isFinite(Date.parse(leaf.certified_at))
-      ? leaf.certified_at
-      : null;
-  } catch {
-    return null;
-  }
+  return knownFormat ? leafCertifiedAt((evidence as { leaf_input?: unknown }).leaf_input) : null;
 }
 
 /**
- * The times someone signed for a certification made here: only when its evidence was checked and
- * holds; otherwise nobody vouches for any time, and none is given.
+ * The times someone signed for a certification made here, from what the queue keeps of its
+ * evidence (loggedTimes): only when its evidence was checked and holds; otherwise nobody vouches
+ * for any time, and none is given.
  */
-export function signedTimesOf(row: CertificationRow): {
-  certifiedAt: string | null;
-  anchoredAt: string | null;
-} {
-  if (row.state !== 'anchored' || row.verification !== 'verified')
-    return { certifiedAt: null, anchoredAt: null };
-  const knownFormat = (row.evidence as { format?: unknown } | null)?.format === SANDBOX_EVIDENCE_FORMAT;
-  return {
-    certifiedAt: signedCertifiedAt(row.evidence, knownFormat),
-    anchoredAt: signedAnchoredAt(row.evidence),
-  };
+export function signedTimesFrom(facts: {
+  verified: boolean;
+  loggedCertifiedAt: string | null;
+  loggedTreeHeadAt: string | null;
+}): { certifiedAt: string | null; anchoredAt: string | null } {
+  if (!facts.verified) return { certifiedAt: null, anchoredAt: null };
+  return { certifiedAt: facts.loggedCertifiedAt, anchoredAt: facts.loggedTreeHeadAt };
 }
 
 function signedAnchoredAt(evidence: unknown): string | null {

@@ -103,7 +103,7 @@ export class Verification {
     const { store } = this.deps;
     const profileId = this.deps.activeProfileId();
     const local = {
-      anchored: () => store.queue.list({ profileId, states: ['anchored'], limit: Number.MAX_SAFE_INTEGER }),
+      anchored: () => store.queue.anchoredSignedFacts(profileId),
     };
     const refusal = (error: unknown) =>
       error instanceof UnreadableReference

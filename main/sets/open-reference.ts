@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { CertificationRow } from '../../protocol/views';
+import type { AnchoredFacts } from '../store';
 import type { Trust } from '../../verifier/verify-receipt';
-import { signedTimesOf } from '../evidence/receipt';
+import { signedTimesFrom } from '../evidence/receipt';
 import type { CertificationLookup } from './read-register';
 import { readRegister } from './read-register';
 import { readKit } from './read-kit';
@@ -19,24 +19,27 @@ export interface ReferenceChoice extends LoadFileOptions {
 
 /** This computer's certifications, for lookups and as the reference when none is given. */
 export interface LocalCertifications {
-  anchored(): CertificationRow[];
+  anchored(): AnchoredFacts[];
 }
 
 /** The certification this computer holds of this content (that id, when one is named), with the times its log signed. */
 export function lookupIn(local: LocalCertifications): CertificationLookup {
   // Read once, on the first lookup: a register of 10,000 lines is not 10,000 queries.
-  let byHash: Map<string, CertificationRow[]> | undefined;
+  let byHash: Map<string, AnchoredFacts[]> | undefined;
   return (sha256, id) => {
     if (!byHash) {
       byHash = new Map();
-      for (const row of local.anchored())
-        byHash.set(row.assetHash, [...(byHash.get(row.assetHash) ?? []), row]);
+      for (const row of local.anchored()) {
+        const same = byHash.get(row.assetHash);
+        if (same) same.push(row);
+        else byHash.set(row.assetHash, [row]);
+      }
     }
     const rows = byHash.get(sha256) ?? [];
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
     if (!row) return null;
-    const signed = signedTimesOf(row);
+    const signed = signedTimesFrom(row);
     return {
       id: row.serviceId,
       signedAt: signed.certifiedAt,
@@ -94,11 +97,12 @@ function startsLikeRegister(path: string): boolean {
 
 /** This computer's register as the reference: every anchored certification of the active profile. */
 export function thisComputer(local: LocalCertifications): Reference {
-  const lookup = lookupIn(local);
+  const rows = local.anchored();
+  const lookup = lookupIn({ anchored: () => rows });
   return {
     kind: 'this-computer',
     source: null,
-    entries: local.anchored().map((row) => ({
+    entries: rows.map((row) => ({
       name: normalName(row.fileName),
       writtenAs: row.fileName,
       digests: { sha256: row.assetHash },

@@ -9,6 +9,7 @@ import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
 export type { CertificationQueue, CertificationRow, ListQuery, NewCertification } from './queue';
+export type { AnchoredFacts } from './queue-reader';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';

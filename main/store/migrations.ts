@@ -168,4 +168,19 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX certifications_by_hash;
   CREATE INDEX certifications_by_hash_key ON certifications(hash_key);
   `,
+  // 11: the times the log signed, kept when a row is anchored (loggedTimes; filled here by
+  // evidence_logged_* for rows anchored before it), with whether its evidence holds. A table of
+  // their own: read from the row, they sit behind its evidence and the service's answer, and
+  // checking a register of 10,000 lines would read every row's overflow pages.
+  `
+  CREATE TABLE logged_times (
+    certification_id INTEGER PRIMARY KEY REFERENCES certifications(id) ON DELETE CASCADE,
+    verified INTEGER NOT NULL,
+    certified_at TEXT,
+    tree_head_at TEXT
+  );
+  INSERT INTO logged_times (certification_id, verified, certified_at, tree_head_at)
+    SELECT id, verification IS 'verified', evidence_logged_certified_at(evidence), evidence_logged_tree_head_at(evidence)
+    FROM certifications WHERE state = 'anchored';
+  `,
 ];

@@ -59,6 +59,19 @@ export function rowOf(stored: unknown): CertificationRow {
   };
 }
 
+/** An anchored certification as lookups need it: what, and the times its log signed (loggedTimes). */
+export interface AnchoredFacts {
+  id: number;
+  serviceId: string | null;
+  assetHash: string;
+  fileName: string;
+  /** Its evidence was checked and holds: only then do the logged times stand as signed. */
+  verified: boolean;
+  loggedCertifiedAt: string | null;
+  /** The signed tree head's time, ISO 8601 to the millisecond. */
+  loggedTreeHeadAt: string | null;
+}
+
 export const notFound = (id: number) => new DeskError('not_found', said('queue.noCertification', { id }));
 
 /** The queue's read side: what the screens, the CLI and the engine ask of it. Nothing here writes. */
@@ -106,6 +119,23 @@ export class QueueReader {
     )
       .all(...params, query.limit, query.offset ?? 0)
       .map(rowOf);
+  }
+
+  /**
+   * A profile's anchored certifications as lookups need them, oldest first: with the times their
+   * log signed, as kept when each was anchored, not read again from 10,000 evidences.
+   */
+  anchoredSignedFacts(profileId: string): AnchoredFacts[] {
+    return this.sql(
+      `SELECT c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
+         l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt
+       FROM certifications c JOIN logged_times l ON l.certification_id = c.id
+       WHERE c.profile_id = ? AND c.state = 'anchored' ORDER BY c.id`,
+    )
+      .all(profileId)
+      .map((row) =>
+        Object.assign(row as AnchoredFacts, { verified: (row as { verified: number }).verified === 1 }),
+      );
   }
 
   /** How many rows `list` would page through for the same filter and search. */

@@ -6,6 +6,7 @@ import { said, storedSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
 import type { Actor, RowProblem } from './queue-transitions';
 import { QueueIntake } from './queue-intake';
+import { loggedColumns } from './logged-times';
 
 export type { ListQuery } from './queue-reader';
 export type { Actor, NewCertification, RowProblem } from './queue-transitions';
@@ -112,19 +113,27 @@ export class CertificationQueue extends QueueIntake {
     },
     now = Date.now(),
   ): void {
-    this.transition(id, 'anchored', {
-      now,
-      note: outcome.verificationMessage,
-      set: {
-        service_state: outcome.serviceState,
-        raw_response: outcome.rawResponse,
-        evidence: outcome.evidence,
-        verification: outcome.verification,
-        verification_message: storedSaid(outcome.verificationMessage),
-        anchored_at: now,
-        next_attempt_at: null,
-      },
-    });
+    this.db
+      .transaction(() => {
+        this.transition(id, 'anchored', {
+          now,
+          note: outcome.verificationMessage,
+          set: {
+            service_state: outcome.serviceState,
+            raw_response: outcome.rawResponse,
+            evidence: outcome.evidence,
+            verification: outcome.verification,
+            verification_message: storedSaid(outcome.verificationMessage),
+            anchored_at: now,
+            next_attempt_at: null,
+          },
+        });
+        const logged = loggedColumns(outcome.evidence);
+        this.sql(
+          `INSERT OR REPLACE INTO logged_times (certification_id, verified, certified_at, tree_head_at) VALUES (?, ?, ?, ?)`,
+        ).run(id, outcome.verification === 'verified' ? 1 : 0, logged.certifiedAt, logged.treeHeadAt);
+      })
+      .immediate();
   }
 
   /**
@@ -224,6 +233,10 @@ export class CertificationQueue extends QueueIntake {
         const changed = this.sql(
           `UPDATE certifications SET verification = ?, verification_message = ?, updated_at = ? WHERE id = ? AND state = 'anchored'`,
         ).run(check.verification, storedSaid(check.verificationMessage), now, id).changes;
+        this.sql('UPDATE logged_times SET verified = ? WHERE certification_id = ?').run(
+          check.verification === 'verified' ? 1 : 0,
+          id,
+        );
         if (changed)
           this.appendHistory(
             id,

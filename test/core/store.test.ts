@@ -64,6 +64,8 @@ describe('queue database', () => {
            VALUES ('embedded', 'req-kept', '/docs/a.pdf', 'a.pdf', 1, ?, 'document', 'tests', 'DOCUMENT_SIGNED', 'queued', 0, 1, 1)`,
           )
           .run('a'.repeat(64));
+        // From schema 10 on, the app writes each row's hash key with the row.
+        if (version >= 10) old.exec('UPDATE certifications SET hash_key = evidence_hash_key(asset_hash)');
       }
       old.close();
       const upgraded = openQueueDb(path);
@@ -83,6 +85,62 @@ describe('queue database', () => {
       fresh.close();
     },
   );
+
+  it('keeps the times the log signed of rows anchored before schema 11, and none from other evidence', () => {
+    const old = openQueueDb(path, { targetVersion: 10 });
+    const hex = (c: string) => c.repeat(64);
+    const evidence = {
+      format: 'rfc6962-merkle-inclusion/v1',
+      leaf_input: JSON.stringify({
+        certification_id: 'cert_a',
+        asset_hash: hex('a'),
+        certified_at: '2026-11-02T09:00:00.125Z',
+      }),
+      leaf_hash: hex('b'),
+      leaf_index: 0,
+      tree_size: 1,
+      inclusion_proof: [],
+      root_hash: hex('b'),
+      signed_tree_head: {
+        tree_size: 1,
+        timestamp: Date.parse('2026-11-02T09:00:01.250Z'),
+        root_hash: hex('b'),
+        signature: 'c2ln',
+      },
+    };
+    const insert = old.prepare(
+      `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type, source_system, event_type, state, next_attempt_at, created_at, updated_at, service_id, evidence, verification)
+       VALUES ('embedded', ?, '/docs/a.pdf', 'a.pdf', 1, ?, 'document', 'tests', 'DOCUMENT_SIGNED', 'anchored', NULL, 1, 1, ?, ?, 'verified')`,
+    );
+    insert.run('req-logged', hex('a'), 'cert_a', JSON.stringify(evidence));
+    insert.run(
+      'req-other',
+      hex('c'),
+      'cert_c',
+      JSON.stringify({ format: 'another/v1', signed_tree_head: { timestamp: 5 } }),
+    );
+    insert.run('req-damaged', hex('d'), 'cert_d', '{not json');
+    old.close();
+    const store = openStore(path);
+    const facts = Object.fromEntries(
+      store.queue.anchoredSignedFacts('embedded').map((row) => [row.serviceId, row]),
+    );
+    expect(facts.cert_a).toMatchObject({
+      verified: true,
+      loggedCertifiedAt: '2026-11-02T09:00:00.125Z',
+      loggedTreeHeadAt: '2026-11-02T09:00:01.250Z',
+    });
+    for (const id of ['cert_c', 'cert_d'])
+      expect(facts[id]).toMatchObject({ loggedCertifiedAt: null, loggedTreeHeadAt: null });
+    // Checked again and found not to hold: its times no longer stand as signed.
+    store.queue.recordVerification(facts.cert_a!.id, {
+      verification: 'invalid',
+      verificationMessage: said('evidence.didNotVerify', { reason: 'test' }),
+    });
+    const [again] = store.queue.anchoredSignedFacts('embedded').filter((row) => row.serviceId === 'cert_a');
+    expect(again?.verified).toBe(false);
+    store.close();
+  });
 
   it('refuses a database written by a newer app, and leaves it as it was', () => {
     const db = new Database(path);
