@@ -67,11 +67,13 @@ function progressPrinter(values: Values): ((progress: SetProgress) => void) | un
   if (values.json) return undefined;
   const stream = process.stderr;
   let last = 0;
+  let saidFinished = false;
   return (progress) => {
     const now = Date.now();
     const finished = !progress.listing && progress.filesDone === progress.filesTotal;
-    if (!finished && now - last < (stream.isTTY ? 100 : 1000)) return;
+    if (finished ? saidFinished : now - last < (stream.isTTY ? 100 : 1000)) return;
     last = now;
+    saidFinished = finished;
     const percent = progress.bytesTotal ? Math.floor((progress.bytesDone / progress.bytesTotal) * 100) : 100;
     const text = progress.listing
       ? words('sets.listing', { files: count(progress.filesTotal, 'files') })
