@@ -1,14 +1,17 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvidenceCore } from '../main/core';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
+import { openStore } from '../main/store';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 import { sized } from './size';
 
 const FILES = sized(10_000, 50);
+const HELD = sized(100_000, 500);
 
 /**
  * Hashing and queueing 10,000 small files (a folder dropped on the app), as a multiple of the
@@ -44,16 +47,30 @@ export async function smallFilesIntake(): Promise<BenchFigure[]> {
       sync: false,
     });
     let best;
+    let onFullQueue;
     try {
-      best = await bestOfPairs(
+      // The same folder each run: certified again on purpose, or it would be skipped as already certified.
+      const dropped = () =>
+        timeIt(async () => {
+          const report = await core.certify([docs], metadata, { again: true });
+          if (report.queued.length !== FILES) throw new Error(`queued ${report.queued.length} of ${FILES}`);
+        });
+      best = await bestOfPairs(3, dropped, sha256sum);
+      // A queue of a year's work, and folders never dropped before: each drop is a plain one, which
+      // asks whether its contents are certified here already.
+      holdCertifications(join(dir, 'data', 'queue.sqlite'), core.activeProfileId, HELD);
+      const fresh = [1, 2, 3].map((run) => join(dir, `new-${run}`));
+      for (const folder of fresh) writeSmallFiles(folder, FILES);
+      let run = 0;
+      onFullQueue = await bestOfPairs(
         3,
         () =>
           timeIt(async () => {
-            // The same folder each run: certified again on purpose, or it would be skipped as already certified.
-            const report = await core.certify([docs], metadata, { again: true });
+            const report = await core.certify([fresh[run++] as string], metadata);
             if (report.queued.length !== FILES) throw new Error(`queued ${report.queued.length} of ${FILES}`);
           }),
-        sha256sum,
+        () =>
+          timeCommand(`find '${fresh[run] ?? fresh[0]}' -type f -print0 | xargs -0 sha256sum > /dev/null`),
       );
     } finally {
       await core.close();
@@ -70,8 +87,37 @@ export async function smallFilesIntake(): Promise<BenchFigure[]> {
     return [
       figure(`hash and queue ${FILES.toLocaleString('en')} small files`, best.measured, best.reference),
       figure(`the same, as the first drop after start`, cold, coldReference),
+      figure(
+        `the same, on a queue that holds ${HELD.toLocaleString('en')} certifications`,
+        onFullQueue.measured,
+        onFullQueue.reference,
+      ),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `count` certifications already in the queue (queued, of other contents), written as the app writes them. */
+function holdCertifications(queueFile: string, profileId: string, count: number): void {
+  const store = openStore(queueFile);
+  try {
+    for (let start = 0; start < count; start += 1000)
+      store.queue.enqueue(
+        Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
+          profileId,
+          filePath: `/cases/earlier/document-${start + i}.pdf`,
+          fileName: `document-${start + i}.pdf`,
+          fileSize: 2048,
+          assetHash: createHash('sha256')
+            .update(`earlier ${start + i}`)
+            .digest('hex'),
+          assetType: 'document',
+          sourceSystem: 'bench',
+          eventType: 'DOCUMENT_FILED',
+        })),
+      );
+  } finally {
+    store.close();
   }
 }
