@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /** One record of a CSV file, valid until the next is read: its cells are decoded when asked for. */
@@ -11,22 +12,29 @@ export interface CsvRecord {
 /** The file is not RFC 4180 as we write it: a quote out of place, or a record of another width. */
 export class NotWellFormed extends Error {}
 
+/** What separates cells: ours write commas; Excel saves with the list separator of its region. */
+export type CsvSeparator = ',' | ';' | '\t';
+
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 const CR = 0x0d;
 const LF = 0x0a;
 const CHUNK = 1024 * 1024;
+const WINDOWS_1252 = new TextDecoder('windows-1252');
 
 /**
- * The records of a UTF-8 CSV file (RFC 4180, as csv-stringify writes it), read a megabyte at a
- * time: memory holds one chunk, whatever the file's size. Only the cells asked for are decoded,
- * each into a string of its own (a string cut from a whole file's text would keep all of it
- * alive). Throws NotWellFormed at anything else, for a general parser to say where and why.
+ * The records of a CSV file (RFC 4180, as csv-stringify writes it, or Excel saves it), read a
+ * megabyte at a time: memory holds one chunk, whatever the file's size. Only the cells asked for
+ * are decoded, each into a string of its own (a string cut from a whole file's text would keep all
+ * of it alive): as UTF-8 where they are, else as Windows-1252 (Excel's "CSV" on a Western
+ * computer). Throws NotWellFormed at anything else, for a general parser to say where and why.
  */
-export function* csvRecords(path: string, chunkBytes = CHUNK): Generator<CsvRecord> {
+export function* csvRecords(
+  path: string,
+  { separator = ',', chunkBytes = CHUNK }: { separator?: CsvSeparator; chunkBytes?: number } = {},
+): Generator<CsvRecord> {
   const fd = openSync(path, 'r');
   try {
-    const cells = new RecordCells();
+    const cells = new RecordCells(separator.charCodeAt(0));
     let atEnd = false;
     const more = () => {
       const chunk = Buffer.allocUnsafe(chunkBytes);
@@ -60,6 +68,8 @@ export function* csvRecords(path: string, chunkBytes = CHUNK): Generator<CsvReco
 
 /** The record being read: where each cell is in the bytes read, reused from record to record. */
 class RecordCells implements CsvRecord {
+  constructor(private readonly separator: number) {}
+
   bytes = Buffer.alloc(0);
   number = 0;
   width = 0;
@@ -70,13 +80,18 @@ class RecordCells implements CsvRecord {
 
   cell(column: number): string {
     if (column >= this.width) return '';
-    const text = this.bytes.toString('utf8', this.starts[column], this.ends[column]);
+    const start = this.starts[column];
+    const end = this.ends[column];
+    let text = this.bytes.toString('utf8', start, end);
+    // A replacement character is rare in a name, but marks bytes that are not UTF-8.
+    if (text.includes('\ufffd') && !isUtf8(this.bytes.subarray(start, end)))
+      text = WINDOWS_1252.decode(this.bytes.subarray(start, end));
     return this.doubled[column] ? text.replaceAll('""', '"') : text;
   }
 
   /** Reads the record starting at `at`: where it ends, or -1 when it may go on past the bytes read. */
   scan(at: number, atEnd: boolean): number {
-    const { bytes } = this;
+    const { bytes, separator } = this;
     const length = bytes.length;
     this.width = 0;
     for (;;) {
@@ -98,14 +113,14 @@ class RecordCells implements CsvRecord {
       } else {
         let end = at;
         for (let byte = bytes[end]; end < length; byte = bytes[++end])
-          if (byte === COMMA || byte === CR || byte === LF || byte === QUOTE) break;
+          if (byte === separator || byte === CR || byte === LF || byte === QUOTE) break;
         if (bytes[end] === QUOTE) fail();
         this.add(at, end, false);
         at = end;
       }
       if (at >= length) return atEnd ? at : -1;
       const byte = bytes[at];
-      if (byte === COMMA) {
+      if (byte === separator) {
         at++;
         if (at >= length && !atEnd) return -1;
         continue;

@@ -85,11 +85,13 @@ function startsLikeRegister(path: string): boolean {
   }
   try {
     const read = readSync(fd, head, 0, head.length, 0);
-    return head
-      .subarray(0, read)
-      .toString('utf8')
-      .replace(/^\ufeff/, '')
-      .startsWith('Matter,File,Path');
+    return (
+      head
+        .subarray(0, read)
+        .toString('utf8')
+        .replace(/^\ufeff/, '')
+        .match(/^Matter[,;\t]File[,;\t]Path/) !== null
+    );
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import { readFileSync } from 'node:fs';
-import type { CsvRecord } from './csv-records';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { CsvRecord, CsvSeparator } from './csv-records';
 import { NotWellFormed, csvRecords } from './csv-records';
 import type {
   Reference,
@@ -27,13 +28,14 @@ const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
  */
 export function readRegister(path: string, lookup: CertificationLookup): Reference {
   try {
+    const separator = separatorOf(path);
     try {
-      return referenceOf(path, csvRecords(path), lookup);
+      return referenceOf(path, csvRecords(path, { separator }), lookup);
     } catch (error) {
       if (!(error instanceof NotWellFormed)) throw error;
     }
     // Not as we write it: the general parser reads what it can, and says where and why it cannot.
-    return referenceOf(path, parsedRecords(readFileSync(path)), lookup);
+    return referenceOf(path, parsedRecords(readFileSync(path), separator), lookup);
   } catch (error) {
     if (error instanceof UnreadableReference) throw error;
     const { code, lines } = error as { code?: string; lines?: number };
@@ -111,9 +113,28 @@ function referenceOf(path: string, records: Iterable<CsvRecord>, lookup: Certifi
   };
 }
 
+/**
+ * The separator of the register's first line: a comma as we write it; a semicolon (or a tab) once
+ * Excel saved it on a computer whose list separator that is (German and most European ones).
+ */
+function separatorOf(path: string): CsvSeparator {
+  const head = Buffer.alloc(4096);
+  const fd = openSync(path, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const line = head.subarray(0, read).toString('latin1').split(/\r?\n/)[0] ?? '';
+  const count = (separator: CsvSeparator) => line.split(separator).length;
+  return (['\t', ';'] as const).find((separator) => count(separator) > count(',')) ?? ',';
+}
+
 /** Records as csv-parse reads them, for a register that is not as we write it. */
-function* parsedRecords(bytes: Buffer): Generator<CsvRecord> {
-  const rows = parse(bytes, { bom: true, relax_column_count: false }) as string[][];
+function* parsedRecords(bytes: Buffer, separator: CsvSeparator): Generator<CsvRecord> {
+  const text = isUtf8(bytes) ? bytes : new TextDecoder('windows-1252').decode(bytes);
+  const rows = parse(text, { bom: true, delimiter: separator, relax_column_count: false }) as string[][];
   for (const [index, row] of rows.entries())
     yield { number: index + 1, width: row.length, cell: (at) => row[at] ?? '' };
 }

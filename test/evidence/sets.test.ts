@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -179,6 +180,18 @@ describe('verifying a set', () => {
     const contract = report.results.find((result) => result.name === 'contract.pdf');
     expect(contract?.verdict).toBe('verified');
     expect(englishOf(contract?.note)).toMatch(/only the case differs/);
+  }, 60_000);
+
+  it('reads the register after Excel saved it on a German computer: semicolons, Windows-1252, no byte-order mark', async () => {
+    const records = parse(readFileSync(register), { bom: true }) as string[][];
+    const excel = join(ws.dir, 'register-from-excel.csv');
+    const text = `${records.map((cells) => cells.map((cell) => (/[;"\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(';')).join('\r\n')}\r\n`;
+    // Every character here is in Latin-1, which Windows-1252 writes byte for byte (ä is 0xE4).
+    writeFileSync(excel, latin1(text));
+    expect(readFileSync(excel).includes(Buffer.from(NFC))).toBe(false);
+    const report = await core.verification.verifySet([production], { path: excel });
+    expect(verdicts(report)[NFC]).toBe('verified');
+    expect(report.summary).toMatchObject({ documents: 5, passed: true });
   }, 60_000);
 
   it('reads a register whose names hold commas and quotes, and refuses a line of the wrong width with its number', async () => {

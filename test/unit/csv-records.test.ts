@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const readAll = (path: string, chunk?: number) => {
   const records: string[][] = [];
-  for (const record of csvRecords(path, chunk))
+  for (const record of csvRecords(path, { chunkBytes: chunk }))
     records.push(Array.from({ length: record.width }, (_, at) => record.cell(at)));
   return records;
 };
@@ -35,6 +35,28 @@ describe('a CSV file read a chunk at a time', () => {
     for (let chunk = 1; chunk <= 40; chunk++) expect(readAll(path, chunk)).toEqual(rows);
     expect(readAll(path)).toEqual(rows);
     expect(readAll(path)[3]?.[1]).toBe('two\r\nlines.txt');
+  });
+
+  it('reads what Excel saves: another separator, and cells in Windows-1252', () => {
+    const path = join(dir, 'excel.csv');
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from('File;Path\r\n"a;b";C:\\Akten\\'),
+        Buffer.from([0xe4, 0x80]),
+        Buffer.from('.pdf\r\n'),
+      ]),
+    );
+    for (const chunk of [1, 2, 1024])
+      expect(
+        Array.from(csvRecords(path, { separator: ';', chunkBytes: chunk }), (record) => [
+          record.cell(0),
+          record.cell(1),
+        ]),
+      ).toEqual([
+        ['File', 'Path'],
+        ['a;b', 'C:\\Akten\\ä€.pdf'],
+      ]);
   });
 
   it('reads a last line without a line break, and an empty file as no records', () => {
