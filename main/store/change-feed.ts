@@ -9,6 +9,9 @@ const EXTERNAL_WATCH_MS = 250;
 // Under a sustained burst (a 100,000-file drop writes every 20 ms), at most one announcement —
 // and one count query — per this interval; a lone write is still announced on the next tick.
 const MIN_GAP_MS = 50;
+// Counting a queue of a million rows takes about 40 ms: the gap grows with what counting costs,
+// so that during a burst counting takes at most a tenth of the thread the window is served from.
+const GAP_PER_COUNTING_MS = 10;
 
 /**
  * The one change stream. The store's writers note what they did; once per tick the feed
@@ -24,6 +27,7 @@ export class ChangeFeed {
   private external = false;
   private scheduled: { cancel(): void } | undefined;
   private lastFlush = 0;
+  private gapMs = MIN_GAP_MS;
   private watcher: NodeJS.Timeout | undefined;
   private dataVersion: number;
 
@@ -65,7 +69,7 @@ export class ChangeFeed {
 
   private schedule(): void {
     if (this.scheduled) return;
-    const wait = this.lastFlush + MIN_GAP_MS - performance.now();
+    const wait = this.lastFlush + this.gapMs - performance.now();
     const flush = () => this.flush();
     if (wait > 0) {
       const timer = setTimeout(flush, wait);
@@ -90,7 +94,9 @@ export class ChangeFeed {
     this.profileSwitched = false;
     this.external = false;
     if (this.listeners.size === 0 || !this.db.open) return;
-    const batch: QueueChanges = { ...this.snapshot(), ...changes };
+    const snapshot = this.snapshot();
+    this.gapMs = Math.max(MIN_GAP_MS, GAP_PER_COUNTING_MS * (performance.now() - this.lastFlush));
+    const batch: QueueChanges = { ...snapshot, ...changes };
     for (const listener of [...this.listeners]) listener(batch);
   }
 

@@ -7,6 +7,8 @@ import type { Store } from '../../main/store';
 import { openStore } from '../../main/store';
 import { openQueueDb } from '../../main/store/database';
 import { MIGRATIONS } from '../../main/store/migrations';
+import { ChangeFeed } from '../../main/store/change-feed';
+import { emptyCounts } from '../../protocol/states';
 import { IllegalTransition } from '../../main/store/queue';
 import type { QueueChanges } from '../../protocol/views';
 import type { TestWorkspace } from '../support/core';
@@ -407,6 +409,33 @@ describe('the change stream', () => {
       ]);
     } finally {
       store.close();
+    }
+  });
+
+  it('counts at most a tenth of the time through a long burst, however long counting takes', async () => {
+    const db = openQueueDb(path);
+    let counting = 0;
+    // A queue whose counts take 30 ms, as one of a million rows would.
+    const feed = new ChangeFeed(db, () => {
+      const started = performance.now();
+      while (performance.now() - started < 30);
+      counting += performance.now() - started;
+      return { profileId: 'embedded', counts: emptyCounts() };
+    });
+    try {
+      let announced = 0;
+      feed.subscribe(() => announced++);
+      const started = performance.now();
+      while (performance.now() - started < 1500) {
+        feed.noteChanged(1, 'queued');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const share = counting / (performance.now() - started);
+      expect(announced).toBeGreaterThan(1);
+      expect(share).toBeLessThan(0.15);
+    } finally {
+      feed.close();
+      db.close();
     }
   });
 
