@@ -115,14 +115,20 @@ describe('evidence-desk CLI', () => {
     const german = (args: string[]) =>
       runCliWith(ws.dataDir, args, undefined, { LC_ALL: '', LANG: 'de_DE.UTF-8' });
     const [good] = ws.files({ 'Vertrag.pdf': 'der Vertrag' });
+    const set = join(ws.dir, 'Satz');
+    mkdirSync(set);
+    writeFileSync(join(set, 'neu.pdf'), 'nie zertifiziert');
     const runs = [
       await german(['certify', good!, join(ws.dir, 'verschoben.pdf'), ...certifyArgs, '--wait']),
       await german(['status', '--list']),
       await german(['verify', good!]),
       await german(['--help']),
       await german(['launch']),
+      await german(['verify', set]),
     ];
-    const [certified, status, verified, help, unknown] = runs;
+    const [certified, status, verified, help, unknown, setVerified] = runs;
+    // The verdicts' column is as wide as the longest German verdict.
+    expect(setVerified!.stdout).toMatch(/^nicht zertifiziert {2}neu\.pdf$/m);
     expect(certified!.stderr).toMatch(
       /übersprungen .*verschoben\.pdf: verschoben\.pdf existiert nicht.*\[not_found\]/,
     );

@@ -36,7 +36,7 @@ function reportText(report: SetReport): string[] {
     ...reference.problems.map((problem) =>
       words('sets.referenceProblem', { where: problem.where, why: say(problem.why) }),
     ),
-    ...report.results.map(resultLine),
+    ...report.results.map(resultLine(verdictWidth())),
     words('sets.summary', { documents: count(summary.documents, 'files'), ...counts }),
     summary.passed
       ? words('sets.passed')
@@ -46,21 +46,27 @@ function reportText(report: SetReport): string[] {
   ];
 }
 
-function resultLine(result: SetResult): string {
-  const certification = result.entry?.certification;
-  const about =
-    result.verdict === 'unreadable'
-      ? result.note && say(result.note)
-      : result.verdict === 'verified' || result.verdict === 'renamed'
-        ? certification?.signedAt
-          ? words('sets.signed', { id: certification.id ?? '—', when: certification.signedAt })
-          : words('sets.notSigned')
-        : null;
-  const entryName =
-    result.verdict === 'renamed' || result.note ? `  (${printable(result.entry?.name ?? '')})` : '';
-  const note = result.note && result.verdict !== 'unreadable' ? `; ${say(result.note)}` : '';
-  return `${words(`sets.verdict.${result.verdict}`).padEnd(18)}${printable(result.name)}${entryName}${about ? `  ${about}` : ''}${note}`;
-}
+/** The verdicts' column: as wide as the longest in the language spoken, and two spaces. */
+const verdictWidth = () =>
+  Math.max(...SET_VERDICTS.map((verdict) => words(`sets.verdict.${verdict}`).length)) + 2;
+
+const resultLine =
+  (width: number) =>
+  (result: SetResult): string => {
+    const certification = result.entry?.certification;
+    const about =
+      result.verdict === 'unreadable'
+        ? result.note && say(result.note)
+        : result.verdict === 'verified' || result.verdict === 'renamed'
+          ? certification?.signedAt
+            ? words('sets.signed', { id: certification.id ?? '—', when: certification.signedAt })
+            : words('sets.notSigned')
+          : null;
+    const entryName =
+      result.verdict === 'renamed' || result.note ? `  (${printable(result.entry?.name ?? '')})` : '';
+    const note = result.note && result.verdict !== 'unreadable' ? `; ${say(result.note)}` : '';
+    return `${words(`sets.verdict.${result.verdict}`).padEnd(width)}${printable(result.name)}${entryName}${about ? `  ${about}` : ''}${note}`;
+  };
 
 /** Progress on stderr: one updating line on a terminal, a line a second otherwise. */
 function progressPrinter(values: Values): ((progress: SetProgress) => void) | undefined {
