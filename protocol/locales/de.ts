@@ -849,7 +849,8 @@ export const de: Catalogue = {
       polledEvery: 'durch Abfrage alle {{seconds}} s',
       withSubfolders: 'mit Unterordnern',
       withoutSubfolders: 'ohne Unterordner',
-      running: 'Überwache {{folders}} Ordner; Strg-C beendet.',
+      running_one: 'Überwache {{count, number}} Ordner; Strg-C beendet.',
+      running_other: 'Überwache {{count, number}} Ordner; Strg-C beendet.',
       queued: '{{files}} aus {{path}} in die Warteschlange gestellt',
       stopping:
         'Überwachung beendet. Dateien, die noch nicht fertig waren, werden beim nächsten Start gefunden.',

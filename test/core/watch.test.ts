@@ -294,6 +294,7 @@ describe('evidence-desk watch', () => {
       watcher.kill('SIGINT');
       const [code] = (await once(watcher, 'exit')) as [number];
       expect(code).toBe(0);
+      expect(saidBy.get(watcher)?.join('')).toMatch(/^Watching 1 folder; Ctrl-C stops\.$/m);
       const list = await runCli(dataDir, ['watch', 'list']);
       expect(list.stdout).toMatch(/^1 {2}.*killed {2}\[watching by change events\]/m);
       // Paused, it says so whatever the watcher last said.
@@ -305,12 +306,19 @@ describe('evidence-desk watch', () => {
   }, 90_000);
 });
 
+/** What each watcher said on stderr. */
+const saidBy = new WeakMap<ChildProcess, string[]>();
+
 /** `evidence-desk watch` in the foreground, as a headless machine runs it. */
 function startWatching(dataDir: string): ChildProcess {
-  return spawn(process.execPath, [...CLI, 'watch', '--data-dir', dataDir], {
-    stdio: 'ignore',
+  const watcher = spawn(process.execPath, [...CLI, 'watch', '--data-dir', dataDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LC_ALL: 'C' },
   });
+  const said: string[] = [];
+  watcher.stderr?.on('data', (chunk: Buffer) => said.push(chunk.toString()));
+  saidBy.set(watcher, said);
+  return watcher;
 }
 
 async function until(condition: () => boolean, timeoutMs = 10_000) {

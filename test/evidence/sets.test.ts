@@ -92,6 +92,10 @@ describe('verifying a set', () => {
     expect(englishOf(report.results.find((result) => result.name === 'pipe.pdf')?.note)).toMatch(
       /not a document/,
     );
+    // The command line names the certification a changed or missing document was certified as.
+    const printed = (await runCli(ws.dataDir, ['verify', set, '--against', register])).stdout;
+    expect(printed).toMatch(/^changed {8}contract\.pdf {2}certification cert_\S+, signed \d{4}-/m);
+    expect(printed).toMatch(/^missing {8}annex\/annex 2\.pdf {2}certification cert_\S+, signed \d{4}-/m);
 
     // The untouched production passes, against the register, the kit and this computer.
     for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {

@@ -57,11 +57,12 @@ const resultLine =
     const about =
       result.verdict === 'unreadable'
         ? result.note && say(result.note)
-        : result.verdict === 'verified' || result.verdict === 'renamed'
-          ? certification?.signedAt
-            ? words('sets.signed', { id: certification.id ?? '—', when: certification.signedAt })
-            : words('sets.notSigned')
-          : null;
+        : certification?.signedAt
+          ? // The certification a line was matched to, whatever the verdict (as the app's dialog shows).
+            words('sets.signed', { id: certification.id ?? '—', when: certification.signedAt })
+          : result.verdict === 'verified' || result.verdict === 'renamed'
+            ? words('sets.notSigned')
+            : null;
     const entryName =
       result.verdict === 'renamed' || result.note ? `  (${printable(result.entry?.name ?? '')})` : '';
     const note = result.note && result.verdict !== 'unreadable' ? `; ${say(result.note)}` : '';

@@ -105,7 +105,7 @@ function lineOf(folder: WatchedFolderView): string {
 async function watchInForeground(core: EvidenceCore): Promise<number> {
   const folders = core.watched.list();
   const active = folders.filter((folder) => !folder.paused).length;
-  err(words('watch.running', { folders: active }));
+  err(words('watch.running', { count: active }));
   for (const folder of folders) err(lineOf(folder));
   let last = new Map(folders.map((folder) => [folder.id, lineOf(folder)]));
   const onChanged = () => {
