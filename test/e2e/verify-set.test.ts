@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
 
 // A whole production in the app: dropped with its register, read with progress, a verdict per
@@ -34,6 +35,8 @@ describe('verifying a set in the app', () => {
     writeFileSync(join(production, 'letter.pdf'), 'the letter, edited');
     writeFileSync(join(production, 'cover.pdf'), 'never certified');
 
+    // A small window: the answer and its first lines must come into view once the check is done.
+    await page.setViewportSize(SCREEN_SIZES.small);
     await page.getByRole('button', { name: 'Verify…' }).click();
     await page.getByRole('button', { name: 'Verify a whole set…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Verify a set of documents' });
@@ -44,6 +47,18 @@ describe('verifying a set in the app', () => {
     await expect
       .poll(() => verdict.textContent(), { timeout: 20_000 })
       .toMatch(/^Not passed: see the lines below/);
+    // Seen: what is drawn at its top left is the element itself, not something over it or nothing.
+    const inSight = (element: Locator) =>
+      element.evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        const seen = document.elementFromPoint(
+          box.left + Math.min(20, box.width / 2),
+          box.top + Math.min(8, box.height / 2),
+        );
+        return box.height > 0 && node.contains(seen);
+      });
+    await expect.poll(() => inSight(verdict)).toBe(true);
+    await expect.poll(() => inSight(dialog.locator('tbody tr').first())).toBe(true);
     const rows = () =>
       dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
     expect((await rows()).sort()).toEqual(['changed', 'not_certified', 'verified', 'verified']);

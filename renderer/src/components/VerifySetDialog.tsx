@@ -45,6 +45,13 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
   const setInput = useRef<HTMLInputElement>(null);
   const kitInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const verdict = useRef<HTMLDivElement>(null);
+
+  // The answer brought into view: on a small window the choices above it fill the dialog, and the
+  // lines would start below its edge.
+  useEffect(() => {
+    if (report) verdict.current?.scrollIntoView({ block: 'start' });
+  }, [report]);
 
   useEffect(() => {
     for (const path of dropped)
@@ -142,6 +149,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
         className={`verdict verdict-${summary ? (summary.passed ? 'verified' : 'failed') : problem ? 'failed' : 'neutral'}`}
         role="status"
         aria-live="polite"
+        ref={verdict}
       >
         {busy ? (
           <>
