@@ -191,22 +191,21 @@ export function logPosition(evidence: unknown): LogPosition | null {
 
 /**
  * The times the log signed in evidence of this format: the leaf's certified_at (as written, when
- * it is a time) and the signed tree head's time (ms); null where there is none. Signed facts only
- * once the evidence is checked and holds: the caller says whether it does.
+ * it is a time) and the signed tree head's time (ISO 8601 to the millisecond); null where there is
+ * none. Signed facts only once the evidence is checked and holds: the caller says whether it does.
  */
-export function loggedTimes(evidence: unknown): { certifiedAt: string | null; treeHeadAt: number | null } {
+export function loggedTimes(evidence: unknown): { certifiedAt: string | null; treeHeadAt: string | null } {
   const position = logPosition(evidence);
   if (!position) return { certifiedAt: null, treeHeadAt: null };
   return {
     certifiedAt: leafCertifiedAt((evidence as { leaf_input: string }).leaf_input),
-    treeHeadAt: position.treeHeadTimestamp,
+    treeHeadAt: new Date(position.treeHeadTimestamp).toISOString(),
   };
 }
 
-/** A leaf's certified_at, when it is a time. */
-export function leafCertifiedAt(leafInput: unknown): string | null {
+function leafCertifiedAt(leafInput: string): string | null {
   try {
-    const leaf = JSON.parse(leafInput as string) as { certified_at?: unknown };
+    const leaf = JSON.parse(leafInput) as { certified_at?: unknown };
     return typeof leaf.certified_at === 'string' && Number.isFinite(Date.parse(leaf.certified_at))
       ? leaf.certified_at
       : null;

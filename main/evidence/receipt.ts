@@ -4,7 +4,7 @@ import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { logKeyFingerprint } from '../../verifier/bytes';
-import { SANDBOX_EVIDENCE_FORMAT, leafCertifiedAt, logPosition } from '../../verifier/sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, loggedTimes } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
 
 export interface ReceiptContext {
@@ -23,6 +23,9 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   const evidence = row.evidence ?? null;
   const knownFormat = (evidence as { format?: unknown } | null)?.format === SANDBOX_EVIDENCE_FORMAT;
   const verifiable = row.state === 'anchored' && knownFormat && context.logPublicKey !== null;
+  // v2 receipts copy the times someone signed, to the millisecond they were signed with: the
+  // leaf's certified_at and the tree head's time. The computer's own clock is kept apart, as queued_at.
+  const signed = loggedTimes(evidence);
   return {
     format: RECEIPT_FORMAT,
     demo: context.environment.demo,
@@ -34,13 +37,13 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
       event_type: row.eventType,
       matter: row.matter,
       certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
-      certified_at: signedCertifiedAt(evidence, knownFormat) ?? utcIso(row.createdAt),
+      certified_at: signed.certifiedAt ?? utcIso(row.createdAt),
       queued_at: utcIso(row.createdAt),
       request_id: row.requestId,
       certification_id: row.serviceId,
       state: row.state,
       service_state: row.serviceState,
-      anchored_at: signedAnchoredAt(evidence) ?? (row.anchoredAt === null ? null : utcIso(row.anchoredAt)),
+      anchored_at: signed.treeHeadAt ?? (row.anchoredAt === null ? null : utcIso(row.anchoredAt)),
     },
     environment: {
       kind: context.environment.kind,
@@ -72,14 +75,6 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
 }
 
 /**
- * v2 receipts copy the times someone signed, to the millisecond they were signed with: the leaf's
- * certified_at and the tree head's time. The computer's own clock is kept apart, as queued_at.
- */
-function signedCertifiedAt(evidence: unknown, knownFormat: boolean): string | null {
-  return knownFormat ? leafCertifiedAt((evidence as { leaf_input?: unknown }).leaf_input) : null;
-}
-
-/**
  * The times someone signed for a certification made here, from what the queue keeps of its
  * evidence (loggedTimes): only when its evidence was checked and holds; otherwise nobody vouches
  * for any time, and none is given.
@@ -91,11 +86,6 @@ export function signedTimesFrom(facts: {
 }): { certifiedAt: string | null; anchoredAt: string | null } {
   if (!facts.verified) return { certifiedAt: null, anchoredAt: null };
   return { certifiedAt: facts.loggedCertifiedAt, anchoredAt: facts.loggedTreeHeadAt };
-}
-
-function signedAnchoredAt(evidence: unknown): string | null {
-  const position = logPosition(evidence);
-  return position ? new Date(position.treeHeadTimestamp).toISOString() : null;
 }
 
 function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | null): ReceiptTimestamp | null {

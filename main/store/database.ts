@@ -1,5 +1,5 @@
 import { hashKeyOf } from './keys';
-import { loggedColumns } from './logged-times';
+import { loggedTimesOf } from './logged-times';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -41,10 +41,10 @@ export function openQueueDb(
     db.function('evidence_hash_key', { deterministic: true }, (hex: unknown) => hashKeyOf(String(hex)));
     // For migration 11, which keeps the logged times of rows anchored before it.
     db.function('evidence_logged_certified_at', { deterministic: true }, (evidence: unknown) =>
-      typeof evidence === 'string' ? loggedColumns(evidence).certifiedAt : null,
+      typeof evidence === 'string' ? loggedTimesOf(evidence).certifiedAt : null,
     );
     db.function('evidence_logged_tree_head_at', { deterministic: true }, (evidence: unknown) =>
-      typeof evidence === 'string' ? loggedColumns(evidence).treeHeadAt : null,
+      typeof evidence === 'string' ? loggedTimesOf(evidence).treeHeadAt : null,
     );
     migrate(db, options.targetVersion ?? MIGRATIONS.length);
     return db;

@@ -2,18 +2,11 @@ import { loggedTimes } from '../../verifier/sandbox-evidence';
 
 /**
  * The times the log signed in a row's evidence (as the service sent it, JSON), kept beside it so
- * lookups read a small table instead of every evidence, as ISO 8601 to the millisecond. Evidence
- * that is not JSON has none.
+ * lookups read a small table instead of every evidence. Evidence that is not JSON has none.
  */
-export function loggedColumns(evidence: string | null): {
-  certifiedAt: string | null;
-  treeHeadAt: string | null;
-} {
+export function loggedTimesOf(evidence: string | null): ReturnType<typeof loggedTimes> {
   try {
-    if (evidence !== null) {
-      const { certifiedAt, treeHeadAt } = loggedTimes(JSON.parse(evidence));
-      return { certifiedAt, treeHeadAt: treeHeadAt === null ? null : new Date(treeHeadAt).toISOString() };
-    }
+    if (evidence !== null) return loggedTimes(JSON.parse(evidence));
   } catch {
     // Not JSON: nothing to keep.
   }

@@ -169,7 +169,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certifications_by_hash_key ON certifications(hash_key);
   `,
   // 11: the times the log signed, kept when a row is anchored (loggedTimes; filled here by
-  // evidence_logged_* for rows anchored before it), with whether its evidence holds. A table of
+  // evidence_logged_* for rows anchored before it), with whether its evidence holds (a copy of the
+  // row's verification, which a trigger keeps the same). A table of
   // their own: read from the row, they sit behind its evidence and the service's answer, and
   // checking a register of 10,000 lines would read every row's overflow pages.
   `
@@ -182,5 +183,9 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO logged_times (certification_id, verified, certified_at, tree_head_at)
     SELECT id, verification IS 'verified', evidence_logged_certified_at(evidence), evidence_logged_tree_head_at(evidence)
     FROM certifications WHERE state = 'anchored';
+  CREATE TRIGGER logged_times_follow_verification AFTER UPDATE OF verification ON certifications
+  BEGIN
+    UPDATE logged_times SET verified = NEW.verification IS 'verified' WHERE certification_id = NEW.id;
+  END;
   `,
 ];

@@ -1,24 +1,16 @@
 import { hashKeyOf } from './keys';
 import { WAITING_STATES, emptyCounts } from '../../protocol/states';
 import type { LocalState, StateCounts } from '../../protocol/states';
-import type { AuditEntry, CertificationRow, HistoryEntry, ListSort, MatterCount } from '../../protocol/views';
+import type { AuditEntry, CertificationRow, HistoryEntry, MatterCount } from '../../protocol/views';
 import { readStoredSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
 import type { QueueDb } from './database';
+import type { ListQuery } from './list-query';
+import { orderOf, whereOf } from './list-query';
 import { inChunks, statementCache } from './statements';
 import { said } from '../../protocol/said';
 
-export interface ListQuery {
-  profileId: string;
-  states?: readonly LocalState[];
-  /** Matches file names (case-insensitive, anywhere) and hashes (from the start). */
-  search?: string;
-  /** Exactly this matter. */
-  matter?: string;
-  sort?: ListSort;
-  limit: number;
-  offset?: number;
-}
+export type { ListQuery };
 
 export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
   file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
@@ -266,39 +258,4 @@ export class QueueReader {
     if (!row) throw notFound(id);
     return row;
   }
-}
-
-function whereOf(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): { where: string; params: unknown[] } {
-  const where = ['profile_id = ?'];
-  const params: unknown[] = [query.profileId];
-  if (query.states?.length) {
-    where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
-    params.push(...query.states);
-  }
-  if (query.search) {
-    where.push(`(file_name LIKE ? ESCAPE '\\' OR asset_hash LIKE ? ESCAPE '\\')`);
-    const escaped = query.search.replace(/[\\%_]/g, (c) => `\\${c}`);
-    params.push(`%${escaped}%`, `${escaped.toLowerCase()}%`);
-  }
-  if (query.matter !== undefined) {
-    where.push('matter = ?');
-    params.push(query.matter);
-  }
-  return { where: where.join(' AND '), params };
-}
-
-/** The list's order: the chosen column, then batch by batch (newest first) in path order. */
-const SORT_SQL: Record<ListSort['column'], string> = {
-  added: 'batch_id',
-  file: 'file_name COLLATE NOCASE',
-  matter: 'matter COLLATE NOCASE',
-  event: 'event_type',
-  state: 'state',
-};
-
-function orderOf(sort: ListSort | undefined): string {
-  const batchOrder = 'batch_id DESC, file_path, id';
-  if (!sort || (sort.column === 'added' && sort.direction === 'desc')) return batchOrder;
-  if (sort.column === 'added') return 'batch_id ASC, file_path, id';
-  return `${SORT_SQL[sort.column]} ${sort.direction === 'asc' ? 'ASC' : 'DESC'}, ${batchOrder}`;
 }

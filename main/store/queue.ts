@@ -6,7 +6,7 @@ import { said, storedSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
 import type { Actor, RowProblem } from './queue-transitions';
 import { QueueIntake } from './queue-intake';
-import { loggedColumns } from './logged-times';
+import { loggedTimesOf } from './logged-times';
 
 export type { ListQuery } from './queue-reader';
 export type { Actor, NewCertification, RowProblem } from './queue-transitions';
@@ -128,10 +128,12 @@ export class CertificationQueue extends QueueIntake {
             next_attempt_at: null,
           },
         });
-        const logged = loggedColumns(outcome.evidence);
+        const logged = loggedTimesOf(outcome.evidence);
+        // Whether the evidence holds is the row's own verification, followed by a trigger (migration 11).
         this.sql(
-          `INSERT OR REPLACE INTO logged_times (certification_id, verified, certified_at, tree_head_at) VALUES (?, ?, ?, ?)`,
-        ).run(id, outcome.verification === 'verified' ? 1 : 0, logged.certifiedAt, logged.treeHeadAt);
+          `INSERT OR REPLACE INTO logged_times (certification_id, verified, certified_at, tree_head_at)
+           SELECT id, verification IS 'verified', ?, ? FROM certifications WHERE id = ?`,
+        ).run(logged.certifiedAt, logged.treeHeadAt, id);
       })
       .immediate();
   }
@@ -233,10 +235,6 @@ export class CertificationQueue extends QueueIntake {
         const changed = this.sql(
           `UPDATE certifications SET verification = ?, verification_message = ?, updated_at = ? WHERE id = ? AND state = 'anchored'`,
         ).run(check.verification, storedSaid(check.verificationMessage), now, id).changes;
-        this.sql('UPDATE logged_times SET verified = ? WHERE certification_id = ?').run(
-          check.verification === 'verified' ? 1 : 0,
-          id,
-        );
         if (changed)
           this.appendHistory(
             id,

@@ -61,12 +61,8 @@ export const normalName = (name: string): string =>
         .replace(/^(\.\/)+/, '')
         .replace(/\/{2,}/g, '/');
 
-// Most digests are already as compared: a lower-case SHA-256 needs no copy.
-const LOWER_SHA256 = /^[0-9a-f]{64}$/;
-
 /** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
 export function digestOf(text: string): { digest: Digest; hex: string } | null {
-  if (LOWER_SHA256.test(text)) return { digest: 'sha256', hex: text };
   const hex = text.trim().toLowerCase();
   if (!/^[0-9a-f]+$/.test(hex)) return null;
   const digest = ({ 32: 'md5', 40: 'sha1', 64: 'sha256' } as const)[hex.length as 32 | 40 | 64];
