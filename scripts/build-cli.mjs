@@ -18,7 +18,11 @@ const outdir = at > 0 ? process.argv[at + 1] : 'dist/main';
 // Chunks are named by their content: last build's would otherwise linger and be packed.
 rmSync(`${outdir}/chunks`, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'main/cli-entry.ts', 'hash-worker': 'main/hashing/hash-worker.ts' },
+  entryPoints: {
+    cli: 'main/cli-entry.ts',
+    'hash-worker': 'main/hashing/hash-worker.ts',
+    'certificate-worker': 'main/evidence/pdf/certificate-worker.ts',
+  },
   outdir,
   bundle: true,
   splitting: true,

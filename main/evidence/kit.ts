@@ -9,6 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ import { DeskError } from '../errors';
 import { turnTaker } from './event-loop-turns';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
+import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
@@ -57,8 +59,11 @@ export interface KitWritten {
   files: string[];
 }
 
-// How many certificates are being drawn or sealed at once.
-const CERTIFICATES_AT_ONCE = 3;
+// How many certificates are being drawn or sealed at once: enough to keep every drawing thread
+// busy while others wait for their seal; few enough that memory holds only them.
+const CERTIFICATES_AT_ONCE = 8;
+// Below this many, drawing here costs less than starting threads (each parses the fonts).
+const DRAWERS_FROM = 16;
 
 /**
  * The kit for the other side: a receipt and a certificate per certification, the register,
@@ -86,36 +91,46 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   // timestamping authority), the next is drawn. Memory holds those few, not the kit.
   const inFlight = new Set<Promise<void>>();
   const takeTurn = turnTaker();
-  for (const receipt of source.receipts()) {
-    const base = names.take(safeFileName(receipt.file.name));
-    const receiptName = `${base}.receipt.json`;
-    writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
-    if (!target.receiptsOnly) {
-      if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
-      const made = certificatePdf(receipt, {
-        receiptName,
-        generatedAt,
-        timeZone,
-        timestamper: target.timestamper,
-      }).then((pdf) => writeFileSync(join(folder, `${base}.certificate.pdf`), pdf));
-      inFlight.add(made);
-      void made.then(
-        () => inFlight.delete(made),
-        () => inFlight.delete(made),
-      );
+  const drawers = !target.receiptsOnly && source.count >= DRAWERS_FROM ? new CertificateDrawers() : undefined;
+  // The first certificate that fails fails the kit (none may go missing unnoticed).
+  let failed: unknown;
+  try {
+    for (const receipt of source.receipts()) {
+      const base = names.take(safeFileName(receipt.file.name));
+      const receiptName = `${base}.receipt.json`;
+      writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
+      if (!target.receiptsOnly) {
+        if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
+        if (failed) throw failed;
+        const made = certificatePdf(
+          receipt,
+          { receiptName, generatedAt, timeZone, timestamper: target.timestamper },
+          drawers?.draw,
+        ).then((pdf) => writeFile(join(folder, `${base}.certificate.pdf`), pdf));
+        inFlight.add(made);
+        void made.then(
+          () => inFlight.delete(made),
+          (error: unknown) => {
+            failed ??= error;
+            inFlight.delete(made);
+          },
+        );
+      }
+      if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
+      const root = receipt.timestamp?.chain.at(-1);
+      if (root) seen.tsaRoots.set(certificateFingerprint(base64ToBytes(root)), root);
+      seen.environments.add(receipt.environment.kind);
+      if (receipt.demo) seen.demoCount++;
+      if (receipt.certification.state !== 'anchored') seen.notAnchored++;
+      seen.count++;
+      target.onProgress?.(seen.count, source.count);
+      await takeTurn();
     }
-    if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
-    const root = receipt.timestamp?.chain.at(-1);
-    if (root) seen.tsaRoots.set(certificateFingerprint(base64ToBytes(root)), root);
-    seen.environments.add(receipt.environment.kind);
-    if (receipt.demo) seen.demoCount++;
-    if (receipt.certification.state !== 'anchored') seen.notAnchored++;
-    seen.count++;
-    target.onProgress?.(seen.count, source.count);
-    await takeTurn();
+    await Promise.all(inFlight);
+    if (failed) throw failed;
+  } finally {
+    await drawers?.close();
   }
-  // Every certificate written (a failure fails the kit, as before).
-  await Promise.all(inFlight);
   if (!target.receiptsOnly)
     await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt, timeZone });
   const files = listFiles(dir);

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
 import { writeKit } from '../../main/evidence/kit';
+import type { Worker } from 'node:worker_threads';
 import { certificatePdf } from '../../main/evidence/pdf/certificate';
+import { CertificateDrawers } from '../../main/evidence/pdf/certificate-drawers';
 import { runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { workspace } from '../support/core';
@@ -115,6 +117,8 @@ describe('the evidence kit', () => {
     // whole kit, a timer never fires (about 3 s here); given turns, it fires throughout, and the
     // longest wait is bounded by how busy the machine is, not by the kit's size.
     const count = 600;
+    const now = new Date('2026-11-24T09:30:00Z');
+    const timeZone = 'Europe/Berlin';
     let longestWait = 0;
     let turns = 0;
     let lastTurn: number | undefined;
@@ -134,7 +138,7 @@ describe('the evidence kit', () => {
               yield { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } };
           },
         },
-        { dir: join(ws.dir, 'large kit'), onProgress: (done) => done === 1 && turn() },
+        { dir: join(ws.dir, 'large kit'), now, timeZone, onProgress: (done) => done === 1 && turn() },
       );
       turn();
     } finally {
@@ -143,7 +147,55 @@ describe('the evidence kit', () => {
     expect(readdirSync(join(ws.dir, 'large kit', 'certifications'))).toHaveLength(2 * count);
     expect(turns).toBeGreaterThan(20);
     expect(longestWait).toBeLessThan(1_500);
+    // A kit this large draws its certificates in worker threads: byte for byte what this thread draws.
+    for (const i of [0, count - 1]) {
+      const drawnHere = await certificatePdf(
+        { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } },
+        { receiptName: `copy ${i}.pdf.receipt.json`, generatedAt: now, timeZone },
+      );
+      const inKit = readFileSync(
+        join(ws.dir, 'large kit', 'certifications', `copy ${i}.pdf.certificate.pdf`),
+      );
+      expect(inKit.equals(drawnHere)).toBe(true);
+    }
+
+    // A drawing thread that dies mid-kit loses nothing: what it held is drawn here instead.
+    const drawers = new CertificateDrawers(1);
+    const options = { receiptName: 'copy 0.pdf.receipt.json', generatedAt: now, timeZone };
+    const seal = { placeholder: false, words: 'Not sealed: no timestamping authority is set.' };
+    const drawing = [0, 1, 2].map(() => drawers.draw(receipt, options, seal));
+    await (drawers as unknown as { drawers: { worker: Worker }[] }).drawers[0]?.worker.terminate();
+    const drawn = await Promise.all(drawing);
+    await drawers.close();
+    const expected = await certificatePdf(receipt, options);
+    for (const pdf of drawn) expect(pdf.equals(expected)).toBe(true);
   }, 90_000);
+
+  it('fails whole when one certificate cannot be made, never with that certificate missing', async () => {
+    const { kit } = await certifiedKit();
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', `${Object.keys(DOCUMENTS)[0]}.receipt.json`), 'utf8'),
+    ) as Receipt;
+    let asked = 0;
+    const written = writeKit(
+      {
+        count: 40,
+        selection: 'copies of one receipt',
+        *receipts() {
+          for (let i = 0; i < 40; i++) yield { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } };
+        },
+      },
+      {
+        dir: join(ws.dir, 'failing kit'),
+        // The authority's connection breaks while the 3rd certificate is sealed; the others go unsealed.
+        timestamper: () =>
+          ++asked === 3
+            ? Promise.reject(new Error('connection reset'))
+            : Promise.resolve({ problem: 'No authority here.' }),
+      },
+    );
+    await expect(written).rejects.toThrow('connection reset');
+  }, 60_000);
 
   it('certificates carry the hash in their text, the DEMO mark, and the receipt as an attachment', async () => {
     const { kit } = await certifiedKit();

@@ -34,12 +34,17 @@ describe('the npm package', () => {
     npm(['install', join('..', tarball as string)], project);
 
     writeFileSync(join(project, 'contract.pdf'), 'the signed contract');
+    // Enough documents that their kit draws its certificates in worker threads, as shipped.
+    mkdirSync(join(project, 'production'));
+    for (let i = 1; i <= 20; i++)
+      writeFileSync(join(project, 'production', `exhibit ${i}.txt`), `exhibit ${i}`);
     const run = spawnSync(
       'npx',
       [
         'evidence-desk',
         'certify',
         'contract.pdf',
+        'production',
         '--event-type',
         'DOCUMENT_SIGNED',
         '--asset-type',
@@ -53,5 +58,17 @@ describe('the npm package', () => {
     expect(run.stderr).not.toMatch(/Error|error:/);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/contract\.pdf {2}anchored, evidence verified/);
+
+    const kit = spawnSync(
+      'npx',
+      ['evidence-desk', 'export', '--out', join(project, 'kit'), '--data-dir', join(project, 'data')],
+      { cwd: project, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
+    expect(kit.stderr).not.toMatch(/Error|error:/);
+    expect(kit.status).toBe(0);
+    const certificates = readdirSync(join(project, 'kit', 'certifications')).filter((name) =>
+      name.endsWith('.certificate.pdf'),
+    );
+    expect(certificates).toHaveLength(21);
   }, 180_000);
 });

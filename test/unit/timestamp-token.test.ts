@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshNonce, readTimestampResponse, timestampRequest } from '../../verifier/timestamp/exchange';
 import { certificateFingerprint, checkTimestampToken } from '../../verifier/timestamp/token';
+import { cutCertificates } from '../../verifier/timestamp/token-certificates';
 import type { OpensslTsa } from '../support/openssl-tsa';
 import { startOpensslTsa } from '../support/openssl-tsa';
 
@@ -94,5 +95,28 @@ describe('an RFC 3161 token', () => {
       ok: false,
       check: 'format',
     });
+  });
+
+  it('reads the certificates it carries once, and takes only the very same bytes as read', async () => {
+    const { token: der } = await token();
+    const cut = cutCertificates(der);
+    // The authority's certificates come out whole, and what is left is the rest of the token.
+    expect(cut?.certificates.length).toBeGreaterThan(0);
+    const certificates = cut?.certificates ?? [];
+    const carried = certificates.reduce((sum, c) => sum + c.length, 0);
+    expect(cut?.rest.length).toBeLessThan(der.length - carried);
+    expect(await checkTimestampToken(der, { data, ...trust() })).toMatchObject({ ok: true });
+
+    // The same token with one byte of its signer's certificate changed (inside that certificate's
+    // own signature): a certificate read before must not stand in for it.
+    const signer = certificates[0] as Uint8Array;
+    const changed = der.slice();
+    const at = signer.byteOffset - der.byteOffset + signer.length - 2;
+    changed[at] = (changed[at] ?? 0) ^ 0x01;
+    expect(await checkTimestampToken(changed, { data, ...trust() })).toMatchObject({ ok: false });
+
+    // BER's indefinite length (valid BER, not DER) is left whole for pkijs to read.
+    const indefinite = Uint8Array.from([0x30, 0x80, ...der.subarray(4), 0x00, 0x00]);
+    expect(cutCertificates(indefinite)).toBeUndefined();
   });
 });

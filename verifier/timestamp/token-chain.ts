@@ -10,8 +10,18 @@ import { bytesToHex, toArrayBuffer } from '../bytes';
 
 export const certificateFingerprint = (der: Uint8Array): string => bytesToHex(sha256(der));
 
-export const derOf = (certificate: pkijs.Certificate) =>
-  new Uint8Array(certificate.toSchema(false).toBER(false));
+// Encoding a certificate again costs about what parsing it did; tokens share parsed certificates
+// (token-certificates.ts), so each is encoded once. Callers only read the bytes.
+const encoded = new WeakMap<pkijs.Certificate, Uint8Array>();
+
+export function derOf(certificate: pkijs.Certificate): Uint8Array {
+  let der = encoded.get(certificate);
+  if (!der) {
+    der = new Uint8Array(certificate.toSchema(false).toBER(false));
+    encoded.set(certificate, der);
+  }
+  return der;
+}
 
 /** Where the chain may come from, and what is trusted (see TokenExpectation). */
 export interface ChainTrust {

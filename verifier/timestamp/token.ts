@@ -5,6 +5,7 @@ import * as pkijs from 'pkijs';
 import type { TimestampCheck } from '../../protocol/receipt';
 import { pemCertificates } from '../../protocol/profiles';
 import { base64ToBytes, bytesToHex, toArrayBuffer } from '../bytes';
+import { certificateOf, cutCertificates } from './token-certificates';
 import type { ChainTrust } from './token-chain';
 import { certificateFingerprint, derOf, trustedChain } from './token-chain';
 
@@ -74,9 +75,11 @@ interface ParsedToken {
 
 function parseToken(token: Uint8Array): ParsedToken | undefined {
   try {
-    const content = pkijs.ContentInfo.fromBER(toArrayBuffer(token));
+    const cut = cutCertificates(token);
+    const content = pkijs.ContentInfo.fromBER(toArrayBuffer(cut?.rest ?? token));
     if (content.contentType !== OID.signedData) return undefined;
     const signed = new pkijs.SignedData({ schema: content.content });
+    if (cut) signed.certificates = cut.certificates.map(certificateOf);
     if (signed.encapContentInfo.eContentType !== OID.tstInfo || !signed.encapContentInfo.eContent)
       return undefined;
     const info = pkijs.TSTInfo.fromBER(signed.encapContentInfo.eContent.getValue());

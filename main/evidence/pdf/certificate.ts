@@ -39,11 +39,22 @@ const STEP_INDENT = 14;
  * by whom, where, and how anyone can check it. The receipt is attached to the PDF, so the
  * certificate alone is enough to verify.
  */
-export function certificatePdf(receipt: Receipt, options: CertificateOptions): Promise<Buffer> {
-  return sealedPdf((seal) => renderCertificate(receipt, options, seal), options.timestamper);
+export function certificatePdf(
+  receipt: Receipt,
+  options: CertificateOptions,
+  draw: DrawCertificate = renderCertificate,
+): Promise<Buffer> {
+  return sealedPdf((seal) => draw(receipt, options, seal), options.timestamper);
 }
 
-async function renderCertificate(
+/** Draws a certificate's pages: here (renderCertificate), or in a worker thread (CertificateDrawers). */
+export type DrawCertificate = (
+  receipt: Receipt,
+  options: CertificateOptions,
+  seal: SealNote,
+) => Promise<Buffer>;
+
+export async function renderCertificate(
   receipt: Receipt,
   options: CertificateOptions,
   seal: SealNote,

@@ -34,7 +34,10 @@ const loadedFont = (font: Font): LoadedFont => ({
 // Words laid out once per process, for every document: a kit of 10,000 certificates repeats the
 // same labels on every page, and shaping a word (OpenType substitution and positioning) costs more
 // than drawing it. Bounded, because file names bring new words without end.
-const SHARED_LAYOUTS = 5_000;
+const SHARED_LAYOUTS = 2_000;
+// Longer words are hashes, ids and fingerprints, new in every certificate: kept, they only filled
+// memory (a tenth of a drawing thread's heap).
+const LONGEST_SHARED_WORD = 24;
 
 type GlyphRun = { positions: object[] };
 type Layout = (text: string, features?: unknown) => GlyphRun;
@@ -48,7 +51,7 @@ function withSharedLayouts(font: Font): Font {
   const shaping = font as unknown as { layout: Layout };
   const layout: Layout = shaping.layout.bind(font);
   shaping.layout = (text, features) => {
-    if (features !== undefined) return layout(text, features);
+    if (features !== undefined || text.length > LONGEST_SHARED_WORD) return layout(text, features);
     let run = runs.get(text);
     if (!run) {
       if (runs.size >= SHARED_LAYOUTS) runs.clear();

@@ -1,0 +1,107 @@
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Receipt } from '../../../protocol/receipt';
+import type { CertificateOptions } from './certificate';
+import { renderCertificate } from './certificate';
+import type { DrawAnswer, DrawRequest } from './certificate-worker';
+import type { SealNote } from './seal';
+
+// The worker sits beside this module: .ts when run from source, .js once bundled (a bundle may put
+// this module in a chunks/ folder below the worker's).
+const WORKER_URL = new URL(
+  `${import.meta.url.includes('/chunks/') ? '../' : './'}certificate-worker${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+// From source the worker is TypeScript with extensionless imports: it loads through tsx (a
+// process started with tsx passes it on by itself).
+const WORKER_OPTIONS =
+  WORKER_URL.pathname.endsWith('.ts') && !process.execArgv.includes('tsx')
+    ? { execArgv: [...process.execArgv, '--import', 'tsx'] }
+    : {};
+
+interface Pending {
+  request: DrawRequest;
+  resolve(pdf: Buffer): void;
+  reject(error: Error): void;
+}
+
+interface Drawer {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  /** Whether it has drawn anything: a thread that died before its first answer cannot start here. */
+  answered: boolean;
+}
+
+/**
+ * Certificates drawn in worker threads: drawing is most of a kit's work. One thread per core but
+ * one, which the main thread keeps busy reading receipts, asking for seals and writing files (on
+ * two cores, a second drawer made a kit slower). How many are drawn at once is the caller's bound
+ * (the kit keeps a few in flight), so memory stays flat. A thread that dies loses nothing: what it
+ * held is drawn here instead, and if no thread can run, every certificate is.
+ */
+export class CertificateDrawers {
+  private readonly drawers: Drawer[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(count = availableParallelism() - 1) {
+    for (let i = 0; i < Math.max(1, count); i++) this.spawn();
+  }
+
+  /** Draws one certificate, as renderCertificate does, in another thread when one runs. */
+  readonly draw = (receipt: Receipt, options: CertificateOptions, seal: SealNote): Promise<Buffer> => {
+    // The authority is asked from this thread: a function does not travel to another.
+    const request: DrawRequest = {
+      id: this.nextId++,
+      receipt,
+      options: { ...options, timestamper: undefined },
+      seal,
+    };
+    const least = this.drawers.reduce<Drawer | undefined>(
+      (best, drawer) => (best && best.pending.size <= drawer.pending.size ? best : drawer),
+      undefined,
+    );
+    if (this.closed || !least) return drawHere(request);
+    return new Promise<Buffer>((resolve, reject) => {
+      least.pending.set(request.id, { request, resolve, reject });
+      least.worker.postMessage(request);
+    });
+  };
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.drawers.map(({ worker }) => worker.terminate()));
+  }
+
+  private spawn(): void {
+    const drawer: Drawer = {
+      worker: new Worker(WORKER_URL, WORKER_OPTIONS),
+      pending: new Map(),
+      answered: false,
+    };
+    this.drawers.push(drawer);
+    drawer.worker.on('message', (answer: DrawAnswer) => {
+      drawer.answered = true;
+      const pending = drawer.pending.get(answer.id);
+      drawer.pending.delete(answer.id);
+      if (!pending) return;
+      if ('pdf' in answer)
+        pending.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
+      else pending.reject(new Error(`A certificate could not be drawn: ${answer.failed}`));
+    });
+    const died = () => {
+      const index = this.drawers.indexOf(drawer);
+      if (index < 0) return;
+      this.drawers.splice(index, 1);
+      if (!this.closed && drawer.answered) this.spawn();
+      for (const { request, resolve, reject } of drawer.pending.values())
+        drawHere(request).then(resolve, reject);
+    };
+    drawer.worker.on('error', died);
+    drawer.worker.on('exit', died);
+  }
+}
+
+const drawHere = ({ receipt, options, seal }: DrawRequest) => renderCertificate(receipt, options, seal);

@@ -1,0 +1,107 @@
+import * as pkijs from 'pkijs';
+import { bytesToHex, concatBytes, toArrayBuffer } from '../bytes';
+
+/**
+ * A token carries its authority's certificates, the same ones in every token, and parsing them is
+ * most of the work of reading a token (asn1js and pkijs build a tree of every field of every
+ * certificate). So a token is read in two parts: the certificates are cut out of its DER and each
+ * is parsed once per process, kept by its exact bytes; the rest is parsed as usual. Anything not
+ * laid out as DER with plain certificates is left whole, for pkijs to read (or refuse) as before.
+ */
+
+interface Element {
+  tag: number;
+  /** Where the element starts, where its contents start, and where it ends. */
+  start: number;
+  contents: number;
+  end: number;
+}
+
+/** One DER element at `at`: a single-byte tag and a definite length, else undefined. */
+function elementAt(bytes: Uint8Array, at: number, limit = bytes.length): Element | undefined {
+  if (at + 2 > limit) return undefined;
+  const tag = bytes[at] as number;
+  if ((tag & 0x1f) === 0x1f) return undefined;
+  let length = bytes[at + 1] as number;
+  let contents = at + 2;
+  if (length & 0x80) {
+    const octets = length & 0x7f;
+    // 0x80 is BER's indefinite length; over four octets is no token's size.
+    if (octets === 0 || octets > 4 || contents + octets > limit) return undefined;
+    length = 0;
+    for (let i = 0; i < octets; i++) length = length * 256 + (bytes[contents + i] as number);
+    contents += octets;
+  }
+  const end = contents + length;
+  return end <= limit ? { tag, start: at, contents, end } : undefined;
+}
+
+function children(bytes: Uint8Array, parent: Element): Element[] | undefined {
+  const found: Element[] = [];
+  for (let at = parent.contents; at < parent.end;) {
+    const child = elementAt(bytes, at, parent.end);
+    if (!child) return undefined;
+    found.push(child);
+    at = child.end;
+  }
+  return found;
+}
+
+function lengthOctets(length: number): number[] {
+  if (length < 0x80) return [length];
+  const octets: number[] = [];
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) octets.unshift(rest % 256);
+  return [0x80 | octets.length, ...octets];
+}
+
+const SEQUENCE = 0x30;
+const CONTEXT_0 = 0xa0;
+
+/**
+ * The token's DER without its certificates field, and each certificate's DER; undefined when the
+ * token is not laid out as expected (ContentInfo → [0] → SignedData with [0] of certificates).
+ */
+export function cutCertificates(
+  token: Uint8Array,
+): { rest: Uint8Array; certificates: Uint8Array[] } | undefined {
+  const contentInfo = elementAt(token, 0);
+  if (contentInfo?.tag !== SEQUENCE || contentInfo.end !== token.length) return undefined;
+  const [, explicit] = children(token, contentInfo) ?? [];
+  if (explicit?.tag !== CONTEXT_0) return undefined;
+  const [signedData] = children(token, explicit) ?? [];
+  if (signedData?.tag !== SEQUENCE || signedData.end !== explicit.end) return undefined;
+  const fields = children(token, signedData);
+  const field = fields?.find((f) => f.tag === CONTEXT_0);
+  const certificates = field && children(token, field);
+  if (!field || !certificates?.length || certificates.some((c) => c.tag !== SEQUENCE)) return undefined;
+
+  const removed = field.end - field.start;
+  const header = (tag: number, element: Element) =>
+    new Uint8Array([tag, ...lengthOctets(element.end - element.contents - removed)]);
+  const rest = concatBytes(
+    header(SEQUENCE, contentInfo),
+    token.subarray(contentInfo.contents, explicit.start),
+    header(CONTEXT_0, explicit),
+    header(SEQUENCE, signedData),
+    token.subarray(signedData.contents, field.start),
+    token.subarray(field.end, signedData.end),
+  );
+  return { rest, certificates: certificates.map((c) => token.subarray(c.start, c.end)) };
+}
+
+// Kept by exact bytes, so only the very same certificate is taken as read; bounded, since a
+// process may meet many authorities (a folder of receipts from years of renewals).
+const parsed = new Map<string, pkijs.Certificate>();
+const PARSED_KEPT = 64;
+
+/** The certificate in these bytes, parsed once per process (throws, as pkijs does, on bad DER). */
+export function certificateOf(der: Uint8Array): pkijs.Certificate {
+  const key = bytesToHex(der);
+  let certificate = parsed.get(key);
+  if (!certificate) {
+    certificate = pkijs.Certificate.fromBER(toArrayBuffer(der));
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(key, certificate);
+  }
+  return certificate;
+}
