@@ -21,6 +21,10 @@ const WORKER_OPTIONS =
     ? { execArgv: [...process.execArgv, '--import', 'tsx'] }
     : {};
 
+// A drawer's young generation kept small: what a certificate allocates dies with it, and V8's
+// default (48 MiB) only made the thread's footprint a third larger, for no measurable speed.
+const DRAWER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 interface Pending {
   request: DrawRequest;
   resolve(pdf: Buffer): void;
@@ -77,7 +81,7 @@ export class CertificateDrawers {
 
   private spawn(): void {
     const drawer: Drawer = {
-      worker: new Worker(WORKER_URL, WORKER_OPTIONS),
+      worker: new Worker(WORKER_URL, { ...WORKER_OPTIONS, resourceLimits: DRAWER_LIMITS }),
       pending: new Map(),
       answered: false,
     };
