@@ -169,6 +169,13 @@ describe('the evidence kit', () => {
     await drawers.close();
     const expected = await certificatePdf(receipt, options);
     for (const pdf of drawn) expect(pdf.equals(expected)).toBe(true);
+
+    // An installation whose drawing thread cannot start (its script missing) still makes every
+    // certificate, here.
+    const broken = new CertificateDrawers(1, new URL('./no-such-worker.js', import.meta.url));
+    const drawnAnyway = await Promise.all([0, 1].map(() => broken.draw(receipt, options, seal)));
+    await broken.close();
+    for (const pdf of drawnAnyway) expect(pdf.equals(expected)).toBe(true);
   }, 90_000);
 
   it('fails whole when one certificate cannot be made, never with that certificate missing', async () => {

@@ -28,29 +28,33 @@ const DRAWER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 interface Pending {
   request: DrawRequest;
   resolve(pdf: Buffer): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
 }
 
 interface Drawer {
   worker: Worker;
   pending: Map<number, Pending>;
-  /** Whether it has drawn anything: a thread that died before its first answer cannot start here. */
-  answered: boolean;
+  /** Whether it has drawn a certificate: one that fails before its first cannot draw here. */
+  drawn: boolean;
 }
 
 /**
  * Certificates drawn in worker threads: drawing is most of a kit's work. One thread per core but
  * one, which the main thread keeps busy reading receipts, asking for seals and writing files (on
  * two cores, a second drawer made a kit slower). How many are drawn at once is the caller's bound
- * (the kit keeps a few in flight), so memory stays flat. A thread that dies loses nothing: what it
- * held is drawn here instead, and if no thread can run, every certificate is.
+ * (the kit keeps a few in flight), so memory stays flat. A thread that dies or fails loses nothing:
+ * what it held is drawn here instead, and if no thread can run, every certificate is.
  */
 export class CertificateDrawers {
   private readonly drawers: Drawer[] = [];
   private nextId = 1;
   private closed = false;
 
-  constructor(count = availableParallelism() - 1) {
+  /** `workerUrl` is the drawing thread's script: another only where a test breaks an installation. */
+  constructor(
+    count = availableParallelism() - 1,
+    private readonly workerUrl = WORKER_URL,
+  ) {
     for (let i = 0; i < Math.max(1, count); i++) this.spawn();
   }
 
@@ -81,30 +85,43 @@ export class CertificateDrawers {
 
   private spawn(): void {
     const drawer: Drawer = {
-      worker: new Worker(WORKER_URL, { ...WORKER_OPTIONS, resourceLimits: DRAWER_LIMITS }),
+      worker: new Worker(this.workerUrl, { ...WORKER_OPTIONS, resourceLimits: DRAWER_LIMITS }),
       pending: new Map(),
-      answered: false,
+      drawn: false,
     };
     this.drawers.push(drawer);
     drawer.worker.on('message', (answer: DrawAnswer) => {
-      drawer.answered = true;
       const pending = drawer.pending.get(answer.id);
       drawer.pending.delete(answer.id);
-      if (!pending) return;
-      if ('pdf' in answer)
-        pending.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
-      else pending.reject(new Error(`A certificate could not be drawn: ${answer.failed}`));
+      if ('pdf' in answer) {
+        drawer.drawn = true;
+        pending?.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
+        return;
+      }
+      // Drawn again here, whose answer stands: a thread may lack what this one has (an installed
+      // app's archive of fonts), and a certificate that truly cannot be drawn fails here too. A
+      // thread that has drawn nothing yet is not asked again.
+      if (!drawer.drawn) this.retire(drawer);
+      if (pending) drawHere(pending.request).then(pending.resolve, pending.reject);
     });
     const died = () => {
-      const index = this.drawers.indexOf(drawer);
-      if (index < 0) return;
-      this.drawers.splice(index, 1);
-      if (!this.closed && drawer.answered) this.spawn();
-      for (const { request, resolve, reject } of drawer.pending.values())
-        drawHere(request).then(resolve, reject);
+      if (!this.retire(drawer)) return;
+      if (!this.closed && drawer.drawn) this.spawn();
     };
     drawer.worker.on('error', died);
     drawer.worker.on('exit', died);
+  }
+
+  /** Takes a drawer out of use; what it held is drawn here. False when it was out already. */
+  private retire(drawer: Drawer): boolean {
+    const index = this.drawers.indexOf(drawer);
+    if (index < 0) return false;
+    this.drawers.splice(index, 1);
+    void drawer.worker.terminate();
+    for (const { request, resolve, reject } of drawer.pending.values())
+      drawHere(request).then(resolve, reject);
+    drawer.pending.clear();
+    return true;
   }
 }
 
