@@ -7,12 +7,12 @@ const HOLD_AT_MOST_MS = 25;
 
 /**
  * For a long loop on the main thread: `await takeTurn()` between items gives the event loop a turn
- * once the loop has held it for 25 ms, and costs next to nothing otherwise.
+ * once the loop has held it for 25 ms (or as asked), and costs next to nothing otherwise.
  */
-export function turnTaker(): () => Promise<void> | undefined {
+export function turnTaker(holdAtMostMs = HOLD_AT_MOST_MS): () => Promise<void> | undefined {
   let since = performance.now();
   return () => {
-    if (performance.now() - since < HOLD_AT_MOST_MS) return undefined;
+    if (performance.now() - since < holdAtMostMs) return undefined;
     return nextTurn().then(() => {
       since = performance.now();
     });

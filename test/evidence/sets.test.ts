@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import type { SetReport, SetVerdict } from '../../protocol/sets';
+import { readRegister } from '../../main/sets/read-register';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 import { runCli } from '../support/cli';
@@ -229,6 +230,33 @@ describe('verifying a set', () => {
       code: 'invalid_reference',
       message: expect.stringContaining(`broken-register.csv, line ${rows.length + 2}`),
     });
+  }, 60_000);
+
+  it('gives the event loop turns while it reads a large register (the window and progress stay live)', async () => {
+    const [header = [], template = []] = parse(readFileSync(register), { bom: true }) as string[][];
+    const quoted = (cell: string) => (/[,"\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+    const line = (path: string, hash: string) =>
+      template
+        .map((cell, column) =>
+          header[column] === 'Path' ? path : header[column] === 'SHA-256' ? hash : cell,
+        )
+        .map(quoted)
+        .join(',');
+    const large = join(ws.dir, 'large-register.csv');
+    const lines = Array.from({ length: 50_000 }, (_, i) =>
+      line(`/elsewhere/filler ${i}.pdf`, sha256(`${i}`)),
+    );
+    writeFileSync(large, [header.map(quoted).join(','), ...lines, ''].join('\r\n'));
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 1);
+    try {
+      const reference = await readRegister(large, () => null);
+      expect(reference.entries).toHaveLength(50_000);
+    } finally {
+      clearInterval(ticking);
+    }
+    // Read in one go, the 50,000 lines hold the thread until the end: no timer fires.
+    expect(turns).toBeGreaterThan(5);
   }, 60_000);
 
   it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {
