@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readerTurns } from '../evidence/event-loop-turns';
 import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
 import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
 import type { Said } from '../../protocol/said';
@@ -80,7 +81,7 @@ export interface LoadFileOptions {
   hashField?: string;
 }
 
-export function readLoadFile(path: string, options: LoadFileOptions = {}): Reference {
+export async function readLoadFile(path: string, options: LoadFileOptions = {}): Promise<Reference> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -124,9 +125,12 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
     );
   const entries: ReferenceEntry[] = [];
   const written: string[] = [];
-  lines.slice(1).forEach((line, index) => {
+  const takeTurn = readerTurns();
+  for (const [index, line] of lines.slice(1).entries()) {
+    const turn = takeTurn();
+    if (turn) await turn;
     const where = `${path}, line ${index + 2}`;
-    if (line.trim() === '') return;
+    if (line.trim() === '') continue;
     const fields = fieldsOf(line);
     if (!fields) throw new UnreadableReference(where, said('sets.why.notWrapped'));
     if (fields.length !== header.length)
@@ -155,7 +159,7 @@ export function readLoadFile(path: string, options: LoadFileOptions = {}): Refer
       certification: null,
       where,
     });
-  });
+  }
   const needed = new Set(entries.flatMap((entry) => Object.keys(entry.digests)));
   return {
     kind: 'load-file',

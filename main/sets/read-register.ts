@@ -11,7 +11,7 @@ import type {
 } from '../../verifier/sets/reference';
 import { digestOf, looksLikeWindows, relativeToCommonRoot } from '../../verifier/sets/reference';
 import { UnreadableReference } from './read-load-file';
-import { turnTaker } from '../evidence/event-loop-turns';
+import { readerTurns } from '../evidence/event-loop-turns';
 import { said } from '../../protocol/said';
 
 /** What this computer knows of a certification: the times its log signed, when its evidence holds. */
@@ -49,17 +49,12 @@ export async function readRegister(path: string, lookup: CertificationLookup): P
   }
 }
 
-// The set is listed and hashed in workers while this thread reads the register: it gives them a
-// turn every few milliseconds, so found files go to the hashing workers instead of waiting for the
-// whole register (10,000 lines hold the thread for 50 ms; 100,000 for half a second).
-const READING_HOLDS_AT_MOST_MS = 4;
-
 async function referenceOf(
   path: string,
   records: Iterable<CsvRecord>,
   lookup: CertificationLookup,
 ): Promise<Reference> {
-  const takeTurn = turnTaker(READING_HOLDS_AT_MOST_MS);
+  const takeTurn = readerTurns();
   const problems: ReferenceProblem[] = [];
   const kept: { written: string; sha256: string; id: string; line: number }[] = [];
   let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;

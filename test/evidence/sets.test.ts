@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import type { SetReport, SetVerdict } from '../../protocol/sets';
+import { readLoadFile } from '../../main/sets/read-load-file';
 import { readRegister } from '../../main/sets/read-register';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
@@ -232,7 +233,7 @@ describe('verifying a set', () => {
     });
   }, 60_000);
 
-  it('gives the event loop turns while it reads a large register (the window and progress stay live)', async () => {
+  it('gives the event loop turns while it reads a large register or load file (the window and progress stay live)', async () => {
     const [header = [], template = []] = parse(readFileSync(register), { bom: true }) as string[][];
     const quoted = (cell: string) => (/[,"\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
     const line = (path: string, hash: string) =>
@@ -247,16 +248,27 @@ describe('verifying a set', () => {
       line(`/elsewhere/filler ${i}.pdf`, sha256(`${i}`)),
     );
     writeFileSync(large, [header.map(quoted).join(','), ...lines, ''].join('\r\n'));
-    let turns = 0;
-    const ticking = setInterval(() => turns++, 1);
-    try {
-      const reference = await readRegister(large, () => null);
-      expect(reference.entries).toHaveLength(50_000);
-    } finally {
-      clearInterval(ticking);
+    // The same documents in a Concordance load file.
+    const dat = join(ws.dir, 'large.dat');
+    const field = (value: string) => `\u00fe${value}\u00fe`;
+    const datLines = Array.from({ length: 50_000 }, (_, i) =>
+      [`ABC${i}`, `\\elsewhere\\filler ${i}.pdf`, sha256(`${i}`)].map(field).join('\u0014'),
+    );
+    writeFileSync(
+      dat,
+      [['BEGBATES', 'NATIVEPATH', 'SHA256HASH'].map(field).join('\u0014'), ...datLines].join('\r\n'),
+    );
+    for (const read of [() => readRegister(large, () => null), () => readLoadFile(dat)]) {
+      let turns = 0;
+      const ticking = setInterval(() => turns++, 1);
+      try {
+        expect((await read()).entries).toHaveLength(50_000);
+      } finally {
+        clearInterval(ticking);
+      }
+      // Read in one go, the 50,000 lines hold the thread until the end: no timer fires.
+      expect(turns).toBeGreaterThan(5);
     }
-    // Read in one go, the 50,000 lines hold the thread until the end: no timer fires.
-    expect(turns).toBeGreaterThan(5);
   }, 60_000);
 
   it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {
