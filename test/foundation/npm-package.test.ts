@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,11 @@ describe('the npm package', () => {
       JSON.stringify({ name: 'it-automation', private: true, allowScripts: { keytar: true } }),
     );
     npm(['install', join('..', tarball as string)], project);
+    // The kit's drawing thread ships with the command line (without it, certificates are drawn on
+    // the main thread: slower, and nothing here would say so).
+    expect(
+      existsSync(join(project, 'node_modules', 'evidence-desk', 'dist', 'main', 'certificate-worker.js')),
+    ).toBe(true);
 
     writeFileSync(join(project, 'contract.pdf'), 'the signed contract');
     // Enough documents that their kit draws its certificates in worker threads, as shipped.
