@@ -74,20 +74,6 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   };
 }
 
-/**
- * The times someone signed for a certification made here, from what the queue keeps of its
- * evidence (loggedTimes): only when its evidence was checked and holds; otherwise nobody vouches
- * for any time, and none is given.
- */
-export function signedTimesFrom(facts: {
-  verified: boolean;
-  loggedCertifiedAt: string | null;
-  loggedTreeHeadAt: string | null;
-}): { certifiedAt: string | null; anchoredAt: string | null } {
-  if (!facts.verified) return { certifiedAt: null, anchoredAt: null };
-  return { certifiedAt: facts.loggedCertifiedAt, anchoredAt: facts.loggedTreeHeadAt };
-}
-
 function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | null): ReceiptTimestamp | null {
   if (!stamp || row.timestampPath === null) return null;
   return {

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerBeside } from '../worker-url';
 import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
 import { NOT_REGULAR } from './expand-paths';
 import type { ExtraDigest, HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
@@ -36,12 +35,7 @@ interface PendingJob {
   resolve(outcome: HashOutcome): void;
 }
 
-// The worker sits beside this module: .ts when run from source, .js once bundled.
-// A bundle may put this module in a chunks/ folder below the worker's.
-const WORKER_URL = new URL(
-  `${import.meta.url.includes('/chunks/') ? '../' : './'}hash-worker${extname(fileURLToPath(import.meta.url))}`,
-  import.meta.url,
-);
+const WORKER_URL = workerBeside(import.meta.url, 'hash-worker');
 
 // Small files travel to a worker in batches, so a folder of thousands is not thousands of messages.
 const BATCH_FILES = 256;

@@ -21,6 +21,21 @@ const LF = 0x0a;
 const CHUNK = 1024 * 1024;
 const WINDOWS_1252 = new TextDecoder('windows-1252');
 
+/** Text as UTF-8 where the bytes are, else as Windows-1252 (Excel's "CSV" on a Western computer). */
+export const textOf = (bytes: Buffer): string =>
+  isUtf8(bytes) ? bytes.toString('utf8') : WINDOWS_1252.decode(bytes);
+
+/** The first `length` bytes of a file (fewer when it is shorter); throws when it cannot be read. */
+export function headOf(path: string, length: number): Buffer {
+  const head = Buffer.alloc(length);
+  const fd = openSync(path, 'r');
+  try {
+    return head.subarray(0, readSync(fd, head, 0, length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The records of a CSV file (RFC 4180, as csv-stringify writes it, or Excel saves it), read a
  * megabyte at a time: memory holds one chunk, whatever the file's size. Only the cells asked for
@@ -83,9 +98,8 @@ class RecordCells implements CsvRecord {
     const start = this.starts[column];
     const end = this.ends[column];
     let text = this.bytes.toString('utf8', start, end);
-    // A replacement character is rare in a name, but marks bytes that are not UTF-8.
-    if (text.includes('\ufffd') && !isUtf8(this.bytes.subarray(start, end)))
-      text = WINDOWS_1252.decode(this.bytes.subarray(start, end));
+    // A replacement character is rare in a name, but marks bytes that may not be UTF-8.
+    if (text.includes('\ufffd')) text = textOf(this.bytes.subarray(start, end));
     return this.doubled[column] ? text.replaceAll('""', '"') : text;
   }
 

@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { headOf } from './csv-records';
 import { extname } from 'node:path';
 import type { AnchoredFacts } from '../store';
 import type { Trust } from '../../verifier/verify-receipt';
-import { signedTimesFrom } from '../evidence/receipt';
 import type { CertificationLookup } from './read-register';
 import { readRegister } from './read-register';
 import { readKit } from './read-kit';
@@ -39,11 +39,11 @@ export function lookupIn(local: LocalCertifications): CertificationLookup {
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
     if (!row) return null;
-    const signed = signedTimesFrom(row);
+    // The times its log signed stand only while its evidence holds; otherwise nobody vouches for any.
     return {
       id: row.serviceId,
-      signedAt: signed.certifiedAt,
-      anchoredAt: signed.anchoredAt,
+      signedAt: row.verified ? row.loggedCertifiedAt : null,
+      anchoredAt: row.verified ? row.loggedTreeHeadAt : null,
     } satisfies ReferenceCertification;
   };
 }
@@ -75,26 +75,14 @@ export async function openReference(
 
 /** Our register whatever its file's name: it starts with our header (after a byte-order mark). */
 function startsLikeRegister(path: string): boolean {
-  const head = Buffer.alloc(64);
-  let fd: number;
+  let head: Buffer;
   try {
-    fd = openSync(path, 'r');
+    head = headOf(path, 64);
   } catch {
     // Not readable: the load file reader says so, with where and why.
     return false;
   }
-  try {
-    const read = readSync(fd, head, 0, head.length, 0);
-    return (
-      head
-        .subarray(0, read)
-        .toString('utf8')
-        .replace(/^\ufeff/, '')
-        .match(/^Matter[,;\t]File[,;\t]Path/) !== null
-    );
-  } finally {
-    closeSync(fd);
-  }
+  return /^Matter[,;\t]File[,;\t]Path/.test(head.toString('utf8').replace(/^\ufeff/, ''));
 }
 
 /** This computer's register as the reference: every anchored certification of the active profile. */

@@ -1,8 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { CsvRecord, CsvSeparator } from './csv-records';
-import { NotWellFormed, csvRecords } from './csv-records';
+import { NotWellFormed, csvRecords, headOf, textOf } from './csv-records';
 import type {
   Reference,
   ReferenceCertification,
@@ -128,23 +127,18 @@ async function referenceOf(
  * Excel saved it on a computer whose list separator that is (German and most European ones).
  */
 function separatorOf(path: string): CsvSeparator {
-  const head = Buffer.alloc(4096);
-  const fd = openSync(path, 'r');
-  let read: number;
-  try {
-    read = readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  const line = head.subarray(0, read).toString('latin1').split(/\r?\n/)[0] ?? '';
+  const line = headOf(path, 4096).toString('latin1').split(/\r?\n/)[0] ?? '';
   const count = (separator: CsvSeparator) => line.split(separator).length;
   return (['\t', ';'] as const).find((separator) => count(separator) > count(',')) ?? ',';
 }
 
 /** Records as csv-parse reads them, for a register that is not as we write it. */
 function* parsedRecords(bytes: Buffer, separator: CsvSeparator): Generator<CsvRecord> {
-  const text = isUtf8(bytes) ? bytes : new TextDecoder('windows-1252').decode(bytes);
-  const rows = parse(text, { bom: true, delimiter: separator, relax_column_count: false }) as string[][];
+  const rows = parse(textOf(bytes), {
+    bom: true,
+    delimiter: separator,
+    relax_column_count: false,
+  }) as string[][];
   for (const [index, row] of rows.entries())
     yield { number: index + 1, width: row.length, cell: (at) => row[at] ?? '' };
 }

@@ -97,7 +97,7 @@ describe('an RFC 3161 token', () => {
     });
   });
 
-  it('reads the certificates it carries once, and takes only the very same bytes as read', async () => {
+  it('cuts out the certificates it carries, and takes a changed certificate as new, never as one read before', async () => {
     const { token: der } = await token();
     const cut = cutCertificates(der);
     // The authority's certificates come out whole, and what is left is the rest of the token.
@@ -107,8 +107,8 @@ describe('an RFC 3161 token', () => {
     expect(cut?.rest.length).toBeLessThan(der.length - carried);
     expect(await checkTimestampToken(der, { data, ...trust() })).toMatchObject({ ok: true });
 
-    // The same token with one byte of its signer's certificate changed (inside that certificate's
-    // own signature): a certificate read before must not stand in for it.
+    // The same token with one byte of its first certificate changed (inside that certificate's own
+    // signature): the certificate read before must not stand in for it.
     const signer = certificates[0] as Uint8Array;
     const changed = der.slice();
     const at = signer.byteOffset - der.byteOffset + signer.length - 2;

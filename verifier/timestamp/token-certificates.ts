@@ -70,8 +70,11 @@ export function cutCertificates(
   if (explicit?.tag !== CONTEXT_0) return undefined;
   const [signedData] = children(token, explicit) ?? [];
   if (signedData?.tag !== SEQUENCE || signedData.end !== explicit.end) return undefined;
+  // SignedData: version, digest algorithms, content, then certificates [0] (RFC 5652 §5.1). Any
+  // other layout, a second [0] included, is pkijs's to read or refuse whole, as it would have been.
   const fields = children(token, signedData);
-  const field = fields?.find((f) => f.tag === CONTEXT_0);
+  const field = fields?.[3]?.tag === CONTEXT_0 ? fields[3] : undefined;
+  if (fields?.some((f, index) => f.tag === CONTEXT_0 && index !== 3)) return undefined;
   const certificates = field && children(token, field);
   if (!field || !certificates?.length || certificates.some((c) => c.tag !== SEQUENCE)) return undefined;
 

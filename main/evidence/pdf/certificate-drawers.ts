@@ -1,19 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerBeside } from '../../worker-url';
 import type { Receipt } from '../../../protocol/receipt';
 import type { CertificateOptions } from './certificate';
 import { renderCertificate } from './certificate';
 import type { DrawAnswer, DrawRequest } from './certificate-worker';
 import type { SealNote } from './seal';
 
-// The worker sits beside this module: .ts when run from source, .js once bundled (a bundle may put
-// this module in a chunks/ folder below the worker's).
-const WORKER_URL = new URL(
-  `${import.meta.url.includes('/chunks/') ? '../' : './'}certificate-worker${extname(fileURLToPath(import.meta.url))}`,
-  import.meta.url,
-);
+const WORKER_URL = workerBeside(import.meta.url, 'certificate-worker');
 // From source the worker is TypeScript with extensionless imports: it loads through tsx (a
 // process started with tsx passes it on by itself).
 const WORKER_OPTIONS =
