@@ -17,7 +17,7 @@ import { said } from '../../protocol/said';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
 import type { SetProgress, SetReport } from '../../protocol/sets';
 import { DeskError } from '../errors';
-import type { ReferenceChoice } from '../sets/open-reference';
+import type { LocalCertifications, ReferenceChoice } from '../sets/open-reference';
 
 export { setReportJson } from '../sets/set-report';
 
@@ -102,8 +102,8 @@ export class Verification {
       ]);
     const { store } = this.deps;
     const profileId = this.deps.activeProfileId();
-    const local = {
-      anchored: () => store.queue.anchoredSignedFacts(profileId),
+    const local: LocalCertifications = {
+      anchored: (page) => store.queue.anchoredSignedFacts(profileId, page),
     };
     const refusal = (error: unknown) =>
       error instanceof UnreadableReference
@@ -122,7 +122,7 @@ export class Verification {
       try {
         return against && kind
           ? await openReference(against, kind, trustIn(store), local)
-          : thisComputer(local);
+          : await thisComputer(local);
       } catch (error) {
         throw refusal(error);
       }

@@ -11,6 +11,7 @@ import { UnreadableReference, readLoadFile } from './read-load-file';
 import type { Reference, ReferenceCertification } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
 import { said } from '../../protocol/said';
+import { readerTurns } from '../evidence/event-loop-turns';
 
 /** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
 export interface ReferenceChoice extends LoadFileOptions {
@@ -19,22 +20,39 @@ export interface ReferenceChoice extends LoadFileOptions {
 
 /** This computer's certifications, for lookups and as the reference when none is given. */
 export interface LocalCertifications {
-  anchored(): AnchoredFacts[];
+  /** The anchored ones after an id, oldest first, at most `limit`. */
+  anchored(page: { afterId: number; limit: number }): AnchoredFacts[];
+}
+
+// A page is a few milliseconds of the main thread; 100,000 rows in one query held it for a quarter
+// of a second, with no progress and the window not answering.
+const ANCHORED_PAGE = 2000;
+
+/** Every anchored certification of this computer, read a page at a time with turns of the event loop. */
+async function allAnchored(local: LocalCertifications): Promise<AnchoredFacts[]> {
+  const takeTurn = readerTurns();
+  const rows: AnchoredFacts[] = [];
+  for (;;) {
+    const page = local.anchored({ afterId: rows.at(-1)?.id ?? 0, limit: ANCHORED_PAGE });
+    rows.push(...page);
+    if (page.length < ANCHORED_PAGE) return rows;
+    await takeTurn();
+  }
 }
 
 /** The certification this computer holds of this content (that id, when one is named), with the times its log signed. */
-export function lookupIn(local: LocalCertifications): CertificationLookup {
-  // Read once, on the first lookup: a register of 10,000 lines is not 10,000 queries.
-  let byHash: Map<string, AnchoredFacts[]> | undefined;
+export const lookupIn = async (local: LocalCertifications): Promise<CertificationLookup> =>
+  lookupOf(await allAnchored(local));
+
+/** Lookups (see lookupIn) among these anchored certifications. */
+function lookupOf(anchored: readonly AnchoredFacts[]): CertificationLookup {
+  const byHash = new Map<string, AnchoredFacts[]>();
+  for (const row of anchored) {
+    const same = byHash.get(row.assetHash);
+    if (same) same.push(row);
+    else byHash.set(row.assetHash, [row]);
+  }
   return (sha256, id) => {
-    if (!byHash) {
-      byHash = new Map();
-      for (const row of local.anchored()) {
-        const same = byHash.get(row.assetHash);
-        if (same) same.push(row);
-        else byHash.set(row.assetHash, [row]);
-      }
-    }
     const rows = byHash.get(sha256) ?? [];
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
@@ -69,7 +87,7 @@ export async function openReference(
   local: LocalCertifications,
 ): Promise<Reference> {
   if (kind === 'kit') return readKit(choice.path, trust);
-  if (kind === 'register') return readRegister(choice.path, lookupIn(local));
+  if (kind === 'register') return readRegister(choice.path, () => lookupIn(local));
   return readLoadFile(choice.path, choice);
 }
 
@@ -86,9 +104,9 @@ function startsLikeRegister(path: string): boolean {
 }
 
 /** This computer's register as the reference: every anchored certification of the active profile. */
-export function thisComputer(local: LocalCertifications): Reference {
-  const rows = local.anchored();
-  const lookup = lookupIn({ anchored: () => rows });
+export async function thisComputer(local: LocalCertifications): Promise<Reference> {
+  const rows = await allAnchored(local);
+  const lookup = lookupOf(rows);
   return {
     kind: 'this-computer',
     source: null,

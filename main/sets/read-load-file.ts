@@ -65,6 +65,20 @@ export function decodeLoadFile(bytes: Buffer): { text: string; encoding: string 
   }
 }
 
+/**
+ * The lines of a text without their ends (CR LF, LF or CR), one at a time: a load file of 100,000
+ * lines is not split in one go, which held the thread with no progress shown.
+ */
+function* linesOf(text: string): Generator<string, undefined> {
+  const end = /\r\n|\n|\r/g;
+  let from = 0;
+  for (let found = end.exec(text); found; found = end.exec(text)) {
+    yield text.slice(from, found.index);
+    from = end.lastIndex;
+  }
+  if (from < text.length) yield text.slice(from);
+}
+
 /** The fields of one line; null when a field is not wrapped in þ…þ. */
 function fieldsOf(line: string): string[] | null {
   const fields: string[] = [];
@@ -91,10 +105,8 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
       said('sets.why.cannotRead', { code: (error as NodeJS.ErrnoException).code ?? 'error' }),
     );
   }
-  const { text } = decodeLoadFile(bytes);
-  const lines = text.split(/\r\n|\n|\r/);
-  while (lines.length && lines.at(-1) === '') lines.pop();
-  const header = fieldsOf(lines[0] ?? '');
+  const lines = linesOf(decodeLoadFile(bytes).text);
+  const header = fieldsOf(lines.next().value ?? '');
   if (!header || header.length === 0)
     throw new UnreadableReference(`${path}, line 1`, said('sets.why.noFieldNames'));
   const find = (wanted: string | undefined, candidates: readonly string[]): number => {
@@ -125,11 +137,13 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
     );
   const entries: ReferenceEntry[] = [];
   const written: string[] = [];
+  const needed = new Set<Digest>();
   const takeTurn = readerTurns();
-  for (const [index, line] of lines.slice(1).entries()) {
+  let number = 1;
+  for (const line of lines) {
     const turn = takeTurn();
     if (turn) await turn;
-    const where = `${path}, line ${index + 2}`;
+    const where = `${path}, line ${++number}`;
     if (line.trim() === '') continue;
     const fields = fieldsOf(line);
     if (!fields) throw new UnreadableReference(where, said('sets.why.notWrapped'));
@@ -148,6 +162,7 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
       if (!read)
         throw new UnreadableReference(where, said('sets.why.notAHash', { field: header[at] ?? '', value }));
       digests[read.digest] = read.hex;
+      needed.add(read.digest);
     }
     if (Object.keys(digests).length === 0) throw new UnreadableReference(where, said('sets.why.noHash'));
     written.push(name);
@@ -160,7 +175,6 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
       where,
     });
   }
-  const needed = new Set(entries.flatMap((entry) => Object.keys(entry.digests)));
   return {
     kind: 'load-file',
     source: path,

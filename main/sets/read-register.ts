@@ -8,7 +8,7 @@ import type {
   ReferenceEntry,
   ReferenceProblem,
 } from '../../verifier/sets/reference';
-import { digestOf, looksLikeWindows, relativeToCommonRoot } from '../../verifier/sets/reference';
+import { commonRoot, digestOf, looksLikeWindows } from '../../verifier/sets/reference';
 import { UnreadableReference } from './read-load-file';
 import { readerTurns } from '../evidence/event-loop-turns';
 import { said } from '../../protocol/said';
@@ -26,16 +26,20 @@ const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
  * are the certifying computer's clock. A certification this computer also holds gets the times its
  * log signed; the others are matched on the register's word alone, and the report says so.
  */
-export async function readRegister(path: string, lookup: CertificationLookup): Promise<Reference> {
+export async function readRegister(
+  path: string,
+  /** This computer's lookup, asked for once the register's lines are read. */
+  lookupHere: () => Promise<CertificationLookup>,
+): Promise<Reference> {
   try {
     const separator = separatorOf(path);
     try {
-      return await referenceOf(path, csvRecords(path, { separator }), lookup);
+      return await referenceOf(path, csvRecords(path, { separator }), lookupHere);
     } catch (error) {
       if (!(error instanceof NotWellFormed)) throw error;
     }
     // Not as we write it: the general parser reads what it can, and says where and why it cannot.
-    return await referenceOf(path, parsedRecords(readFileSync(path), separator), lookup);
+    return await referenceOf(path, parsedRecords(readFileSync(path), separator), lookupHere);
   } catch (error) {
     if (error instanceof UnreadableReference) throw error;
     const { code, lines } = error as { code?: string; lines?: number };
@@ -51,11 +55,12 @@ export async function readRegister(path: string, lookup: CertificationLookup): P
 async function referenceOf(
   path: string,
   records: Iterable<CsvRecord>,
-  lookup: CertificationLookup,
+  lookupHere: () => Promise<CertificationLookup>,
 ): Promise<Reference> {
   const takeTurn = readerTurns();
   const problems: ReferenceProblem[] = [];
-  const kept: { written: string; sha256: string; id: string; line: number }[] = [];
+  const kept: { name: string; written: string; sha256: string; id: string; line: number }[] = [];
+  const root = commonRoot();
   let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;
   let missing: string[] = [];
   for (const record of records) {
@@ -90,12 +95,13 @@ async function referenceOf(
       });
       continue;
     }
-    kept.push({ written: cell(at.path), sha256: cell(at.sha256), id: cell(at.id), line });
+    const written = cell(at.path);
+    kept.push({ name: root.add(written), written, sha256: cell(at.sha256), id: cell(at.id), line });
   }
+  const lookup = kept.length ? await lookupHere() : () => null;
   const writtenPaths = kept.map(({ written }) => written);
-  const names = relativeToCommonRoot(writtenPaths);
   const entries: ReferenceEntry[] = [];
-  for (const [index, { written, sha256: text, id, line }] of kept.entries()) {
+  for (const { name, written, sha256: text, id, line } of kept) {
     const turn = takeTurn();
     if (turn) await turn;
     const where = `${path}, line ${line}`;
@@ -105,7 +111,7 @@ async function referenceOf(
       continue;
     }
     entries.push({
-      name: names[index] as string,
+      name: root.relative(name),
       writtenAs: written,
       digests: { sha256: sha256.hex },
       certification: lookup(sha256.hex, id || null) ?? { id: id || null, signedAt: null, anchoredAt: null },

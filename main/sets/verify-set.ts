@@ -4,9 +4,10 @@ import type { SetProgress, SetReport, SetResult } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
 import { progressPace } from '../progress-pace';
+import { readerTurns } from '../evidence/event-loop-turns';
 import type { ReadDocument } from '../../verifier/sets/match-set';
 import type { SetMatcher } from '../../verifier/sets/match-set';
-import { setMatcher, summarise } from '../../verifier/sets/match-set';
+import { setMatcherTakingTurns, summarise } from '../../verifier/sets/match-set';
 import type { Reference } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
 
@@ -120,10 +121,16 @@ export async function verifySet(
     await listing.catch(() => undefined);
     throw error;
   }
-  matcher = setMatcher(reference);
-  for (const document of readEarly.splice(0)) matched(document);
+  // The reference is indexed, and what was read meanwhile (most of a large set, hashed while its
+  // reference was read) is matched, with turns of the event loop: progress stays live.
+  const takeTurn = readerTurns();
+  matcher = await setMatcherTakingTurns(reference, takeTurn);
   digests = reference.digests;
   next();
+  for (const document of readEarly.splice(0)) {
+    results.push(matcher.match(document));
+    await takeTurn();
+  }
   await listing;
   progress.listing = false;
   report(true);

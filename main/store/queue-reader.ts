@@ -114,17 +114,18 @@ export class QueueReader {
   }
 
   /**
-   * A profile's anchored certifications as lookups need them, oldest first: with the times their
-   * log signed, as kept when each was anchored, not read again from 10,000 evidences.
+   * A profile's anchored certifications as lookups need them, oldest first, a page at a time (those
+   * after an id): with the times their log signed, as kept when each was anchored, not read again
+   * from 10,000 evidences.
    */
-  anchoredSignedFacts(profileId: string): AnchoredFacts[] {
+  anchoredSignedFacts(profileId: string, page: { afterId: number; limit: number }): AnchoredFacts[] {
     return this.sql(
       `SELECT c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
          l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt
        FROM certifications c JOIN logged_times l ON l.certification_id = c.id
-       WHERE c.profile_id = ? AND c.state = 'anchored' ORDER BY c.id`,
+       WHERE c.profile_id = ? AND c.state = 'anchored' AND c.id > ? ORDER BY c.id LIMIT ?`,
     )
-      .all(profileId)
+      .all(profileId, page.afterId, page.limit)
       .map((row) =>
         Object.assign(row as AnchoredFacts, { verified: (row as { verified: number }).verified === 1 }),
       );

@@ -125,7 +125,9 @@ describe('queue database', () => {
     old.close();
     const store = openStore(path);
     const facts = Object.fromEntries(
-      store.queue.anchoredSignedFacts('embedded').map((row) => [row.serviceId, row]),
+      store.queue
+        .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
+        .map((row) => [row.serviceId, row]),
     );
     expect(facts.cert_a).toMatchObject({
       verified: true,
@@ -139,7 +141,9 @@ describe('queue database', () => {
       verification: 'invalid',
       verificationMessage: said('evidence.didNotVerify', { reason: 'test' }),
     });
-    const [again] = store.queue.anchoredSignedFacts('embedded').filter((row) => row.serviceId === 'cert_a');
+    const [again] = store.queue
+      .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
+      .filter((row) => row.serviceId === 'cert_a');
     expect(again?.verified).toBe(false);
     store.close();
   });

@@ -75,19 +75,30 @@ export const looksLikeWindows = (paths: readonly string[]): boolean =>
 
 /**
  * The names of absolute paths relative to their deepest common folder: the register keeps the
- * paths where each file was certified; the set given is that folder, wherever it is now.
+ * paths where each file was certified; the set given is that folder, wherever it is now. One path
+ * at a time, for a reader that takes turns: `add` each path (it returns the path as compared), then
+ * `relative` makes each returned name relative to the deepest folder all of them share.
  */
-export function relativeToCommonRoot(paths: readonly string[]): string[] {
-  const names = paths.map(normalName);
-  const first = names[0];
-  if (first === undefined) return [];
+export function commonRoot(): { add(path: string): string; relative(name: string): string } {
+  let first: string | undefined;
   // The shared folder is a prefix of every name that ends in '/'; a single name keeps its own.
-  let common = first.lastIndexOf('/') + 1;
-  for (const name of names) {
-    if (name.startsWith(first.slice(0, common))) continue;
-    let differs = 0;
-    while (differs < common && name[differs] === first[differs]) differs++;
-    common = differs === 0 ? 0 : first.lastIndexOf('/', differs - 1) + 1;
-  }
-  return common === 0 ? names : names.map((name) => name.slice(common));
+  let common = 0;
+  let prefix = '';
+  return {
+    add(path) {
+      const name = normalName(path);
+      if (first === undefined) {
+        first = name;
+        common = first.lastIndexOf('/') + 1;
+        prefix = first.slice(0, common);
+      } else if (!name.startsWith(prefix)) {
+        let differs = 0;
+        while (differs < common && name[differs] === first[differs]) differs++;
+        common = differs === 0 ? 0 : first.lastIndexOf('/', differs - 1) + 1;
+        prefix = first.slice(0, common);
+      }
+      return name;
+    },
+    relative: (name) => (common === 0 ? name : name.slice(common)),
+  };
 }
