@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 import { sized } from './size';
 
 const FILES = sized(10_000, 50);
+// Ten times as many, for memory: it should not grow with the set.
+const LARGE = sized(100_000, 500);
 
 function filesUnder(root: string): string[] {
   return readdirSync(root, { recursive: true, withFileTypes: true })
@@ -77,7 +80,8 @@ export async function setVerification(): Promise<BenchFigure[]> {
       timeIt(async () => {
         const report = await core.verification.verifySet([production], { path: against });
         if (!report.summary.passed) throw new Error(`the set did not pass against ${against}`);
-        if (against === register && !report.results[0]?.entry?.certification?.signedAt)
+        const [first] = report.results;
+        if (against === register && !first?.entry?.certification?.signedAt)
           throw new Error('the register was checked without the times its log signed');
       });
     try {
@@ -108,6 +112,7 @@ export async function setVerification(): Promise<BenchFigure[]> {
         target: { atMost: 1 },
       });
       return [
+        ...(await memoryFigures(dir, production, register)),
         figure(
           `verify ${FILES.toLocaleString('en')} files against a register`,
           againstRegister,
@@ -125,6 +130,59 @@ export async function setVerification(): Promise<BenchFigure[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Memory for verifying ten times the documents (a production of 100,000 against its register),
+ * each set in its own process: the most the heap grew while verifying, and what stays while the
+ * report is kept (the app keeps the last one, to save it from). Flat is the target: at most 1.5×.
+ */
+async function memoryFigures(dir: string, production: string, register: string): Promise<BenchFigure[]> {
+  const large = join(dir, 'large');
+  writeSmallFiles(large, LARGE);
+  const largeRegister = join(dir, 'large-register.csv');
+  const files = filesUnder(large);
+  await writeCustodyRegister(
+    {
+      entries: () =>
+        files.map((path, i) =>
+          anchoredEntry(path, createHash('sha256').update(readFileSync(path)).digest('hex'), i),
+        ),
+      removals: [],
+    },
+    largeRegister,
+  );
+  const measured = (set: string, against: string, data: string) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--expose-gc',
+          '--import',
+          'tsx',
+          'bench/support/verify-set-child.ts',
+          join(dir, data),
+          set,
+          against,
+        ],
+        { encoding: 'utf8', maxBuffer: 1 << 20 },
+      ),
+    ) as { ms: number; passed: boolean; peakHeapGrowthMb: number; retainedMb: number };
+  const usual = measured(production, register, 'memory-usual');
+  const tenTimes = measured(large, largeRegister, 'memory-large');
+  process.stderr.write(
+    `verify-set: ${FILES} files took ${usual.ms.toFixed(0)} ms, ${LARGE} took ${tenTimes.ms.toFixed(0)} ms\n`,
+  );
+  const figure = (name: string, of: 'peakHeapGrowthMb' | 'retainedMb'): BenchFigure => ({
+    name: `verify ${LARGE.toLocaleString('en')} files against a register: ${name}`,
+    value: tenTimes[of],
+    reference: usual[of],
+    unit: 'MB',
+    referenceName: `the same for ${FILES.toLocaleString('en')}`,
+    failures: usual.passed && tenTimes.passed ? 0 : 1,
+    target: { atMost: 1.5 },
+  });
+  return [figure('peak heap growth', 'peakHeapGrowthMb'), figure('heap kept with the report', 'retainedMb')];
 }
 
 /** A certification as a register line shows it once anchored and verified, with its timeline. */

@@ -49,6 +49,16 @@ export interface SetSummary {
   passed: boolean;
 }
 
+/**
+ * A report's lines: the documents in name order, then what the reference has that no document
+ * matched. Read again each time they are iterated: a large set's lines are kept on disk.
+ */
+export interface SetLines extends Iterable<SetResult> {
+  readonly count: number;
+  /** Frees them (a report no longer shown or saved from). */
+  close(): void;
+}
+
 export interface SetReport {
   reference: {
     kind: ReferenceKind;
@@ -56,7 +66,7 @@ export interface SetReport {
     problems: { where: string; why: Said }[];
   };
   roots: string[];
-  results: SetResult[];
+  results: SetLines;
   summary: SetSummary;
 }
 
@@ -75,15 +85,15 @@ export const SET_LINES_SHOWN = 500;
 
 /** The window's view of a report (see SetReportView). */
 export function setReportView(report: SetReport, linesPerVerdict: number): SetReportView {
-  const shown = new Set(report.results.slice(0, linesPerVerdict));
+  const results: SetResult[] = [];
   const perVerdict = new Map<SetVerdict, number>();
   for (const result of report.results) {
     const count = perVerdict.get(result.verdict) ?? 0;
-    if (count >= linesPerVerdict) continue;
     perVerdict.set(result.verdict, count + 1);
-    shown.add(result);
+    // The first lines of all together, and the first of each verdict.
+    if (results.length < linesPerVerdict || count < linesPerVerdict) results.push(result);
   }
-  return { ...report, results: report.results.filter((result) => shown.has(result)), linesPerVerdict };
+  return { ...report, results, linesPerVerdict };
 }
 
 export interface SetProgress {

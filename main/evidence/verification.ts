@@ -92,6 +92,8 @@ export class Verification {
     paths: readonly string[],
     against: ReferenceChoice | null,
     onProgress?: (progress: SetProgress) => void,
+    /** How many lines the report keeps in memory before it keeps them on disk (for tests). */
+    keptInMemory?: number,
   ): Promise<SetReport> {
     // Reading kits, registers and load files is loaded when a set is verified, not at every start.
     const [{ kindOfReference, openReference, thisComputer }, { UnreadableReference }, { verifySet }] =
@@ -135,6 +137,7 @@ export class Verification {
       { ownFiles: against ? [against.path] : [], digests, read },
       this.deps.pool,
       onProgress,
+      keptInMemory,
     );
   }
 

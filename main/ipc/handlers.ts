@@ -105,9 +105,12 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       return file === null ? null : core.exports.exportRegister(selection, file);
     },
     verifySet: async ({ paths, against }) => {
-      lastSetReport = await core.verification.verifySet(paths, against ?? null, (progress) =>
+      const report = await core.verification.verifySet(paths, against ?? null, (progress) =>
         core.emit('setProgress', progress),
       );
+      // One report is kept, the last: the one before is no longer saved from.
+      lastSetReport?.results.close();
+      lastSetReport = report;
       // The report is saved from here; the window gets what its table shows.
       return setReportView(lastSetReport, SET_LINES_SHOWN);
     },

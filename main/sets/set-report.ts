@@ -38,10 +38,15 @@ function line(result: SetResult): string[] {
 /** The report for Excel, filed by others: English, one line per document, then per missing entry. */
 export async function writeSetReportCsv(report: SetReport, path: string): Promise<void> {
   try {
-    await writeExcelCsv(path, [HEADER, ...report.results.map(line)]);
+    await writeExcelCsv(path, linesOf(report));
   } catch (error) {
     throw exportFailed(said('exports.report'), path, error);
   }
+}
+
+function* linesOf(report: SetReport): Generator<string[]> {
+  yield HEADER;
+  for (const result of report.results) yield line(result);
 }
 
 /** The report for scripts: codes, and sentences in English. */
@@ -51,5 +56,8 @@ export const setReportJson = (report: SetReport) => ({
     ...report.reference,
     problems: report.reference.problems.map((problem) => ({ ...problem, why: inEnglish(problem.why) })),
   },
-  results: report.results.map((result) => ({ ...result, note: result.note ? inEnglish(result.note) : null })),
+  results: Array.from(report.results, (result) => ({
+    ...result,
+    note: result.note ? inEnglish(result.note) : null,
+  })),
 });

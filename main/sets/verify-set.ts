@@ -1,13 +1,14 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import type { SetProgress, SetReport, SetResult } from '../../protocol/sets';
+import type { SetProgress, SetReport } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
 import { progressPace } from '../progress-pace';
 import { readerTurns } from '../evidence/event-loop-turns';
 import type { ReadDocument } from '../../verifier/sets/match-set';
 import type { SetMatcher } from '../../verifier/sets/match-set';
-import { setMatcherTakingTurns, summarise } from '../../verifier/sets/match-set';
+import { setMatcherTakingTurns, summaryOf } from '../../verifier/sets/match-set';
+import { ReportLines } from '../store';
 import type { Reference } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
 
@@ -40,6 +41,8 @@ export async function verifySet(
   },
   pool: HashPool,
   onProgress?: (progress: SetProgress) => void,
+  /** How many lines the report keeps in memory before it keeps them on disk (for tests). */
+  keptInMemory?: number,
 ): Promise<SetReport> {
   // The reference's own files by every name they may be listed under (as given, and resolved):
   // compared as text, so 100,000 documents cost no extra system call each.
@@ -53,12 +56,12 @@ export async function verifySet(
   // Files wait as found (a path and a size) and at most IN_FLIGHT are handed to the workers at
   // once: memory holds the results, not a promise and a job for each of 100,000 files.
   // Each document is matched as soon as it is read and the reference is known: what is kept is its
-  // line of the report, and the matching is done while the workers still read.
-  const results: SetResult[] = [];
+  // line of the report (on disk, for a large set), and the matching is done while the workers read.
+  const lines = new ReportLines(keptInMemory);
   const readEarly: ReadDocument[] = [];
   let matcher: SetMatcher | null = null;
   const matched = (document: ReadDocument) =>
-    matcher ? results.push(matcher.match(document)) : readEarly.push(document);
+    matcher ? lines.addDocument(matcher.match(document)) : readEarly.push(document);
   const waiting: { file: FoundFile; name: string }[] = [];
   let inFlight = 0;
   let allRead: () => void = () => undefined;
@@ -128,21 +131,24 @@ export async function verifySet(
   digests = reference.digests;
   next();
   for (const document of readEarly.splice(0)) {
-    results.push(matcher.match(document));
+    lines.addDocument(matcher.match(document));
     await takeTurn();
   }
   await listing;
   progress.listing = false;
   report(true);
   if (inFlight > 0 || waiting.length > 0) await new Promise<void>((resolve) => (allRead = resolve));
-  results.sort((a, b) => (a.name < b.name ? -1 : 1));
-  results.push(...matcher.missing());
+  for (const result of matcher.missing()) {
+    lines.addMissing(result);
+    await takeTurn();
+  }
+  lines.finish();
   report(true);
   return {
     reference: { kind: reference.kind, source: reference.source, problems: reference.problems },
     roots: paths.map((path) => resolve(path)),
-    results,
-    summary: summarise(results, reference),
+    results: lines,
+    summary: summaryOf({ ...lines.counts }, reference),
   };
 }
 

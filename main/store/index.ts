@@ -14,6 +14,7 @@ export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
 export type { ArrivedFile, WatchedFolderStore } from './watched-folders';
+export { ReportLines } from './report-lines';
 
 /** Everything kept in `queue.sqlite`, over one connection, with one change feed. */
 export interface Store {

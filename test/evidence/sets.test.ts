@@ -39,7 +39,7 @@ const CERTIFIED = {
 };
 
 const verdicts = (report: SetReport) =>
-  Object.fromEntries(report.results.map((result) => [result.name, result.verdict])) as Record<
+  Object.fromEntries([...report.results].map((result) => [result.name, result.verdict])) as Record<
     string,
     SetVerdict
   >;
@@ -90,15 +90,38 @@ describe('verifying a set', () => {
       'annex/annex 2.pdf': 'missing',
     });
     expect(report.summary).toMatchObject({ documents: 6, passed: false });
-    const verified = report.results.find((result) => result.name === 'annex/annex 1.pdf');
+    const verified = [...report.results].find((result) => result.name === 'annex/annex 1.pdf');
     // Verified with the certification it matched and the time its log signed (not the register's clock).
     expect(verified?.entry?.certification).toMatchObject({
       id: expect.stringMatching(/^cert_/),
       signedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    expect(englishOf(report.results.find((result) => result.name === 'pipe.pdf')?.note)).toMatch(
+    expect(englishOf([...report.results].find((result) => result.name === 'pipe.pdf')?.note)).toMatch(
       /not a document/,
     );
+    // A large set keeps its report's lines on disk: read back, they are the same lines in the same
+    // order (the documents by name, then what is missing), as often as they are read, and the
+    // report saved from them is the same file.
+    const onDisk = await core.verification.verifySet([set], { path: register }, undefined, 1);
+    const lines = [...report.results];
+    expect(lines.map((line) => line.name)).toEqual([
+      NFC,
+      'annex/annex 1.pdf',
+      'contract.pdf',
+      'cover note.pdf',
+      'letter (final).pdf',
+      'pipe.pdf',
+      'annex/annex 2.pdf',
+    ]);
+    expect([...onDisk.results]).toEqual(lines);
+    expect([...onDisk.results]).toEqual(lines);
+    expect(onDisk.summary).toEqual(report.summary);
+    const [inMemoryCsv, onDiskCsv] = [join(ws.dir, 'in-memory.csv'), join(ws.dir, 'on-disk.csv')];
+    await core.exports.saveSetReport(report, inMemoryCsv);
+    await core.exports.saveSetReport(onDisk, onDiskCsv);
+    expect(readFileSync(onDiskCsv, 'utf8')).toBe(readFileSync(inMemoryCsv, 'utf8'));
+    onDisk.results.close();
+
     // The command line names the certification a changed or missing document was certified as.
     const printed = (await runCli(ws.dataDir, ['verify', set, '--against', register])).stdout;
     expect(printed).toMatch(/^changed {8}contract\.pdf {2}certification cert_\S+, signed \d{4}-/m);
@@ -188,7 +211,7 @@ describe('verifying a set', () => {
         .replace('Production\\contract.pdf', 'Production\\CONTRACT.PDF'),
     );
     const report = await core.verification.verifySet([production], { path: windows });
-    const contract = report.results.find((result) => result.name === 'contract.pdf');
+    const contract = [...report.results].find((result) => result.name === 'contract.pdf');
     expect(contract?.verdict).toBe('verified');
     expect(englishOf(contract?.note)).toMatch(/only the case differs/);
   }, 60_000);

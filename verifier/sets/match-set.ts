@@ -32,7 +32,7 @@ export function matchSet(documents: readonly ReadDocument[], reference: Referenc
 export interface SetMatcher {
   match(document: ReadDocument): SetResult;
   /** Each entry of the reference no document matched: nothing, against this computer's register. */
-  missing(): SetResult[];
+  missing(): Iterable<SetResult>;
 }
 
 export function setMatcher(reference: Reference): SetMatcher {
@@ -135,19 +135,19 @@ function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
   };
   // This computer's register holds everything ever certified here, not one production: nothing of
   // it is missing from a set.
-  const missing = () =>
-    reference.kind === 'this-computer'
-      ? []
-      : reference.entries
-          .filter((entry) => !found.has(entry))
-          .map((entry): SetResult => ({
-            name: entry.name,
-            path: null,
-            verdict: 'missing',
-            sha256: entry.digests.sha256 ?? null,
-            entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
-            note: null,
-          }));
+  function* missing(): Generator<SetResult> {
+    if (reference.kind === 'this-computer') return;
+    for (const entry of reference.entries)
+      if (!found.has(entry))
+        yield {
+          name: entry.name,
+          path: null,
+          verdict: 'missing',
+          sha256: entry.digests.sha256 ?? null,
+          entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+          note: null,
+        };
+  }
   return { match, missing };
 }
 
@@ -162,7 +162,12 @@ export function summarise(results: readonly SetResult[], reference: Reference): 
     number
   >;
   for (const result of results) counts[result.verdict]++;
-  const documents = results.length - counts.missing;
+  return summaryOf(counts, reference);
+}
+
+/** summarise, from the counts per verdict. */
+export function summaryOf(counts: Record<SetVerdict, number>, reference: Reference): SetSummary {
+  const documents = SET_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0) - counts.missing;
   const passed =
     documents > 0 && counts.verified === documents && counts.missing === 0 && reference.problems.length === 0;
   return {

@@ -28,22 +28,20 @@ export async function verifySetCommand(core: EvidenceCore, paths: string[], valu
   return report.summary.passed ? EXIT.ok : EXIT.failed;
 }
 
-function reportText(report: SetReport): string[] {
+function* reportText(report: SetReport): Generator<string> {
   const { summary, reference } = report;
   const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, summary.counts[verdict]]));
-  return [
-    words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') }),
-    ...reference.problems.map((problem) =>
-      words('sets.referenceProblem', { where: problem.where, why: say(problem.why) }),
-    ),
-    ...report.results.map(resultLine(verdictWidth())),
-    words('sets.summary', { documents: count(summary.documents, 'files'), ...counts }),
-    summary.passed
-      ? words('sets.passed')
-      : summary.documents === 0 || summary.referenceEntries === 0
-        ? words('sets.nothingChecked')
-        : words('sets.failed'),
-  ];
+  yield words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') });
+  for (const problem of reference.problems)
+    yield words('sets.referenceProblem', { where: problem.where, why: say(problem.why) });
+  const line = resultLine(verdictWidth());
+  for (const result of report.results) yield line(result);
+  yield words('sets.summary', { documents: count(summary.documents, 'files'), ...counts });
+  yield summary.passed
+    ? words('sets.passed')
+    : summary.documents === 0 || summary.referenceEntries === 0
+      ? words('sets.nothingChecked')
+      : words('sets.failed');
 }
 
 /** The verdicts' column: as wide as the longest in the language spoken, and two spaces. */

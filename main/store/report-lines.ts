@@ -1,0 +1,129 @@
+import Database from 'better-sqlite3';
+import type { SetLines, SetResult, SetVerdict } from '../../protocol/sets';
+import { SET_VERDICTS } from '../../protocol/sets';
+
+// Up to this many lines a report is kept in memory (the 10,000 of a usual production cost ~5 MB);
+// beyond, every line goes to a temporary database, so a production of 100,000 or a million
+// documents does not hold its report in memory.
+const KEPT_IN_MEMORY = 20_000;
+// Lines written to disk in one transaction, and read back in one page.
+const BATCH = 1000;
+
+type Disk = {
+  db: Database.Database;
+  addDocument: Database.Statement;
+  addMissing: Database.Statement;
+};
+
+/**
+ * A set's report lines as they are found: the documents, read back in name order, then what the
+ * reference has that no document matched, in the reference's order. Read again each time it is
+ * iterated (the window's view, then a saved report), never copied whole.
+ */
+export class ReportLines implements SetLines {
+  readonly counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<
+    SetVerdict,
+    number
+  >;
+  #documents: SetResult[] = [];
+  #missing: SetResult[] = [];
+  #disk: Disk | null = null;
+  #finished = false;
+
+  constructor(private readonly keptInMemory = KEPT_IN_MEMORY) {}
+
+  get count(): number {
+    return SET_VERDICTS.reduce((sum, verdict) => sum + this.counts[verdict], 0);
+  }
+
+  addDocument(result: SetResult): void {
+    this.#add(result, this.#documents);
+  }
+
+  addMissing(result: SetResult): void {
+    this.#add(result, this.#missing);
+  }
+
+  /** Done adding: what waits is written, and the documents are put in name order. */
+  finish(): void {
+    if (this.#disk) this.#flush(this.#disk);
+    else this.#documents.sort((a, b) => (a.name < b.name ? -1 : 1));
+    this.#finished = true;
+  }
+
+  /** Frees what the lines hold (the temporary database is deleted). */
+  close(): void {
+    this.#disk?.db.close();
+    this.#disk = null;
+    this.#documents = [];
+    this.#missing = [];
+  }
+
+  *[Symbol.iterator](): Iterator<SetResult> {
+    if (!this.#finished) throw new Error('A report is read once its lines are all found.');
+    const disk = this.#disk;
+    if (!disk) {
+      yield* this.#documents;
+      yield* this.#missing;
+      return;
+    }
+    // A page at a time, each query complete before the next: reading it twice at once (a PDF and
+    // the window's view) never meets an open statement.
+    const documents = disk.db.prepare(
+      `SELECT seq, name, line FROM documents WHERE (name, seq) > (?, ?) ORDER BY name, seq LIMIT ${BATCH}`,
+    );
+    for (let after: { seq: number; name: string } = { seq: -1, name: '' }; ;) {
+      const page = documents.all(after.name, after.seq) as { seq: number; name: string; line: string }[];
+      for (const row of page) yield JSON.parse(row.line) as SetResult;
+      if (page.length < BATCH) break;
+      after = page.at(-1) as { seq: number; name: string };
+    }
+    const missing = disk.db.prepare(
+      `SELECT seq, line FROM missing WHERE seq > ? ORDER BY seq LIMIT ${BATCH}`,
+    );
+    for (let after = -1; ;) {
+      const page = missing.all(after) as { seq: number; line: string }[];
+      for (const row of page) yield JSON.parse(row.line) as SetResult;
+      if (page.length < BATCH) break;
+      after = (page.at(-1) as { seq: number }).seq;
+    }
+  }
+
+  #add(result: SetResult, waiting: SetResult[]): void {
+    this.counts[result.verdict]++;
+    waiting.push(result);
+    if (this.#disk) {
+      if (waiting.length >= BATCH) this.#flush(this.#disk);
+    } else if (this.count > this.keptInMemory) {
+      this.#disk = openDisk();
+      this.#flush(this.#disk);
+    }
+  }
+
+  #flush(disk: Disk): void {
+    const documents = this.#documents.splice(0);
+    const missing = this.#missing.splice(0);
+    disk.db.transaction(() => {
+      for (const result of documents) disk.addDocument.run(result.name, JSON.stringify(result));
+      for (const result of missing) disk.addMissing.run(JSON.stringify(result));
+    })();
+  }
+}
+
+/** A temporary database of its own: SQLite deletes its file when it is closed or the process ends. */
+function openDisk(): Disk {
+  const db = new Database('');
+  // Nothing here outlives the process: no journal to survive a crash with.
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(`
+    CREATE TABLE documents (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, line TEXT NOT NULL);
+    CREATE INDEX documents_in_order ON documents(name, seq);
+    CREATE TABLE missing (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
+  `);
+  return {
+    db,
+    addDocument: db.prepare('INSERT INTO documents (name, line) VALUES (?, ?)'),
+    addMissing: db.prepare('INSERT INTO missing (line) VALUES (?)'),
+  };
+}
