@@ -49,15 +49,32 @@ function* linesOf(report: SetReport): Generator<string[]> {
   for (const result of report.results) yield line(result);
 }
 
-/** The report for scripts: codes, and sentences in English. */
-export const setReportJson = (report: SetReport) => ({
-  ...report,
-  reference: {
-    ...report.reference,
-    problems: report.reference.problems.map((problem) => ({ ...problem, why: inEnglish(problem.why) })),
-  },
-  results: Array.from(report.results, (result) => ({
-    ...result,
-    note: result.note ? inEnglish(result.note) : null,
-  })),
-});
+/**
+ * The report for scripts (codes, and sentences in English), as the lines of its JSON: one line per
+ * result, so a set of 100,000 is written as it is read, never held as one string.
+ */
+export function* setReportJson(report: SetReport): Generator<string> {
+  const head = JSON.stringify(
+    {
+      reference: {
+        ...report.reference,
+        problems: report.reference.problems.map((problem) => ({ ...problem, why: inEnglish(problem.why) })),
+      },
+      roots: report.roots,
+      summary: report.summary,
+    },
+    null,
+    2,
+  );
+  // The head's closing brace comes after the results.
+  yield `${head.slice(0, head.lastIndexOf('\n}'))},`;
+  yield '  "results": [';
+  let previous: string | null = null;
+  for (const result of report.results) {
+    if (previous !== null) yield `${previous},`;
+    previous = `    ${JSON.stringify({ ...result, note: result.note ? inEnglish(result.note) : null })}`;
+  }
+  if (previous !== null) yield previous;
+  yield '  ]';
+  yield '}';
+}

@@ -127,6 +127,19 @@ describe('verifying a set', () => {
     expect(printed).toMatch(/^changed {8}contract\.pdf {2}certification cert_\S+, signed \d{4}-/m);
     expect(printed).toMatch(/^missing {8}annex\/annex 2\.pdf {2}certification cert_\S+, signed \d{4}-/m);
 
+    // For scripts: the same report as JSON, its sentences in English, and exit 1.
+    const asJson = await runCli(ws.dataDir, ['verify', set, '--against', register, '--json']);
+    expect(asJson.code).toBe(1);
+    const parsed = JSON.parse(asJson.stdout) as {
+      summary: SetReport['summary'];
+      results: { name: string; verdict: SetVerdict; note: string | null }[];
+    };
+    expect(parsed.summary).toEqual(report.summary);
+    expect(parsed.results.map(({ name, verdict }) => [name, verdict])).toEqual(
+      lines.map(({ name, verdict }) => [name, verdict]),
+    );
+    expect(parsed.results.find((result) => result.name === 'pipe.pdf')?.note).toMatch(/not a document/);
+
     // The untouched production passes, against the register, the kit and this computer.
     for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {
       const clean = await core.verification.verifySet([production], against);

@@ -5,7 +5,7 @@ import type { EvidenceCore } from '../../core';
 import { setReportJson } from '../../evidence/verification';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
-import { count, err, out, outJson, printable } from '../output';
+import { count, err, out, printable } from '../output';
 import { say, words } from '../language';
 
 /**
@@ -23,8 +23,7 @@ export async function verifySetCommand(core: EvidenceCore, paths: string[], valu
     await core.exports.saveSetReport(report, resolve(values.report));
     if (!values.json) err(words('sets.reportWritten', { file: printable(resolve(values.report)) }));
   }
-  if (values.json) outJson(setReportJson(report));
-  else for (const text of reportText(report)) out(text);
+  for (const text of values.json ? setReportJson(report) : reportText(report)) out(text);
   return report.summary.passed ? EXIT.ok : EXIT.failed;
 }
 
