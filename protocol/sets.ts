@@ -16,6 +16,10 @@ export const SET_VERDICTS = [
 ] as const;
 export type SetVerdict = (typeof SET_VERDICTS)[number];
 
+/** A count per verdict, all at 0. */
+export const noVerdictsYet = (): Record<SetVerdict, number> =>
+  Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<SetVerdict, number>;
+
 export type ReferenceKind = 'kit' | 'register' | 'load-file' | 'this-computer';
 
 /** One line of the result: a document of the set, or an entry of the reference no document matched. */
@@ -54,7 +58,6 @@ export interface SetSummary {
  * matched. Read again each time they are iterated: a large set's lines are kept on disk.
  */
 export interface SetLines extends Iterable<SetResult> {
-  readonly count: number;
   /** Frees them (a report no longer shown or saved from). */
   close(): void;
 }

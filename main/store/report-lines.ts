@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import type { SetLines, SetResult, SetVerdict } from '../../protocol/sets';
-import { SET_VERDICTS } from '../../protocol/sets';
+import type { SetLines, SetResult } from '../../protocol/sets';
+import { noVerdictsYet } from '../../protocol/sets';
 
-// Up to this many lines a report is kept in memory (the 10,000 of a usual production cost ~5 MB);
+// Up to this many lines a report is kept in memory (the 10,000 of a usual production take ~11 MB);
 // beyond, every line goes to a temporary database, so a production of 100,000 or a million
 // documents does not hold its report in memory.
 const KEPT_IN_MEMORY = 20_000;
@@ -21,20 +21,13 @@ type Disk = {
  * iterated (the window's view, then a saved report), never copied whole.
  */
 export class ReportLines implements SetLines {
-  readonly counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<
-    SetVerdict,
-    number
-  >;
+  readonly counts = noVerdictsYet();
   #documents: SetResult[] = [];
   #missing: SetResult[] = [];
   #disk: Disk | null = null;
   #finished = false;
 
   constructor(private readonly keptInMemory = KEPT_IN_MEMORY) {}
-
-  get count(): number {
-    return SET_VERDICTS.reduce((sum, verdict) => sum + this.counts[verdict], 0);
-  }
 
   addDocument(result: SetResult): void {
     this.#add(result, this.#documents);
@@ -94,7 +87,7 @@ export class ReportLines implements SetLines {
     waiting.push(result);
     if (this.#disk) {
       if (waiting.length >= BATCH) this.#flush(this.#disk);
-    } else if (this.count > this.keptInMemory) {
+    } else if (this.#documents.length + this.#missing.length > this.keptInMemory) {
       this.#disk = openDisk();
       this.#flush(this.#disk);
     }

@@ -1,5 +1,5 @@
 import type { SetResult, SetSummary, SetVerdict } from '../../protocol/sets';
-import { SET_VERDICTS } from '../../protocol/sets';
+import { SET_VERDICTS, noVerdictsYet } from '../../protocol/sets';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import type { Digest, Reference, ReferenceEntry } from './reference';
@@ -157,10 +157,7 @@ function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
  * Nothing checked is a failure, never a pass.
  */
 export function summarise(results: readonly SetResult[], reference: Reference): SetSummary {
-  const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<
-    SetVerdict,
-    number
-  >;
+  const counts = noVerdictsYet();
   for (const result of results) counts[result.verdict]++;
   return summaryOf(counts, reference);
 }
