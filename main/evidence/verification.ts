@@ -106,6 +106,8 @@ export class Verification {
     const profileId = this.deps.activeProfileId();
     const local: LocalCertifications = {
       anchored: (page) => store.queue.anchoredSignedFacts(profileId, page),
+      anchoredOf: (sha256s) => store.queue.anchoredSignedFactsOf(profileId, sha256s),
+      anchoredCount: () => store.queue.counts(profileId).anchored,
     };
     const refusal = (error: unknown) =>
       error instanceof UnreadableReference

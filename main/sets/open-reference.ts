@@ -22,6 +22,10 @@ export interface ReferenceChoice extends LoadFileOptions {
 export interface LocalCertifications {
   /** The anchored ones after an id, oldest first, at most `limit`. */
   anchored(page: { afterId: number; limit: number }): AnchoredFacts[];
+  /** The anchored ones of these contents (at most 500 at a time). */
+  anchoredOf(sha256s: readonly string[]): AnchoredFacts[];
+  /** How many are anchored. */
+  anchoredCount(): number;
 }
 
 // A page is a few milliseconds of the main thread; 100,000 rows in one query held it for a quarter
@@ -40,9 +44,35 @@ async function allAnchored(local: LocalCertifications): Promise<AnchoredFacts[]>
   }
 }
 
-/** The certification this computer holds of this content (that id, when one is named), with the times its log signed. */
-export const lookupIn = async (local: LocalCertifications): Promise<CertificationLookup> =>
-  lookupOf(await allAnchored(local));
+// Contents asked for at once: the most one query of the store takes.
+const CONTENTS_PER_QUERY = 500;
+
+/** The anchored certifications of these contents, asked for 500 at a time with turns of the event loop. */
+async function anchoredOf(local: LocalCertifications, sha256s: readonly string[]): Promise<AnchoredFacts[]> {
+  const takeTurn = readerTurns();
+  const rows: AnchoredFacts[] = [];
+  const unique = [...new Set(sha256s)];
+  for (let start = 0; start < unique.length; start += CONTENTS_PER_QUERY) {
+    rows.push(...local.anchoredOf(unique.slice(start, start + CONTENTS_PER_QUERY)));
+    await takeTurn();
+  }
+  return rows;
+}
+
+/**
+ * The certification this computer holds of each of these contents (that id, when one is named),
+ * with the times its log signed. A register of 20 lines on a computer that anchored 100,000 asks
+ * for its 20 contents; one about as large as what is anchored here reads that in order, which
+ * costs about half as much per row as finding each content by its index (measured: 1.6 against
+ * 2.8 µs).
+ */
+export async function lookupIn(
+  local: LocalCertifications,
+  sha256s: readonly string[],
+): Promise<CertificationLookup> {
+  const readInOrder = local.anchoredCount() <= 2 * sha256s.length;
+  return lookupOf(readInOrder ? await allAnchored(local) : await anchoredOf(local, sha256s));
+}
 
 /** Lookups (see lookupIn) among these anchored certifications. */
 function lookupOf(anchored: readonly AnchoredFacts[]): CertificationLookup {
@@ -87,7 +117,7 @@ export async function openReference(
   local: LocalCertifications,
 ): Promise<Reference> {
   if (kind === 'kit') return readKit(choice.path, trust);
-  if (kind === 'register') return readRegister(choice.path, () => lookupIn(local));
+  if (kind === 'register') return readRegister(choice.path, (sha256s) => lookupIn(local, sha256s));
   return readLoadFile(choice.path, choice);
 }
 

@@ -28,8 +28,8 @@ const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
  */
 export async function readRegister(
   path: string,
-  /** This computer's lookup, asked for once the register's lines are read. */
-  lookupHere: () => Promise<CertificationLookup>,
+  /** This computer's lookup of the register's contents, asked for once its lines are read. */
+  lookupHere: (sha256s: readonly string[]) => Promise<CertificationLookup>,
 ): Promise<Reference> {
   try {
     const separator = separatorOf(path);
@@ -55,11 +55,17 @@ export async function readRegister(
 async function referenceOf(
   path: string,
   records: Iterable<CsvRecord>,
-  lookupHere: () => Promise<CertificationLookup>,
+  lookupHere: (sha256s: readonly string[]) => Promise<CertificationLookup>,
 ): Promise<Reference> {
   const takeTurn = readerTurns();
   const problems: ReferenceProblem[] = [];
-  const kept: { name: string; written: string; sha256: string; id: string; line: number }[] = [];
+  const kept: {
+    name: string;
+    written: string;
+    sha256: { text: string; read: ReturnType<typeof digestOf> };
+    id: string;
+    line: number;
+  }[] = [];
   const root = commonRoot();
   let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;
   let missing: string[] = [];
@@ -96,18 +102,26 @@ async function referenceOf(
       continue;
     }
     const written = cell(at.path);
-    kept.push({ name: root.add(written), written, sha256: cell(at.sha256), id: cell(at.id), line });
+    const sha256 = cell(at.sha256);
+    kept.push({
+      name: root.add(written),
+      written,
+      sha256: { text: sha256, read: digestOf(sha256) },
+      id: cell(at.id),
+      line,
+    });
   }
-  const lookup = kept.length ? await lookupHere() : () => null;
+  const sha256s = kept.flatMap(({ sha256 }) => (sha256.read?.digest === 'sha256' ? [sha256.read.hex] : []));
+  const lookup = sha256s.length ? await lookupHere(sha256s) : () => null;
   const writtenPaths = kept.map(({ written }) => written);
   const entries: ReferenceEntry[] = [];
-  for (const { name, written, sha256: text, id, line } of kept) {
+  for (const { name, written, sha256: cellOf, id, line } of kept) {
     const turn = takeTurn();
     if (turn) await turn;
     const where = `${path}, line ${line}`;
-    const sha256 = digestOf(text);
+    const sha256 = cellOf.read;
     if (!sha256 || sha256.digest !== 'sha256') {
-      problems.push({ where, why: said('sets.why.notASha256', { value: text }) });
+      problems.push({ where, why: said('sets.why.notASha256', { value: cellOf.text }) });
       continue;
     }
     entries.push({

@@ -64,6 +64,9 @@ export interface AnchoredFacts {
   loggedTreeHeadAt: string | null;
 }
 
+const factsOf = (row: unknown): AnchoredFacts =>
+  Object.assign(row as AnchoredFacts, { verified: (row as { verified: number }).verified === 1 });
+
 export const notFound = (id: number) => new DeskError('not_found', said('queue.noCertification', { id }));
 
 /** The queue's read side: what the screens, the CLI and the engine ask of it. Nothing here writes. */
@@ -126,9 +129,27 @@ export class QueueReader {
        WHERE c.profile_id = ? AND c.state = 'anchored' AND c.id > ? ORDER BY c.id LIMIT ?`,
     )
       .all(profileId, page.afterId, page.limit)
-      .map((row) =>
-        Object.assign(row as AnchoredFacts, { verified: (row as { verified: number }).verified === 1 }),
-      );
+      .map(factsOf);
+  }
+
+  /**
+   * The anchored certifications of these contents (at most 500 at a time), as anchoredSignedFacts
+   * gives them: a register of 20 lines is looked up by its 20 contents, not against every
+   * certification this computer ever anchored.
+   */
+  anchoredSignedFactsOf(profileId: string, assetHashes: readonly string[]): AnchoredFacts[] {
+    if (assetHashes.length === 0) return [];
+    if (assetHashes.length > 500) throw new RangeError('At most 500 contents at a time.');
+    return this.sql(
+      `SELECT c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
+         l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt
+       FROM certifications c INDEXED BY certifications_by_hash_key
+         JOIN logged_times l ON l.certification_id = c.id
+       WHERE c.hash_key IN (${assetHashes.map(() => '?').join(', ')}) AND c.profile_id = ? AND c.state = 'anchored'
+       ORDER BY c.id`,
+    )
+      .all(...assetHashes.map((hash) => hashKeyOf(hash.toLowerCase())), profileId)
+      .map(factsOf);
   }
 
   /** How many rows `list` would page through for the same filter and search. */

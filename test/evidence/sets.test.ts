@@ -9,6 +9,8 @@ import type { SetReport, SetVerdict } from '../../protocol/sets';
 import { readLoadFile } from '../../main/sets/read-load-file';
 import { readRegister } from '../../main/sets/read-register';
 import { lookupIn } from '../../main/sets/open-reference';
+import type { LocalCertifications } from '../../main/sets/open-reference';
+import type { AnchoredFacts } from '../../main/store';
 import { setMatcherTakingTurns } from '../../verifier/sets/match-set';
 import { readerTurns } from '../../main/evidence/event-loop-turns';
 import { openStore } from '../../main/store';
@@ -340,13 +342,18 @@ describe('verifying a set', () => {
     raw.close();
     const store = openStore(file);
     try {
-      const local = {
-        anchored: (page: { afterId: number; limit: number }) =>
-          store.queue.anchoredSignedFacts('embedded', page),
+      // This computer's certifications as the lookup reads them, counting the rows it is given.
+      let rowsRead = 0;
+      const counted = (rows: AnchoredFacts[]) => ((rowsRead += rows.length), rows);
+      const local: LocalCertifications = {
+        anchored: (page) => counted(store.queue.anchoredSignedFacts('embedded', page)),
+        anchoredOf: (sha256s) => counted(store.queue.anchoredSignedFactsOf('embedded', sha256s)),
+        anchoredCount: () => store.queue.counts('embedded').anchored,
       };
-      // The last certification is found (every page was read), with its signed times.
+      // A register of all 20,000: the last is found (every page was read), with its signed times.
+      const every = Array.from({ length: 20_000 }, (_, i) => sha256(`${i}`));
       const { value: found, turns } = await turnsDuring(async () =>
-        (await lookupIn(local))(sha256('19999'), null),
+        (await lookupIn(local, every))(sha256('19999'), null),
       );
       expect(found).toEqual({
         id: 'cert_20000',
@@ -355,6 +362,15 @@ describe('verifying a set', () => {
       });
       // One query for all of them held the thread until the end: no timer fired.
       expect(turns).toBeGreaterThan(0);
+      // A register of 3 lines is looked up by its 3 contents, not against all 20,000 (read whole before).
+      rowsRead = 0;
+      const few = await lookupIn(local, [sha256('7'), sha256('19999'), sha256('not here')]);
+      expect(rowsRead).toBe(2);
+      expect(few(sha256('7'), 'cert_8')).toMatchObject({
+        id: 'cert_8',
+        signedAt: '2026-11-02T09:00:00.000Z',
+      });
+      expect(few(sha256('not here'), null)).toBeNull();
     } finally {
       store.close();
     }
