@@ -10,7 +10,7 @@ import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
 import type { ProofVerification } from './verify-document';
 
-export type { ProofVerification };
+export type { ProofVerification, Trust };
 import { checkAgainstProof } from './verify-document';
 import { fingerprintOfKey } from './log-keys';
 import { said } from '../../protocol/said';
@@ -60,11 +60,7 @@ export class Verification {
     dataDir: string,
     given: Trust,
   ): Promise<{ assetHash: string; proof: ProofVerification }> {
-    const here = Verification.trustedHere(dataDir);
-    const trust = {
-      logKeys: [...given.logKeys, ...here.logKeys],
-      tsaRoots: [...given.tsaRoots, ...here.tsaRoots],
-    };
+    const trust = bothTrusted(given, Verification.trustedHere(dataDir));
     const pool = new HashPool(1);
     try {
       const { hash } = await hashOneFile(pool, path);
@@ -125,7 +121,7 @@ export class Verification {
     const read = async () => {
       try {
         return against && kind
-          ? await openReference(against, kind, trustIn(store), local)
+          ? await openReference(against, kind, bothTrusted(trustIn(store), against.alsoTrusted), local)
           : await thisComputer(local);
       } catch (error) {
         throw refusal(error);
@@ -177,6 +173,14 @@ export class Verification {
 }
 
 /** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
+/** What either trusts: the keys and roots given for one check, and those trusted here. */
+function bothTrusted(one: Trust, other: Trust | undefined): Trust {
+  return {
+    logKeys: [...one.logKeys, ...(other?.logKeys ?? [])],
+    tsaRoots: [...one.tsaRoots, ...(other?.tsaRoots ?? [])],
+  };
+}
+
 function trustIn(store: Store): Trust {
   return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
 }

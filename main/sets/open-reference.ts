@@ -16,6 +16,8 @@ import { readerTurns } from '../evidence/event-loop-turns';
 /** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
 export interface ReferenceChoice extends LoadFileOptions {
   path: string;
+  /** Log keys and timestamping roots a kit's receipts may rest on besides this computer's (`--log-key`, `--tsa-root`). */
+  alsoTrusted?: Trust;
 }
 
 /** This computer's certifications, for lookups and as the reference when none is given. */

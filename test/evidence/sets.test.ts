@@ -155,6 +155,9 @@ describe('verifying a set', () => {
     const none = await core.verification.verifySet([empty], { path: register });
     expect(none.summary).toMatchObject({ documents: 0, passed: false });
 
+    // The command is in the help IT reads (it was not).
+    expect((await runCli(ws.dataDir, ['--help'])).stdout).toContain('verify PATH... [--against KIT');
+
     const report = join(ws.dir, 'report.csv');
     const run = await runCli(ws.dataDir, ['verify', production, '--against', register, '--report', report]);
     expect(run.code).toBe(0);
@@ -374,6 +377,27 @@ describe('verifying a set', () => {
     } finally {
       store.close();
     }
+  }, 60_000);
+
+  it("rests a kit's receipts on the log key and timestamping root given with --log-key and --tsa-root", async () => {
+    // The other side's computer: it trusts nothing of our sandbox yet.
+    const theirs = join(ws.dir, 'other-side');
+    const untrusted = await runCli(theirs, ['verify', production, '--against', kit]);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toMatch(/not used: .*signed by a log key you have not trusted/);
+    // Given the kit's keys, as the kit's README tells them (ignored for a set before: exit 1).
+    const trusting = await runCli(theirs, [
+      'verify',
+      production,
+      '--against',
+      kit,
+      '--log-key',
+      join(kit, 'log-key.pem'),
+      '--tsa-root',
+      join(kit, 'tsa-root.pem'),
+    ]);
+    expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
+    expect(trusting.code).toBe(0);
   }, 60_000);
 
   it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { said } from '../../../protocol/said';
 import { Verification } from '../../evidence/verification';
 import { isLogKeyFingerprint } from '../../../protocol/profiles';
-import type { ProofVerification } from '../../evidence/verification';
+import type { ProofVerification, Trust } from '../../evidence/verification';
 import type { FactLine } from '../../../protocol/fact-lines';
 import { verdictFactLines } from '../../../protocol/fact-lines';
 import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
@@ -20,20 +20,22 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
   const proofPath = (values.certificate ?? values.receipt) as string;
   // A proof that is not there is a mistake in the arguments, not a failed verification.
   if (!existsSync(proofPath)) throw new UsageError(say(said('file.doesNotExist', { path: proofPath })));
-  const given = {
-    logKeys: (values['log-key'] ?? []).map(fingerprintOf),
-    tsaRoots: (values['tsa-root'] ?? []).map(rootFingerprintOf),
-  };
   const { assetHash: hash, proof: result } = await Verification.checkProofAlone(
     path,
     proofPath,
     dataDir,
-    given,
+    trustGiven(values),
   );
   if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demo });
   else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
   return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
 }
+
+/** The log keys (`--log-key`) and timestamping roots (`--tsa-root`) trusted besides this computer's. */
+export const trustGiven = (values: Values): Trust => ({
+  logKeys: (values['log-key'] ?? []).map(fingerprintOf),
+  tsaRoots: (values['tsa-root'] ?? []).map(rootFingerprintOf),
+});
 
 /** The verdict as a reader sees it: headline, explanation, what was signed, and apart what nobody signed. */
 function verdictText(result: ProofVerification): (string | null)[] {

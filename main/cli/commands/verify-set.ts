@@ -7,6 +7,7 @@ import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { count, err, out, printable } from '../output';
 import { say, words } from '../language';
+import { trustGiven } from './verify-receipt';
 
 /**
  * `verify PATH... [--against REFERENCE] [--report FILE.csv] [--json]`: a whole set of documents
@@ -16,7 +17,12 @@ import { say, words } from '../language';
  */
 export async function verifySetCommand(core: EvidenceCore, paths: string[], values: Values): Promise<number> {
   const against = values.against
-    ? { path: resolve(values.against), pathField: values['path-field'], hashField: values['hash-field'] }
+    ? {
+        path: resolve(values.against),
+        pathField: values['path-field'],
+        hashField: values['hash-field'],
+        alsoTrusted: trustGiven(values),
+      }
     : null;
   const report = await core.verification.verifySet(paths, against, progressPrinter(values));
   if (values.report) {
