@@ -4,14 +4,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { EvidenceCore } from '../main/core';
-import { openStore } from '../main/store';
-import type { RegisterEntry } from '../main/evidence/custody-register';
 import { writeCustodyRegister } from '../main/evidence/custody-register';
-import type { CertificationRow } from '../protocol/views';
-import { said } from '../protocol/said';
 import { KeychainSecretStore } from '../main/secrets/secret-store';
 import type { BenchFigure } from './figure';
 import { writeSmallFiles } from './support/files';
+import { anchoredEntry, holdAnchored } from './support/anchored';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 import { sized } from './size';
 
@@ -184,119 +181,3 @@ async function memoryFigures(dir: string, production: string, register: string):
   });
   return [figure('peak heap growth', 'peakHeapGrowthMb'), figure('heap kept with the report', 'retainedMb')];
 }
-
-/** A certification as a register line shows it once anchored and verified, with its timeline. */
-function anchoredEntry(path: string, sha256: string, index: number): RegisterEntry {
-  const at = Date.UTC(2026, 10, 2, 9) + index * 1000;
-  const serviceId = serviceIdOf(sha256);
-  const row = {
-    matter: '2026-0142',
-    fileName: path.slice(path.lastIndexOf('/') + 1),
-    filePath: path,
-    fileSize: 2048,
-    assetHash: sha256,
-    eventType: 'DOCUMENT_FILED',
-    assetType: 'document',
-    sourceSystem: 'dms',
-    certifiedBy: 'jdoe',
-    certifiedOn: 'desk-7',
-    createdAt: at,
-    state: 'anchored',
-    serviceId,
-    anchoredAt: at + 60_000,
-    verification: 'verified',
-    verificationMessage: said('evidence.verified', {
-      entry: index + 1,
-      size: 10_000,
-      signedAt: new Date(at + 5_000).toISOString(),
-    }),
-  } as CertificationRow;
-  return {
-    row,
-    history: [
-      { state: 'queued', at, note: null },
-      { state: 'submitting', at, note: null },
-      { state: 'pending', at: at + 1_000, note: said('history.acceptedAs', { serviceId }) },
-      { state: 'anchored', at: at + 60_000, note: row.verificationMessage },
-    ],
-    environment: {
-      id: 'production',
-      kind: 'production',
-      demo: false,
-      baseUrl: 'https://evidence.example.com',
-    },
-    watchedFolder: null,
-    follows: null,
-  };
-}
-
-/** Each document certified and anchored in this queue, with evidence shaped as the sandbox's (and about as long). */
-function holdAnchored(
-  queueFile: string,
-  profileId: string,
-  documents: readonly { name: string; sha256: string }[],
-  production: string,
-): void {
-  const store = openStore(queueFile);
-  try {
-    const rows = store.queue.enqueue(
-      documents.map((d) => ({
-        profileId,
-        filePath: join(production, d.name),
-        fileName: d.name.slice(d.name.lastIndexOf('/') + 1),
-        fileSize: 2048,
-        assetHash: d.sha256,
-        assetType: 'document',
-        sourceSystem: 'dms',
-        eventType: 'DOCUMENT_FILED',
-      })),
-    );
-    const now = Date.now();
-    store.queue.claimDue(profileId, now, rows.length);
-    rows.forEach((row, index) => {
-      const serviceId = serviceIdOf(row.assetHash);
-      store.queue.markPending(row.id, {
-        serviceId,
-        serviceState: 'pending',
-        rawResponse: '{}',
-        nextPollAt: now,
-      });
-      const hex = (seed: number) => createHash('sha256').update(`${seed}`).digest('hex');
-      store.queue.markAnchored(row.id, {
-        serviceState: 'anchored',
-        rawResponse: '{}',
-        evidence: JSON.stringify({
-          format: 'rfc6962-merkle-inclusion/v1',
-          leaf_input: JSON.stringify({
-            v: 1,
-            certification_id: serviceId,
-            asset_hash: row.assetHash,
-            certified_at: new Date(now - 60_000).toISOString(),
-          }),
-          leaf_hash: hex(index),
-          leaf_index: index,
-          tree_size: rows.length,
-          inclusion_proof: Array.from({ length: 14 }, (_, step) => hex(index * 14 + step)),
-          root_hash: hex(-1),
-          signed_tree_head: {
-            tree_size: rows.length,
-            timestamp: now - 30_000,
-            root_hash: hex(-1),
-            signature: 'c2lnbmVk'.repeat(11),
-          },
-        }),
-        verification: 'verified',
-        verificationMessage: said('evidence.verified', {
-          entry: index + 1,
-          size: rows.length,
-          signedAt: new Date(now - 30_000).toISOString(),
-        }),
-      });
-    });
-  } finally {
-    store.close();
-  }
-}
-
-const serviceIdOf = (sha256: string) =>
-  `cert_${sha256.slice(0, 8)}-${sha256.slice(8, 12)}-${sha256.slice(12, 16)}`;

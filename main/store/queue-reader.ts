@@ -64,6 +64,9 @@ export interface AnchoredFacts {
   loggedTreeHeadAt: string | null;
 }
 
+/** The columns of AnchoredFacts, over certifications `c` joined with their logged_times `l`. */
+const FACTS = `c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
+  l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt`;
 const factsOf = (row: unknown): AnchoredFacts =>
   Object.assign(row as AnchoredFacts, { verified: (row as { verified: number }).verified === 1 });
 
@@ -123,9 +126,7 @@ export class QueueReader {
    */
   anchoredSignedFacts(profileId: string, page: { afterId: number; limit: number }): AnchoredFacts[] {
     return this.sql(
-      `SELECT c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
-         l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt
-       FROM certifications c JOIN logged_times l ON l.certification_id = c.id
+      `SELECT ${FACTS} FROM certifications c JOIN logged_times l ON l.certification_id = c.id
        WHERE c.profile_id = ? AND c.state = 'anchored' AND c.id > ? ORDER BY c.id LIMIT ?`,
     )
       .all(profileId, page.afterId, page.limit)
@@ -141,9 +142,7 @@ export class QueueReader {
     if (assetHashes.length === 0) return [];
     if (assetHashes.length > 500) throw new RangeError('At most 500 contents at a time.');
     return this.sql(
-      `SELECT c.id, c.service_id AS serviceId, c.asset_hash AS assetHash, c.file_name AS fileName,
-         l.verified, l.certified_at AS loggedCertifiedAt, l.tree_head_at AS loggedTreeHeadAt
-       FROM certifications c INDEXED BY certifications_by_hash_key
+      `SELECT ${FACTS} FROM certifications c INDEXED BY certifications_by_hash_key
          JOIN logged_times l ON l.certification_id = c.id
        WHERE c.hash_key IN (${assetHashes.map(() => '?').join(', ')}) AND c.profile_id = ? AND c.state = 'anchored'
        ORDER BY c.id`,

@@ -26,6 +26,7 @@ export class ReportLines implements SetLines {
   #missing: SetResult[] = [];
   #disk: Disk | null = null;
   #finished = false;
+  #closed = false;
 
   constructor(private readonly keptInMemory = KEPT_IN_MEMORY) {}
 
@@ -50,10 +51,13 @@ export class ReportLines implements SetLines {
     this.#disk = null;
     this.#documents = [];
     this.#missing = [];
+    this.#closed = true;
   }
 
   *[Symbol.iterator](): Iterator<SetResult> {
     if (!this.#finished) throw new Error('A report is read once its lines are all found.');
+    // Never an empty report that looks like a saved one.
+    if (this.#closed) throw new Error('This report was closed: check the set again.');
     const disk = this.#disk;
     if (!disk) {
       yield* this.#documents;

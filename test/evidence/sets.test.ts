@@ -123,6 +123,8 @@ describe('verifying a set', () => {
     await core.exports.saveSetReport(onDisk, onDiskCsv);
     expect(readFileSync(onDiskCsv, 'utf8')).toBe(readFileSync(inMemoryCsv, 'utf8'));
     onDisk.results.close();
+    // Closed, it is not read as an empty report (which would save as one that looks complete).
+    expect(() => [...onDisk.results]).toThrow(/closed/);
 
     // The command line names the certification a changed or missing document was certified as.
     const printed = (await runCli(ws.dataDir, ['verify', set, '--against', register])).stdout;
