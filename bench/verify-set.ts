@@ -131,8 +131,9 @@ export async function setVerification(): Promise<BenchFigure[]> {
 
 /**
  * Memory for verifying ten times the documents (a production of 100,000 against its register),
- * each set in its own process: the most the heap grew while verifying, and what stays while the
- * report is kept (the app keeps the last one, to save it from). Flat is the target: at most 1.5×.
+ * each set in its own process: the most heap the check held (after full collections), and what
+ * stays while the report is kept (the app keeps the last one, to save it from). Flat is the
+ * target: at most 1.5×.
  */
 async function memoryFigures(dir: string, production: string, register: string): Promise<BenchFigure[]> {
   const large = join(dir, 'large');
@@ -164,20 +165,30 @@ async function memoryFigures(dir: string, production: string, register: string):
         ],
         { encoding: 'utf8', maxBuffer: 1 << 20 },
       ),
-    ) as { ms: number; passed: boolean; peakHeapGrowthMb: number; retainedMb: number };
+    ) as { ms: number; passed: boolean; livePeakMb: number; inUsePeakMb: number; retainedMb: number };
   const usual = measured(production, register, 'memory-usual');
   const tenTimes = measured(large, largeRegister, 'memory-large');
   process.stderr.write(
     `verify-set: ${FILES} files took ${usual.ms.toFixed(0)} ms, ${LARGE} took ${tenTimes.ms.toFixed(0)} ms\n`,
   );
-  const figure = (name: string, of: 'peakHeapGrowthMb' | 'retainedMb'): BenchFigure => ({
+  const figure = (
+    name: string,
+    of: 'livePeakMb' | 'inUsePeakMb' | 'retainedMb',
+    target: BenchFigure['target'] | null = { atMost: 1.5 },
+  ): BenchFigure => ({
     name: `verify ${LARGE.toLocaleString('en')} files against a register: ${name}`,
     value: tenTimes[of],
     reference: usual[of],
     unit: 'MB',
     referenceName: `the same for ${FILES.toLocaleString('en')}`,
     failures: usual.passed && tenTimes.passed ? 0 : 1,
-    target: { atMost: 1.5 },
+    ...(target ? { target } : {}),
   });
-  return [figure('peak heap growth', 'peakHeapGrowthMb'), figure('heap kept with the report', 'retainedMb')];
+  return [
+    figure('most heap held while checking', 'livePeakMb'),
+    figure('heap kept with the report', 'retainedMb'),
+    // For comparison, no target: the heap in use between collections, garbage included; it grows
+    // with how long the check runs (and the collector's choices), not with what the check holds.
+    figure('heap in use at most, garbage not yet collected', 'inUsePeakMb', null),
+  ];
 }

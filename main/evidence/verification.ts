@@ -4,7 +4,7 @@ import type { DocumentVerification, EvidenceCheck, FileVerification } from '../.
 import type { Trust } from '../../verifier/verify-receipt';
 import { HashPool } from '../hashing/hash-pool';
 import { hashOneFile } from '../hashing/hash-one-file';
-import type { Store } from '../store';
+import type { EntriesBuilder, Store } from '../store';
 import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
@@ -88,7 +88,7 @@ export class Verification {
     paths: readonly string[],
     against: ReferenceChoice | null,
     onProgress?: (progress: SetProgress) => void,
-    /** How many lines the report keeps in memory before it keeps them on disk (for tests). */
+    /** How much (entries, lines, files waiting) is kept in memory before it is kept on disk (for tests). */
     keptInMemory?: number,
   ): Promise<SetReport> {
     // Reading kits, registers and load files is loaded when a set is verified, not at every start.
@@ -118,11 +118,17 @@ export class Verification {
     } catch (error) {
       throw refusal(error);
     }
-    const read = async () => {
+    const read = async (newEntries: () => EntriesBuilder) => {
       try {
         return against && kind
-          ? await openReference(against, kind, bothTrusted(trustIn(store), against.alsoTrusted), local)
-          : await thisComputer(local);
+          ? await openReference(
+              against,
+              kind,
+              bothTrusted(trustIn(store), against.alsoTrusted),
+              local,
+              newEntries,
+            )
+          : await thisComputer(local, newEntries());
       } catch (error) {
         throw refusal(error);
       }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { headOf } from './csv-records';
 import { extname } from 'node:path';
 import type { AnchoredFacts } from '../store';
+import { EntriesBuilder } from '../store';
 import type { Trust } from '../../verifier/verify-receipt';
 import type { CertificationLookup } from './read-register';
 import { readRegister } from './read-register';
@@ -34,14 +35,14 @@ export interface LocalCertifications {
 // of a second, with no progress and the window not answering.
 const ANCHORED_PAGE = 2000;
 
-/** Every anchored certification of this computer, read a page at a time with turns of the event loop. */
-async function allAnchored(local: LocalCertifications): Promise<AnchoredFacts[]> {
+/** Every anchored certification of this computer, a page at a time with turns of the event loop. */
+async function* allAnchored(local: LocalCertifications): AsyncGenerator<AnchoredFacts[]> {
   const takeTurn = readerTurns();
-  const rows: AnchoredFacts[] = [];
-  for (;;) {
-    const page = local.anchored({ afterId: rows.at(-1)?.id ?? 0, limit: ANCHORED_PAGE });
-    rows.push(...page);
-    if (page.length < ANCHORED_PAGE) return rows;
+  for (let afterId = 0; ;) {
+    const page = local.anchored({ afterId, limit: ANCHORED_PAGE });
+    yield page;
+    if (page.length < ANCHORED_PAGE) return;
+    afterId = (page.at(-1) as AnchoredFacts).id;
     await takeTurn();
   }
 }
@@ -72,8 +73,10 @@ export async function lookupIn(
   local: LocalCertifications,
   sha256s: readonly string[],
 ): Promise<CertificationLookup> {
-  const readInOrder = local.anchoredCount() <= 2 * sha256s.length;
-  return lookupOf(readInOrder ? await allAnchored(local) : await anchoredOf(local, sha256s));
+  if (local.anchoredCount() > 2 * sha256s.length) return lookupOf(await anchoredOf(local, sha256s));
+  const rows: AnchoredFacts[] = [];
+  for await (const page of allAnchored(local)) rows.push(...page);
+  return lookupOf(rows);
 }
 
 /** Lookups (see lookupIn) among these anchored certifications. */
@@ -88,15 +91,16 @@ function lookupOf(anchored: readonly AnchoredFacts[]): CertificationLookup {
     const rows = byHash.get(sha256) ?? [];
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
-    if (!row) return null;
-    // The times its log signed stand only while its evidence holds; otherwise nobody vouches for any.
-    return {
-      id: row.serviceId,
-      signedAt: row.verified ? row.loggedCertifiedAt : null,
-      anchoredAt: row.verified ? row.loggedTreeHeadAt : null,
-    } satisfies ReferenceCertification;
+    return row ? signedTimesOf(row) : null;
   };
 }
+
+/** A certification of this computer: the times its log signed stand only while its evidence holds. */
+const signedTimesOf = (row: AnchoredFacts): ReferenceCertification => ({
+  id: row.serviceId,
+  signedAt: row.verified ? row.loggedCertifiedAt : null,
+  anchoredAt: row.verified ? row.loggedTreeHeadAt : null,
+});
 
 /** Which kind of reference a path is: a folder or zip is a kit, a CSV our register, else a load file. */
 export function kindOfReference(path: string): 'kit' | 'register' | 'load-file' {
@@ -117,10 +121,12 @@ export async function openReference(
   kind: ReturnType<typeof kindOfReference>,
   trust: Trust,
   local: LocalCertifications,
+  newEntries: () => EntriesBuilder = () => new EntriesBuilder(),
 ): Promise<Reference> {
-  if (kind === 'kit') return readKit(choice.path, trust);
-  if (kind === 'register') return readRegister(choice.path, (sha256s) => lookupIn(local, sha256s));
-  return readLoadFile(choice.path, choice);
+  if (kind === 'kit') return readKit(choice.path, trust, newEntries());
+  if (kind === 'register')
+    return readRegister(choice.path, (sha256s) => lookupIn(local, sha256s), newEntries);
+  return readLoadFile(choice.path, choice, newEntries());
 }
 
 /** Our register whatever its file's name: it starts with our header (after a byte-order mark). */
@@ -136,20 +142,23 @@ function startsLikeRegister(path: string): boolean {
 }
 
 /** This computer's register as the reference: every anchored certification of the active profile. */
-export async function thisComputer(local: LocalCertifications): Promise<Reference> {
-  const rows = await allAnchored(local);
-  const lookup = lookupOf(rows);
+export async function thisComputer(
+  local: LocalCertifications,
+  entries: EntriesBuilder = new EntriesBuilder(),
+): Promise<Reference> {
+  for await (const page of allAnchored(local))
+    for (const row of page)
+      entries.add({
+        name: normalName(row.fileName),
+        writtenAs: row.fileName,
+        digests: { sha256: row.assetHash },
+        certification: signedTimesOf(row),
+        where: `certification ${row.id}`,
+      });
   return {
     kind: 'this-computer',
     source: null,
-    entries: rows.map((row) => ({
-      name: normalName(row.fileName),
-      writtenAs: row.fileName,
-      digests: { sha256: row.assetHash },
-      certification: lookup(row.assetHash, row.serviceId),
-      where: `certification ${row.id}`,
-    })),
-    fromWindows: false,
+    entries: await entries.seal({ fromWindows: false }, readerTurns()),
     problems: [],
     digests: [],
   };

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { loadFileLines } from './load-file-lines';
 import { readerTurns } from '../evidence/event-loop-turns';
 import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
+import { EntriesBuilder } from '../store';
 import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
@@ -51,34 +52,6 @@ export class UnreadableReference extends Error {
   }
 }
 
-export function decodeLoadFile(bytes: Buffer): { text: string; encoding: string } {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8' };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE' };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'UTF-8' };
-  } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'Windows-1252' };
-  }
-}
-
-/**
- * The lines of a text without their ends (CR LF, LF or CR), one at a time: a load file of 100,000
- * lines is not split in one go, which held the thread with no progress shown.
- */
-function* linesOf(text: string): Generator<string, undefined> {
-  const end = /\r\n|\n|\r/g;
-  let from = 0;
-  for (let found = end.exec(text); found; found = end.exec(text)) {
-    yield text.slice(from, found.index);
-    from = end.lastIndex;
-  }
-  if (from < text.length) yield text.slice(from);
-}
-
 /** The fields of one line; null when a field is not wrapped in þ…þ. */
 function fieldsOf(line: string): string[] | null {
   const fields: string[] = [];
@@ -95,17 +68,33 @@ export interface LoadFileOptions {
   hashField?: string;
 }
 
-export async function readLoadFile(path: string, options: LoadFileOptions = {}): Promise<Reference> {
-  let bytes: Buffer;
+export async function readLoadFile(
+  path: string,
+  options: LoadFileOptions = {},
+  entries: EntriesBuilder = new EntriesBuilder(),
+): Promise<Reference> {
+  let lines: Generator<string, undefined> | undefined;
   try {
-    bytes = readFileSync(path);
+    lines = loadFileLines(path);
+    return await referenceOf(path, lines, options, entries);
   } catch (error) {
-    throw new UnreadableReference(
-      path,
-      said('sets.why.cannotRead', { code: (error as NodeJS.ErrnoException).code ?? 'error' }),
-    );
+    entries.close();
+    if (error instanceof UnreadableReference) throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code) throw new UnreadableReference(path, said('sets.why.cannotRead', { code }));
+    throw error;
+  } finally {
+    // Closes the file when reading stopped before its end (a line refused).
+    lines?.return(undefined);
   }
-  const lines = linesOf(decodeLoadFile(bytes).text);
+}
+
+async function referenceOf(
+  path: string,
+  lines: Generator<string, undefined>,
+  options: LoadFileOptions,
+  entries: EntriesBuilder,
+): Promise<Reference> {
   const header = fieldsOf(lines.next().value ?? '');
   if (!header || header.length === 0)
     throw new UnreadableReference(`${path}, line 1`, said('sets.why.noFieldNames'));
@@ -135,8 +124,7 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
         ? said('sets.why.noSuchField', { field: options.hashField, fields: header.join(', ') })
         : said('sets.why.noHashField', { fields: header.join(', ') }),
     );
-  const entries: ReferenceEntry[] = [];
-  const written: string[] = [];
+  let fromWindows = false;
   const needed = new Set<Digest>();
   const takeTurn = readerTurns();
   let number = 1;
@@ -165,9 +153,9 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
       needed.add(read.digest);
     }
     if (Object.keys(digests).length === 0) throw new UnreadableReference(where, said('sets.why.noHash'));
-    written.push(name);
+    fromWindows ||= looksLikeWindows(name);
     // Load files write paths from the volume's root, often with a leading backslash.
-    entries.push({
+    entries.add({
       name: normalName(name).replace(/^\/+/, ''),
       writtenAs: name,
       digests,
@@ -178,8 +166,7 @@ export async function readLoadFile(path: string, options: LoadFileOptions = {}):
   return {
     kind: 'load-file',
     source: path,
-    entries,
-    fromWindows: looksLikeWindows(written),
+    entries: await entries.seal({ fromWindows }, takeTurn),
     problems: [],
     digests: (['md5', 'sha1'] as const).filter((digest) => needed.has(digest)),
   };

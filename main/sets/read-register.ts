@@ -2,12 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import type { CsvRecord, CsvSeparator } from './csv-records';
 import { NotWellFormed, csvRecords, headOf, textOf } from './csv-records';
-import type {
-  Reference,
-  ReferenceCertification,
-  ReferenceEntry,
-  ReferenceProblem,
-} from '../../verifier/sets/reference';
+import type { Reference, ReferenceCertification, ReferenceProblem } from '../../verifier/sets/reference';
+import { EntriesBuilder } from '../store';
 import { commonRoot, digestOf, looksLikeWindows } from '../../verifier/sets/reference';
 import { UnreadableReference } from './read-load-file';
 import { readerTurns } from '../evidence/event-loop-turns';
@@ -28,18 +24,19 @@ const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
  */
 export async function readRegister(
   path: string,
-  /** This computer's lookup of the register's contents, asked for once its lines are read. */
+  /** This computer's lookup of the register's contents, asked for as its lines are read. */
   lookupHere: (sha256s: readonly string[]) => Promise<CertificationLookup>,
+  newEntries: () => EntriesBuilder = () => new EntriesBuilder(),
 ): Promise<Reference> {
   try {
     const separator = separatorOf(path);
     try {
-      return await referenceOf(path, csvRecords(path, { separator }), lookupHere);
+      return await referenceOf(path, csvRecords(path, { separator }), lookupHere, newEntries());
     } catch (error) {
       if (!(error instanceof NotWellFormed)) throw error;
     }
     // Not as we write it: the general parser reads what it can, and says where and why it cannot.
-    return await referenceOf(path, parsedRecords(readFileSync(path), separator), lookupHere);
+    return await referenceOf(path, parsedRecords(readFileSync(path), separator), lookupHere, newEntries());
   } catch (error) {
     if (error instanceof UnreadableReference) throw error;
     const { code, lines } = error as { code?: string; lines?: number };
@@ -52,94 +49,107 @@ export async function readRegister(
   }
 }
 
+type KeptLine = {
+  name: string;
+  written: string;
+  sha256: { text: string; read: ReturnType<typeof digestOf> };
+  id: string;
+  line: number;
+};
+
 async function referenceOf(
   path: string,
   records: Iterable<CsvRecord>,
   lookupHere: (sha256s: readonly string[]) => Promise<CertificationLookup>,
+  entries: EntriesBuilder,
 ): Promise<Reference> {
   const takeTurn = readerTurns();
   const problems: ReferenceProblem[] = [];
-  const kept: {
-    name: string;
-    written: string;
-    sha256: { text: string; read: ReturnType<typeof digestOf> };
-    id: string;
-    line: number;
-  }[] = [];
+  // Lines wait for this computer's lookup of their contents, a production's worth at a time: a
+  // register of 100,000 is not held whole.
+  const kept: KeptLine[] = [];
+  const enter = async () => {
+    const sha256s = kept.flatMap(({ sha256 }) => (sha256.read?.digest === 'sha256' ? [sha256.read.hex] : []));
+    const lookup = sha256s.length ? await lookupHere(sha256s) : () => null;
+    for (const { name, written, sha256: cellOf, id, line } of kept.splice(0)) {
+      const turn = takeTurn();
+      if (turn) await turn;
+      const where = `${path}, line ${line}`;
+      const sha256 = cellOf.read;
+      if (!sha256 || sha256.digest !== 'sha256') {
+        problems.push({ where, why: said('sets.why.notASha256', { value: cellOf.text }) });
+        continue;
+      }
+      entries.add({
+        name,
+        writtenAs: written,
+        digests: { sha256: sha256.hex },
+        certification: lookup(sha256.hex, id || null) ?? { id: id || null, signedAt: null, anchoredAt: null },
+        where,
+      });
+    }
+  };
   const root = commonRoot();
+  let fromWindows = false;
   let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;
   let missing: string[] = [];
-  for (const record of records) {
-    const turn = takeTurn();
-    if (turn) await turn;
-    if (!at) {
-      const header = Array.from({ length: record.width }, (_, column) => record.cell(column));
-      missing = REQUIRED.filter((name) => !header.includes(name));
-      at = {
-        state: header.indexOf('State'),
-        file: header.indexOf('File'),
-        path: header.indexOf('Path'),
-        sha256: header.indexOf('SHA-256'),
-        id: header.indexOf('Certification id'),
-      };
-      continue;
-    }
-    if (missing.length)
-      throw new UnreadableReference(
-        `${path}, line 1`,
-        said('sets.why.noColumn', { columns: missing.join(', ') }),
-      );
-    // Only the cells used are decoded: a register line has nineteen.
-    const cell = (column: number) => (column < 0 ? '' : record.cell(column));
-    const state = cell(at.state);
-    if (state === 'removed') continue;
-    const line = record.number;
-    if (state !== 'anchored') {
-      problems.push({
-        where: `${path}, line ${line}`,
-        why: said('sets.why.notAnchored', { name: cell(at.file) || cell(at.path), state }),
+  try {
+    for (const record of records) {
+      const turn = takeTurn();
+      if (turn) await turn;
+      if (!at) {
+        const header = Array.from({ length: record.width }, (_, column) => record.cell(column));
+        missing = REQUIRED.filter((name) => !header.includes(name));
+        at = {
+          state: header.indexOf('State'),
+          file: header.indexOf('File'),
+          path: header.indexOf('Path'),
+          sha256: header.indexOf('SHA-256'),
+          id: header.indexOf('Certification id'),
+        };
+        continue;
+      }
+      if (missing.length)
+        throw new UnreadableReference(
+          `${path}, line 1`,
+          said('sets.why.noColumn', { columns: missing.join(', ') }),
+        );
+      // Only the cells used are decoded: a register line has nineteen.
+      const cell = (column: number) => (column < 0 ? '' : record.cell(column));
+      const state = cell(at.state);
+      if (state === 'removed') continue;
+      const line = record.number;
+      if (state !== 'anchored') {
+        problems.push({
+          where: `${path}, line ${line}`,
+          why: said('sets.why.notAnchored', { name: cell(at.file) || cell(at.path), state }),
+        });
+        continue;
+      }
+      const written = cell(at.path);
+      const sha256 = cell(at.sha256);
+      fromWindows ||= looksLikeWindows(written);
+      kept.push({
+        name: root.add(written),
+        written,
+        sha256: { text: sha256, read: digestOf(sha256) },
+        id: cell(at.id),
+        line,
       });
-      continue;
+      if (kept.length >= Math.max(1, entries.keptInMemory)) await enter();
     }
-    const written = cell(at.path);
-    const sha256 = cell(at.sha256);
-    kept.push({
-      name: root.add(written),
-      written,
-      sha256: { text: sha256, read: digestOf(sha256) },
-      id: cell(at.id),
-      line,
-    });
+    await enter();
+    return {
+      kind: 'register',
+      source: path,
+      entries: await entries.seal({ fromWindows, sharedFolder: root.length() }, takeTurn),
+      problems,
+      digests: [],
+    };
+  } catch (error) {
+    entries.close();
+    throw error;
   }
-  const sha256s = kept.flatMap(({ sha256 }) => (sha256.read?.digest === 'sha256' ? [sha256.read.hex] : []));
-  const lookup = sha256s.length ? await lookupHere(sha256s) : () => null;
-  const writtenPaths = kept.map(({ written }) => written);
-  const entries: ReferenceEntry[] = [];
-  for (const { name, written, sha256: cellOf, id, line } of kept) {
-    const turn = takeTurn();
-    if (turn) await turn;
-    const where = `${path}, line ${line}`;
-    const sha256 = cellOf.read;
-    if (!sha256 || sha256.digest !== 'sha256') {
-      problems.push({ where, why: said('sets.why.notASha256', { value: cellOf.text }) });
-      continue;
-    }
-    entries.push({
-      name: root.relative(name),
-      writtenAs: written,
-      digests: { sha256: sha256.hex },
-      certification: lookup(sha256.hex, id || null) ?? { id: id || null, signedAt: null, anchoredAt: null },
-      where,
-    });
-  }
-  return {
-    kind: 'register',
-    source: path,
-    entries,
-    fromWindows: looksLikeWindows(writtenPaths),
-    problems,
-    digests: [],
-  };
 }
 
 /**

@@ -7,9 +7,9 @@ import { progressPace } from '../progress-pace';
 import { readerTurns } from '../evidence/event-loop-turns';
 import type { ReadDocument } from '../../verifier/sets/match-set';
 import type { SetMatcher } from '../../verifier/sets/match-set';
-import { setMatcherTakingTurns, summaryOf } from '../../verifier/sets/match-set';
-import { ReportLines } from '../store';
-import type { Reference } from '../../verifier/sets/reference';
+import { setMatcher, summaryOf } from '../../verifier/sets/match-set';
+import { EntriesBuilder, ReportLines, SET_KEPT_IN_MEMORY, ScratchStack } from '../store';
+import type { Reference, ReferenceEntries } from '../../verifier/sets/reference';
 import { normalName } from '../../verifier/sets/reference';
 
 // At most one progress report per this many ms: enough for a bar, cheap for 100,000 files.
@@ -25,6 +25,30 @@ const realOrSame = (path: string) => {
   }
 };
 
+type WaitingFile = { file: FoundFile; name: string };
+
+/** A file waiting on disk: its exact bytes (a name that is not UTF-8) kept as base64. */
+const waitingAsText = {
+  of: ({ file, name }: WaitingFile) =>
+    JSON.stringify([
+      file.path,
+      file.size,
+      file.mtimeMs,
+      name,
+      file.rawPath && Buffer.from(file.rawPath).toString('base64'),
+    ]),
+  read(text: string): WaitingFile {
+    const [path, size, mtimeMs, name, raw] = JSON.parse(text) as [
+      string,
+      number,
+      number,
+      string,
+      string | null,
+    ];
+    return { file: { path, size, mtimeMs, ...(raw ? { rawPath: Buffer.from(raw, 'base64') } : {}) }, name };
+  },
+};
+
 /**
  * Reads every document of the set (files and folders, folders expanded in the hashing workers)
  * with the digests the reference needs, in one read each, and matches them against it. The
@@ -37,11 +61,33 @@ export async function verifySet(
     ownFiles: readonly string[];
     /** The digests the reference will want, when known before it is read. */
     digests: Reference['digests'] | null;
-    read(): Promise<Reference>;
+    /** Reads the reference, its entries kept by the builders it is given. */
+    read(newEntries: () => EntriesBuilder): Promise<Reference>;
   },
   pool: HashPool,
   onProgress?: (progress: SetProgress) => void,
-  /** How many lines the report keeps in memory before it keeps them on disk (for tests). */
+  /** How much (entries, lines, files waiting) is kept in memory before it is kept on disk (for tests). */
+  keptInMemory?: number,
+): Promise<SetReport> {
+  // What the check holds beyond a production's worth is on disk, and freed when it ends: the
+  // report keeps its own lines.
+  const waiting = new ScratchStack<WaitingFile>(keptInMemory, waitingAsText);
+  let entries: ReferenceEntries | null = null;
+  try {
+    return await checkSet(paths, source, pool, waiting, (read) => (entries = read), onProgress, keptInMemory);
+  } finally {
+    waiting.close();
+    (entries as ReferenceEntries | null)?.close();
+  }
+}
+
+async function checkSet(
+  paths: readonly string[],
+  source: Parameters<typeof verifySet>[1],
+  pool: HashPool,
+  waiting: ScratchStack<WaitingFile>,
+  onEntries: (entries: ReferenceEntries) => void,
+  onProgress?: (progress: SetProgress) => void,
   keptInMemory?: number,
 ): Promise<SetReport> {
   // The reference's own files by every name they may be listed under (as given, and resolved):
@@ -58,18 +104,25 @@ export async function verifySet(
   // Each document is matched as soon as it is read and the reference is known: what is kept is its
   // line of the report (on disk, for a large set), and the matching is done while the workers read.
   const lines = new ReportLines(keptInMemory);
+  // Documents read before the reference is (most of a large set, hashed while it is read) wait for
+  // it, a production's worth at most: then reading waits too.
   const readEarly: ReadDocument[] = [];
+  const readAhead = keptInMemory ?? SET_KEPT_IN_MEMORY;
   let matcher: SetMatcher | null = null;
   const matched = (document: ReadDocument) =>
     matcher ? lines.addDocument(matcher.match(document)) : readEarly.push(document);
-  const waiting: { file: FoundFile; name: string }[] = [];
   let inFlight = 0;
   let allRead: () => void = () => undefined;
   // The digests wanted are known once the reference is read; until then found files only wait.
   let digests = source.digests;
   const next = () => {
-    while (digests !== null && inFlight < IN_FLIGHT && waiting.length) {
-      const { file, name } = waiting.pop() as { file: FoundFile; name: string };
+    while (
+      digests !== null &&
+      inFlight < IN_FLIGHT &&
+      (matcher || inFlight + readEarly.length < readAhead) &&
+      waiting.length
+    ) {
+      const { file, name } = waiting.pop() as WaitingFile;
       inFlight++;
       void pool.hash(file, undefined, file.size, digests).then((outcome) => {
         inFlight--;
@@ -119,15 +172,15 @@ export async function verifySet(
   // The workers list the set while this thread reads the reference.
   let reference: Reference;
   try {
-    reference = await source.read();
+    reference = await source.read(() => new EntriesBuilder(keptInMemory));
   } catch (error) {
     await listing.catch(() => undefined);
     throw error;
   }
-  // The reference is indexed, and what was read meanwhile (most of a large set, hashed while its
-  // reference was read) is matched, with turns of the event loop: progress stays live.
+  onEntries(reference.entries);
+  // What was read meanwhile is matched, with turns of the event loop: progress stays live.
   const takeTurn = readerTurns();
-  matcher = await setMatcherTakingTurns(reference, takeTurn);
+  matcher = setMatcher(reference);
   digests = reference.digests;
   next();
   for (const document of readEarly.splice(0)) {

@@ -52,3 +52,7 @@ function storeOn(db: QueueDb): Store {
     },
   };
 }
+export { EntriesBuilder } from './reference-entries';
+export type { NamesRead } from './reference-entries';
+export { ScratchStack } from './scratch-stack';
+export { SET_KEPT_IN_MEMORY } from './scratch';

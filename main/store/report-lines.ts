@@ -1,11 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { SetLines, SetResult } from '../../protocol/sets';
 import { noVerdictsYet } from '../../protocol/sets';
+import { SET_KEPT_IN_MEMORY, scratchDatabase } from './scratch';
 
-// Up to this many lines a report is kept in memory (the 10,000 of a usual production take ~11 MB);
-// beyond, every line goes to a temporary database, so a production of 100,000 or a million
-// documents does not hold its report in memory.
-const KEPT_IN_MEMORY = 20_000;
 // Lines written to disk in one transaction, and read back in one page.
 const BATCH = 1000;
 
@@ -28,7 +25,7 @@ export class ReportLines implements SetLines {
   #finished = false;
   #closed = false;
 
-  constructor(private readonly keptInMemory = KEPT_IN_MEMORY) {}
+  constructor(private readonly keptInMemory = SET_KEPT_IN_MEMORY) {}
 
   addDocument(result: SetResult): void {
     this.#add(result, this.#documents);
@@ -107,13 +104,9 @@ export class ReportLines implements SetLines {
   }
 }
 
-/** A temporary database of its own: SQLite deletes its file when it is closed or the process ends. */
+/** The lines' own scratch database: the documents found in name order, the missing in the reference's. */
 function openDisk(): Disk {
-  const db = new Database('');
-  // Nothing here outlives the process: no journal to survive a crash with.
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.exec(`
+  const db = scratchDatabase(`
     CREATE TABLE documents (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, line TEXT NOT NULL);
     CREATE INDEX documents_in_order ON documents(name, seq);
     CREATE TABLE missing (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);

@@ -11,9 +11,8 @@ import { readRegister } from '../../main/sets/read-register';
 import { lookupIn } from '../../main/sets/open-reference';
 import type { LocalCertifications } from '../../main/sets/open-reference';
 import type { AnchoredFacts } from '../../main/store';
-import { setMatcherTakingTurns } from '../../verifier/sets/match-set';
-import { readerTurns } from '../../main/evidence/event-loop-turns';
-import { openStore } from '../../main/store';
+import { setMatcher } from '../../verifier/sets/match-set';
+import { EntriesBuilder, openStore } from '../../main/store';
 import Database from 'better-sqlite3';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
@@ -45,6 +44,17 @@ const verdicts = (report: SetReport) =>
     string,
     SetVerdict
   >;
+
+/**
+ * The same check with everything it holds (the reference's entries, the files waiting, the
+ * report's lines) kept on disk, as for a production of 100,000, gives the same report.
+ */
+async function expectSameOnDisk(set: string, against: { path: string } | null, report: SetReport) {
+  const onDisk = await core.verification.verifySet([set], against, undefined, 0);
+  expect([...onDisk.results], JSON.stringify(against)).toEqual([...report.results]);
+  expect(onDisk.summary).toEqual(report.summary);
+  onDisk.results.close();
+}
 
 beforeAll(async () => {
   ws = workspace('evidence-sets-');
@@ -148,6 +158,7 @@ describe('verifying a set', () => {
     for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {
       const clean = await core.verification.verifySet([production], against);
       expect(clean.summary, JSON.stringify(against)).toMatchObject({ passed: true, documents: 5 });
+      await expectSameOnDisk(production, against, clean);
     }
   }, 60_000);
 
@@ -205,6 +216,7 @@ describe('verifying a set', () => {
       const report = await core.verification.verifySet([production], { path: loadFile });
       expect(report.summary, encoding).toMatchObject({ passed: true, documents: 5 });
       expect(verdicts(report)[NFC], encoding).toBe('verified');
+      if (encoding === 'utf-8') await expectSameOnDisk(production, { path: loadFile }, report);
       rmSync(loadFile);
     }
 
@@ -234,6 +246,7 @@ describe('verifying a set', () => {
     const contract = [...report.results].find((result) => result.name === 'contract.pdf');
     expect(contract?.verdict).toBe('verified');
     expect(englishOf(contract?.note)).toMatch(/only the case differs/);
+    await expectSameOnDisk(production, { path: windows }, report);
   }, 60_000);
 
   it('reads the register after Excel saved it on a German computer: semicolons, Windows-1252, no byte-order mark', async () => {
@@ -306,21 +319,26 @@ describe('verifying a set', () => {
       dat,
       [['BEGBATES', 'NATIVEPATH', 'SHA256HASH'].map(field).join('\u0014'), ...datLines].join('\r\n'),
     );
-    for (const read of [() => readRegister(large, async () => () => null), () => readLoadFile(dat)]) {
+    for (const read of [
+      // Kept in memory (indexed with turns), and on disk (as a reference this large is).
+      () =>
+        readRegister(
+          large,
+          async () => () => null,
+          () => new EntriesBuilder(Infinity),
+        ),
+      () => readRegister(large, async () => () => null),
+      () => readLoadFile(dat),
+    ]) {
       const { value: reference, turns } = await turnsDuring(read);
-      expect(reference.entries).toHaveLength(50_000);
+      expect(reference.entries.size).toBe(50_000);
       // Read in one go, the 50,000 lines hold the thread until the end: no timer fires.
       expect(turns).toBeGreaterThan(5);
-      // So is indexing them for matching (about a tenth of a second for 100,000, in one go before).
-      const indexing = await turnsDuring(() => setMatcherTakingTurns(reference, readerTurns()));
-      expect(indexing.turns).toBeGreaterThan(0);
+      const seventh = [...reference.entries.inOrder()][7]!;
       expect(
-        indexing.value.match({
-          name: reference.entries[7]!.name,
-          path: '/x',
-          digests: { sha256: sha256('7') },
-        }),
+        setMatcher(reference).match({ name: seventh.name, path: '/x', digests: { sha256: sha256('7') } }),
       ).toMatchObject({ verdict: 'verified' });
+      reference.entries.close();
     }
   }, 60_000);
 
@@ -401,6 +419,32 @@ describe('verifying a set', () => {
     expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
     expect(trusting.code).toBe(0);
   }, 60_000);
+
+  it('reads files whose names are not UTF-8 when a large set keeps its waiting files on disk', async () => {
+    const set = join(ws.dir, 'latin-1');
+    execFileSync('cp', ['-r', production, set]);
+    // A Latin-1 "café.pdf" from an old file server: opened only by its exact bytes.
+    writeFileSync(
+      Buffer.concat([Buffer.from(join(set, 'caf')), Buffer.from([0xe9]), Buffer.from('.pdf')]),
+      'x',
+    );
+    const report = await core.verification.verifySet([set], { path: register }, undefined, 0);
+    expect(Object.values(verdicts(report)).sort()).toEqual(['not_certified', ...Array(5).fill('verified')]);
+    report.results.close();
+  }, 60_000);
+
+  it('refuses a kit zip that is not one, or is cut short, with where and why, and checks nothing', async () => {
+    const notAZip = join(ws.dir, 'not-a-kit.zip');
+    writeFileSync(notAZip, 'a letter, not a zip');
+    const bytes = readFileSync(join(ws.dir, 'kit.zip'));
+    const cutShort = join(ws.dir, 'cut-short.zip');
+    writeFileSync(cutShort, bytes.subarray(0, bytes.length >> 1));
+    for (const zip of [notAZip, cutShort])
+      await expect(core.verification.verifySet([production], { path: zip })).rejects.toMatchObject({
+        code: 'invalid_reference',
+        message: expect.stringContaining(zip),
+      });
+  });
 
   it('reports a kit receipt that does not hold, and does not count its document as certified', async () => {
     const tampered = join(ws.dir, 'tampered-kit');

@@ -144,7 +144,7 @@ describe('independent time (RFC 3161)', () => {
     writeFileSync(roots, tsa.rootPem);
     const args = profileSetArgs('cli-tsa', sandbox, client.clientId, '--tsa-url', tsa.url);
     const refused = await runCli(ws.dataDir, args, `${client.clientSecret}\n`);
-    expect(refused.code).toBe(2);
+    expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(
       /--tsa-url needs --tsa-ca: the root certificate\(s\) the authority publishes/,
     );

@@ -6,6 +6,7 @@ import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
 import type { Reference, ReferenceEntry } from '../sets/reference';
 import { normalName } from '../sets/reference';
+import { entriesInMemory } from '../sets/entries-in-memory';
 import type { Trust } from '../verify-receipt';
 import { verifyReceipt } from '../verify-receipt';
 
@@ -52,7 +53,7 @@ async function kitReference(files: File[], trust: Trust): Promise<Reference> {
       where,
     });
   }
-  return { kind: 'kit', source: null, entries, fromWindows: false, problems, digests: [] };
+  return { kind: 'kit', source: null, entries: entriesInMemory(entries, false), problems, digests: [] };
 }
 
 async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<string> {

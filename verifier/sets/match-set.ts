@@ -2,15 +2,13 @@ import type { SetResult, SetSummary, SetVerdict } from '../../protocol/sets';
 import { SET_VERDICTS, noVerdictsYet } from '../../protocol/sets';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
-import type { Digest, Reference, ReferenceEntry } from './reference';
+import type { Digest, KeptEntry, Reference } from './reference';
+import { fileNameOf } from './reference';
 
 /** One document of the set, read: its name relative to the set's root and its digests, or why not. */
 export type ReadDocument =
   | { name: string; path: string; digests: Partial<Record<Digest, string>> }
   | { name: string; path: string; unreadable: Said };
-
-const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
-const NONE: readonly ReferenceEntry[] = [];
 
 /**
  * Each document against the reference, by content and by name:
@@ -35,71 +33,17 @@ export interface SetMatcher {
   missing(): Iterable<SetResult>;
 }
 
+const entryOf = (entry: KeptEntry): SetResult['entry'] => ({
+  name: entry.writtenAs,
+  where: entry.where,
+  certification: entry.certification,
+});
+
 export function setMatcher(reference: Reference): SetMatcher {
-  const building = buildMatcher(reference);
-  for (;;) {
-    const step = building.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * setMatcher with a turn of the event loop (as `takeTurn` decides) every so many entries: indexing
- * a reference of 100,000 held the thread for a tenth of a second, with no progress shown.
- */
-export async function setMatcherTakingTurns(
-  reference: Reference,
-  takeTurn: () => Promise<void> | undefined,
-): Promise<SetMatcher> {
-  const building = buildMatcher(reference);
-  for (;;) {
-    const step = building.next();
-    if (step.done) return step.value;
-    await takeTurn();
-  }
-}
-
-const ENTRIES_BETWEEN_TURNS = 1000;
-
-/** Indexes the reference, pausing (yield) every ENTRIES_BETWEEN_TURNS entries; returns the matcher. */
-function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
-  const byName = reference.entries.every((entry) => !entry.name.includes('/'));
-  const nameOf = (name: string) => (byName ? basename(name) : name);
-  const key = (name: string) => (reference.fromWindows ? nameOf(name).toLowerCase() : nameOf(name));
-  // One index per kind of digest, keyed by the hex itself: 100,000 lookups build no strings.
-  const entriesByName = new Map<string, ReferenceEntry[]>();
-  const entriesByDigest = new Map<Digest, Map<string, ReferenceEntry[]>>();
-  const add = (map: Map<string, ReferenceEntry[]>, k: string, entry: ReferenceEntry) => {
-    const entries = map.get(k);
-    if (entries) entries.push(entry);
-    else map.set(k, [entry]);
-  };
-  for (const [at, entry] of reference.entries.entries()) {
-    if (at % ENTRIES_BETWEEN_TURNS === ENTRIES_BETWEEN_TURNS - 1) yield;
-    add(entriesByName, key(entry.name), entry);
-    for (const digest in entry.digests) {
-      let index = entriesByDigest.get(digest as Digest);
-      if (!index) entriesByDigest.set(digest as Digest, (index = new Map()));
-      add(index, entry.digests[digest as Digest] as string, entry);
-    }
-  }
-  // Most references carry one kind of digest: a document's entries of the same content are then
-  // the index's own list, not a new one for each of 100,000 documents.
-  const indexes = [...entriesByDigest];
-  const [only] = indexes.length === 1 ? indexes : [];
-  const sameContentAs = (digests: Partial<Record<Digest, string>>): readonly ReferenceEntry[] => {
-    if (only) {
-      const hex = digests[only[0]];
-      return (hex && only[1].get(hex)) || NONE;
-    }
-    const same: ReferenceEntry[] = [];
-    for (const [digest, index] of indexes) {
-      const hex = digests[digest];
-      for (const entry of (hex && index.get(hex)) || []) if (!same.includes(entry)) same.push(entry);
-    }
-    return same;
-  };
-  const found = new Set<ReferenceEntry>();
+  const { entries } = reference;
+  const nameOf = (name: string) => (entries.fileNamesOnly ? fileNameOf(name) : name);
+  // A byte per entry, whatever holds the entries: 100,000 cost 100 kB.
+  const found = new Uint8Array(entries.size);
   const match = (document: ReadDocument): SetResult => {
     if ('unreadable' in document)
       return {
@@ -110,9 +54,8 @@ function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
         entry: null,
         note: document.unreadable,
       };
-    const sameContent = sameContentAs(document.digests);
-    const sameName = entriesByName.get(key(document.name)) ?? NONE;
-    const exact = sameName.find((entry) => sameContent.includes(entry));
+    const { sameName, sameContent } = entries.candidates(document.name, document.digests);
+    const exact = sameName.find((entry) => sameContent.some((same) => same.at === entry.at));
     const verdict: SetVerdict = exact
       ? 'verified'
       : sameName.length
@@ -122,14 +65,14 @@ function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
           : 'not_certified';
     const entry = exact ?? sameName[0] ?? sameContent[0] ?? null;
     // A changed document still accounts for its entry: the name is there, its content is not.
-    if (entry) found.add(entry);
+    if (entry) found[entry.at] = 1;
     const caseOnly = entry !== null && verdict !== 'renamed' && nameOf(entry.name) !== nameOf(document.name);
     return {
       name: document.name,
       path: document.path,
       verdict,
       sha256: document.digests.sha256 ?? null,
-      entry: entry && { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+      entry: entry && entryOf(entry),
       note: caseOnly ? said('sets.caseOnly', { name: entry.writtenAs }) : null,
     };
   };
@@ -137,14 +80,14 @@ function* buildMatcher(reference: Reference): Generator<void, SetMatcher> {
   // it is missing from a set.
   function* missing(): Generator<SetResult> {
     if (reference.kind === 'this-computer') return;
-    for (const entry of reference.entries)
-      if (!found.has(entry))
+    for (const entry of entries.inOrder())
+      if (!found[entry.at])
         yield {
           name: entry.name,
           path: null,
           verdict: 'missing',
           sha256: entry.digests.sha256 ?? null,
-          entry: { name: entry.writtenAs, where: entry.where, certification: entry.certification },
+          entry: entryOf(entry),
           note: null,
         };
   }
@@ -170,7 +113,7 @@ export function summaryOf(counts: Record<SetVerdict, number>, reference: Referen
   return {
     counts,
     documents,
-    referenceEntries: reference.entries.length,
+    referenceEntries: reference.entries.size,
     referenceProblems: reference.problems.length,
     passed,
   };

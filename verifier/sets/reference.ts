@@ -36,13 +36,35 @@ export interface ReferenceProblem {
 
 export type { ReferenceKind };
 
+/** An entry as kept: `at` is its place in the reference's order, and says which entry it is. */
+export interface KeptEntry extends ReferenceEntry {
+  at: number;
+}
+
+/** A reference's entries as the matcher asks for them: in memory, or (a large one) on disk. */
+export interface ReferenceEntries {
+  readonly size: number;
+  /** File names only, no folders (a kit's receipts): documents are compared by their file names. */
+  readonly fileNamesOnly: boolean;
+  /**
+   * The entries with a document's name (as `nameKey` compares names) and those with any of its
+   * digests: the two things every verdict rests on.
+   */
+  candidates(
+    name: string,
+    digests: Partial<Record<Digest, string>>,
+  ): { sameName: readonly KeptEntry[]; sameContent: readonly KeptEntry[] };
+  /** Every entry, in the reference's order. */
+  inOrder(): Iterable<KeptEntry>;
+  /** Frees what holds them (a large reference's scratch database). */
+  close(): void;
+}
+
 export interface Reference {
   kind: ReferenceKind;
   /** The file or folder it was read from (none for this computer's register). */
   source: string | null;
-  entries: ReferenceEntry[];
-  /** Names differing only in case are the same file where the reference was made on Windows. */
-  fromWindows: boolean;
+  entries: ReferenceEntries;
   problems: ReferenceProblem[];
   /** Besides SHA-256, the digests its entries carry: each file is read once for all of them. */
   digests: ExtraDigest[];
@@ -61,6 +83,20 @@ export const normalName = (name: string): string =>
         .replace(/^(\.\/)+/, '')
         .replace(/\/{2,}/g, '/');
 
+/** How names are compared: names differing only in case are the same where the reference was made on Windows. */
+export interface NameRule {
+  fileNamesOnly: boolean;
+  fromWindows: boolean;
+}
+
+export const fileNameOf = (name: string): string => name.slice(name.lastIndexOf('/') + 1);
+
+/** A name (normalName's) as compared under the rule: the file name alone, lower case from Windows. */
+export function nameKey(name: string, rule: NameRule): string {
+  const compared = rule.fileNamesOnly ? fileNameOf(name) : name;
+  return rule.fromWindows ? compared.toLowerCase() : compared;
+}
+
 /** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
 export function digestOf(text: string): { digest: Digest; hex: string } | null {
   const hex = text.trim().toLowerCase();
@@ -70,16 +106,16 @@ export function digestOf(text: string): { digest: Digest; hex: string } | null {
 }
 
 /** Paths written by Windows: a drive letter, a UNC share, or backslashes between folders. */
-export const looksLikeWindows = (paths: readonly string[]): boolean =>
-  paths.some((path) => /^[a-zA-Z]:[\\/]|^\\\\|\\/.test(path));
+export const looksLikeWindows = (path: string): boolean => /^[a-zA-Z]:[\\/]|^\\\\|\\/.test(path);
 
 /**
- * The names of absolute paths relative to their deepest common folder: the register keeps the
- * paths where each file was certified; the set given is that folder, wherever it is now. One path
- * at a time, for a reader that takes turns: `add` each path (it returns the path as compared), then
- * `relative` makes each returned name relative to the deepest folder all of them share.
+ * The deepest folder absolute paths share: the register keeps the paths where each file was
+ * certified; the set given is that folder, wherever it is now. One path at a time, for a reader
+ * that takes turns: `add` each path (it returns the path as compared); `length` is then how many
+ * characters of each returned name are that folder (with its last '/'), to cut off for its name in
+ * the set.
  */
-export function commonRoot(): { add(path: string): string; relative(name: string): string } {
+export function commonRoot(): { add(path: string): string; length(): number } {
   let first: string | undefined;
   // The shared folder is a prefix of every name that ends in '/'; a single name keeps its own.
   let common = 0;
@@ -99,6 +135,6 @@ export function commonRoot(): { add(path: string): string; relative(name: string
       }
       return name;
     },
-    relative: (name) => (common === 0 ? name : name.slice(common)),
+    length: () => common,
   };
 }

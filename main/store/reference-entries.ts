@@ -1,0 +1,169 @@
+import type Database from 'better-sqlite3';
+import { entriesInMemoryTakingTurns } from '../../verifier/sets/entries-in-memory';
+import type { Digest, KeptEntry, ReferenceEntries, ReferenceEntry } from '../../verifier/sets/reference';
+import { fileNameOf } from '../../verifier/sets/reference';
+import { SET_KEPT_IN_MEMORY, scratchDatabase } from './scratch';
+
+const DIGESTS = ['sha256', 'md5', 'sha1'] as const satisfies readonly Digest[];
+// Entries written in one transaction, and read back in one page.
+const BATCH = 1000;
+
+/** How the names are compared, known once every entry is read. */
+export interface NamesRead {
+  /** Names differing only in case are the same: the reference was made on Windows. */
+  fromWindows: boolean;
+  /** How many characters of every name are a folder they all share (cut off for the name in the set). */
+  sharedFolder?: number;
+}
+
+type Row = {
+  at: number;
+  name: string;
+  sha256: string | null;
+  md5: string | null;
+  sha1: string | null;
+  rest: string;
+};
+
+/**
+ * A reference's entries as a reader finds them: in memory up to a usual production, beyond it in a
+ * scratch database indexed by name and digest, so a reference of 100,000 takes no more memory than
+ * one of 10,000. `seal` hands them to the matcher, once all are read.
+ */
+export class EntriesBuilder {
+  #memory: ReferenceEntry[] = [];
+  #disk: Database.Database | null = null;
+  #size = 0;
+  #first: string | null = null;
+  // Where the last '/' of any name is: a reference whose names (after their shared folder) have
+  // none names files, not paths.
+  #lastFolderEnd = -1;
+  #present = new Set<Digest>();
+
+  constructor(readonly keptInMemory = SET_KEPT_IN_MEMORY) {}
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** An entry, its name as compared (with the folder all share still on it). */
+  add(entry: ReferenceEntry): void {
+    this.#size++;
+    this.#first ??= entry.name;
+    this.#lastFolderEnd = Math.max(this.#lastFolderEnd, entry.name.lastIndexOf('/'));
+    for (const digest in entry.digests) this.#present.add(digest as Digest);
+    this.#memory.push(entry);
+    if (this.#disk) {
+      if (this.#memory.length >= BATCH) this.#flush(this.#disk);
+    } else if (this.#memory.length > this.keptInMemory) {
+      this.#disk = scratchDatabase(`
+        CREATE TABLE entries (
+          at INTEGER PRIMARY KEY, name TEXT NOT NULL, lower TEXT NOT NULL,
+          sha256 TEXT, md5 TEXT, sha1 TEXT, rest TEXT NOT NULL
+        );
+      `);
+      this.#flush(this.#disk);
+    }
+  }
+
+  /** Every entry read: indexed for the matcher (in memory with turns of the event loop). */
+  async seal(names: NamesRead, takeTurn: () => Promise<void> | undefined): Promise<ReferenceEntries> {
+    const cut = names.sharedFolder ?? 0;
+    if (!this.#disk) {
+      const entries = cut
+        ? this.#memory.map((entry) => ({ ...entry, name: entry.name.slice(cut) }))
+        : this.#memory;
+      this.#memory = [];
+      return entriesInMemoryTakingTurns(entries, names.fromWindows, takeTurn);
+    }
+    this.#flush(this.#disk);
+    return entriesOnDisk(this.#disk, {
+      size: this.#size,
+      fromWindows: names.fromWindows,
+      fileNamesOnly: this.#lastFolderEnd < cut,
+      shared: (this.#first ?? '').slice(0, cut),
+      digests: DIGESTS.filter((digest) => this.#present.has(digest)),
+    });
+  }
+
+  /** Frees the entries of a reference not sealed (one that failed to read). */
+  close(): void {
+    this.#disk?.close();
+    this.#memory = [];
+  }
+
+  #flush(db: Database.Database): void {
+    const insert = db.prepare(
+      'INSERT INTO entries (at, name, lower, sha256, md5, sha1, rest) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const entries = this.#memory.splice(0);
+    const first = this.#size - entries.length;
+    db.transaction(() => {
+      for (const [offset, { name, digests, writtenAs, certification, where }] of entries.entries())
+        insert.run(
+          first + offset,
+          name,
+          name.toLowerCase(),
+          digests.sha256 ?? null,
+          digests.md5 ?? null,
+          digests.sha1 ?? null,
+          JSON.stringify({ writtenAs, certification, where }),
+        );
+    })();
+  }
+}
+
+/** The entries in their scratch database: each document's candidates in one query. */
+function entriesOnDisk(
+  db: Database.Database,
+  how: { size: number; fromWindows: boolean; fileNamesOnly: boolean; shared: string; digests: Digest[] },
+): ReferenceEntries {
+  // Names are kept whole (the shared folder is only known at the end): a document's name is looked
+  // up with that folder before it, in lower case where the reference came from Windows.
+  const nameColumn = how.fromWindows ? 'lower' : 'name';
+  db.exec(`CREATE INDEX by_name ON entries(${nameColumn})`);
+  for (const digest of how.digests) db.exec(`CREATE INDEX by_${digest} ON entries(${digest})`);
+  const columns = 'at, name, sha256, md5, sha1, rest';
+  const candidates = db.prepare(
+    [
+      `SELECT 1 AS named, ${columns} FROM entries WHERE ${nameColumn} = ?`,
+      ...how.digests.map((digest) => `SELECT 0, ${columns} FROM entries WHERE ${digest} = ?`),
+    ].join(' UNION ALL '),
+  );
+  const page = db.prepare(`SELECT ${columns} FROM entries WHERE at > ? ORDER BY at LIMIT ${BATCH}`);
+  const cut = how.shared.length;
+  const kept = (row: Row): KeptEntry => {
+    const rest = JSON.parse(row.rest) as Pick<ReferenceEntry, 'writtenAs' | 'certification' | 'where'>;
+    const digests: ReferenceEntry['digests'] = {};
+    for (const digest of DIGESTS) if (row[digest] !== null) digests[digest] = row[digest];
+    return { at: row.at, name: row.name.slice(cut), digests, ...rest };
+  };
+  return {
+    size: how.size,
+    fileNamesOnly: how.fileNamesOnly,
+    candidates(name, digests) {
+      const whole = how.shared + (how.fileNamesOnly ? fileNameOf(name) : name);
+      const rows = candidates.all(
+        how.fromWindows ? whole.toLowerCase() : whole,
+        ...how.digests.map((digest) => digests[digest] ?? null),
+      ) as (Row & { named: 0 | 1 })[];
+      const sameName: KeptEntry[] = [];
+      const sameContent: KeptEntry[] = [];
+      for (const row of rows) {
+        if (row.named) sameName.push(kept(row));
+        // An entry with two of the document's digests is one entry of the same content.
+        else if (!sameContent.some((entry) => entry.at === row.at)) sameContent.push(kept(row));
+      }
+      return { sameName, sameContent };
+    },
+    *inOrder() {
+      for (let after = -1; ;) {
+        const rows = page.all(after) as Row[];
+        for (const row of rows) yield kept(row);
+        if (rows.length < BATCH) return;
+        after = (rows.at(-1) as Row).at;
+      }
+    },
+    close: () => db.close(),
+  };
+}
