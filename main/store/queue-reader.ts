@@ -126,7 +126,8 @@ export class QueueReader {
    */
   anchoredSignedFacts(profileId: string, page: { afterId: number; limit: number }): AnchoredFacts[] {
     return this.sql(
-      `SELECT ${FACTS} FROM certifications c JOIN logged_times l ON l.certification_id = c.id
+      `SELECT ${FACTS} FROM certifications c INDEXED BY certifications_anchored_facts
+         JOIN logged_times l ON l.certification_id = c.id
        WHERE c.profile_id = ? AND c.state = 'anchored' AND c.id > ? ORDER BY c.id LIMIT ?`,
     )
       .all(profileId, page.afterId, page.limit)

@@ -70,9 +70,9 @@ export class EntriesBuilder {
   async seal(names: NamesRead, takeTurn: () => Promise<void> | undefined): Promise<ReferenceEntries> {
     const cut = names.sharedFolder ?? 0;
     if (!this.#disk) {
-      const entries = cut
-        ? this.#memory.map((entry) => ({ ...entry, name: entry.name.slice(cut) }))
-        : this.#memory;
+      const entries = this.#memory;
+      // Cut in place: these entries are the builder's own.
+      if (cut) for (const entry of entries) entry.name = entry.name.slice(cut);
       this.#memory = [];
       return entriesInMemoryTakingTurns(entries, names.fromWindows, takeTurn);
     }

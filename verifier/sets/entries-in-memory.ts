@@ -4,7 +4,10 @@ import { nameKey } from './reference';
 const NONE: readonly KeptEntry[] = [];
 const ENTRIES_BETWEEN_TURNS = 1000;
 
-/** A reference's entries held in memory, indexed by name and by each kind of digest. */
+/**
+ * A reference's entries held in memory, indexed by name and by each kind of digest. The entries
+ * are theirs from now on (each is given its place in the order, `at`).
+ */
 export function entriesInMemory(entries: readonly ReferenceEntry[], fromWindows: boolean): ReferenceEntries {
   const indexing = indexEntries(entries, fromWindows);
   for (;;) {
@@ -47,7 +50,8 @@ function* indexEntries(
   };
   for (const [at, entry] of entries.entries()) {
     if (at % ENTRIES_BETWEEN_TURNS === ENTRIES_BETWEEN_TURNS - 1) yield;
-    const one = { ...entry, at };
+    // Each entry is given its place, not copied with it: copying was a tenth of a check's time.
+    const one = Object.assign(entry, { at });
     kept.push(one);
     add(byName, nameKey(entry.name, rule), one);
     for (const digest in entry.digests) {
