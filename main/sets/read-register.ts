@@ -115,25 +115,27 @@ async function referenceOf(
           said('sets.why.noColumn', { columns: missing.join(', ') }),
         );
       // Only the cells used are decoded: a register line has nineteen.
-      const cell = (column: number) => (column < 0 ? '' : record.cell(column));
-      const state = cell(at.state);
+      const state = cellOf(record, at.state);
       if (state === 'removed') continue;
       const line = record.number;
       if (state !== 'anchored') {
         problems.push({
           where: `${path}, line ${line}`,
-          why: said('sets.why.notAnchored', { name: cell(at.file) || cell(at.path), state }),
+          why: said('sets.why.notAnchored', {
+            name: cellOf(record, at.file) || cellOf(record, at.path),
+            state,
+          }),
         });
         continue;
       }
-      const written = cell(at.path);
-      const sha256 = cell(at.sha256);
+      const written = cellOf(record, at.path);
+      const sha256 = cellOf(record, at.sha256);
       fromWindows ||= looksLikeWindows(written);
       kept.push({
         name: root.add(written),
         written,
         sha256: { text: sha256, read: digestOf(sha256) },
-        id: cell(at.id),
+        id: cellOf(record, at.id),
         line,
       });
       if (kept.length >= Math.max(1, entries.keptInMemory)) await enter();
@@ -151,6 +153,9 @@ async function referenceOf(
     throw error;
   }
 }
+
+/** A cell of the record, '' for a column the register does not have. */
+const cellOf = (record: CsvRecord, column: number) => (column < 0 ? '' : record.cell(column));
 
 /**
  * The separator of the register's first line: a comma as we write it; a semicolon (or a tab) once

@@ -97,12 +97,23 @@ export function nameKey(name: string, rule: NameRule): string {
   return rule.fromWindows ? compared.toLowerCase() : compared;
 }
 
+const DIGEST_OF_LENGTH: Partial<Record<number, Digest>> = { 32: 'md5', 40: 'sha1', 64: 'sha256' };
+
 /** A digest as compared: lower-case hex, or null when it is not one of the lengths we know. */
 export function digestOf(text: string): { digest: Digest; hex: string } | null {
-  const hex = text.trim().toLowerCase();
-  if (!/^[0-9a-f]+$/.test(hex)) return null;
-  const digest = ({ 32: 'md5', 40: 'sha1', 64: 'sha256' } as const)[hex.length as 32 | 40 | 64];
+  // Most are written as compared (our register, most load files): checked without a copy.
+  const hex = isLowerHex(text) ? text : text.trim().toLowerCase();
+  if (hex !== text && !isLowerHex(hex)) return null;
+  const digest = DIGEST_OF_LENGTH[hex.length];
   return digest ? { digest, hex } : null;
+}
+
+function isLowerHex(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+  }
+  return text.length > 0;
 }
 
 /** Paths written by Windows: a drive letter, a UNC share, or backslashes between folders. */
