@@ -72,12 +72,12 @@ export async function verifySet(
   // What the check holds beyond a production's worth is on disk, and freed when it ends: the
   // report keeps its own lines.
   const waiting = new ScratchStack<WaitingFile>(keptInMemory, waitingAsText);
-  let entries: ReferenceEntries | null = null;
+  const held: { entries?: ReferenceEntries } = {};
   try {
-    return await checkSet(paths, source, pool, waiting, (read) => (entries = read), onProgress, keptInMemory);
+    return await checkSet(paths, source, pool, waiting, held, onProgress, keptInMemory);
   } finally {
     waiting.close();
-    (entries as ReferenceEntries | null)?.close();
+    held.entries?.close();
   }
 }
 
@@ -86,7 +86,8 @@ async function checkSet(
   source: Parameters<typeof verifySet>[1],
   pool: HashPool,
   waiting: ScratchStack<WaitingFile>,
-  onEntries: (entries: ReferenceEntries) => void,
+  /** Where the reference's entries are left, for the caller to free. */
+  held: { entries?: ReferenceEntries },
   onProgress?: (progress: SetProgress) => void,
   keptInMemory?: number,
 ): Promise<SetReport> {
@@ -177,7 +178,7 @@ async function checkSet(
     await listing.catch(() => undefined);
     throw error;
   }
-  onEntries(reference.entries);
+  held.entries = reference.entries;
   // What was read meanwhile is matched, with turns of the event loop: progress stays live.
   const takeTurn = readerTurns();
   matcher = setMatcher(reference);

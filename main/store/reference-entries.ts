@@ -32,7 +32,7 @@ type Row = {
  */
 export class EntriesBuilder {
   #memory: ReferenceEntry[] = [];
-  #disk: Database.Database | null = null;
+  #disk: { db: Database.Database; insert: Database.Statement } | null = null;
   #size = 0;
   #first: string | null = null;
   // Where the last '/' of any name is: a reference whose names (after their shared folder) have
@@ -56,12 +56,18 @@ export class EntriesBuilder {
     if (this.#disk) {
       if (this.#memory.length >= BATCH) this.#flush(this.#disk);
     } else if (this.#memory.length > this.keptInMemory) {
-      this.#disk = scratchDatabase(`
+      const db = scratchDatabase(`
         CREATE TABLE entries (
           at INTEGER PRIMARY KEY, name TEXT NOT NULL, lower TEXT NOT NULL,
           sha256 TEXT, md5 TEXT, sha1 TEXT, rest TEXT NOT NULL
         );
       `);
+      this.#disk = {
+        db,
+        insert: db.prepare(
+          'INSERT INTO entries (at, name, lower, sha256, md5, sha1, rest) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        ),
+      };
       this.#flush(this.#disk);
     }
   }
@@ -77,7 +83,7 @@ export class EntriesBuilder {
       return entriesInMemoryTakingTurns(entries, names.fromWindows, takeTurn);
     }
     this.#flush(this.#disk);
-    return entriesOnDisk(this.#disk, {
+    return entriesOnDisk(this.#disk.db, {
       size: this.#size,
       fromWindows: names.fromWindows,
       fileNamesOnly: this.#lastFolderEnd < cut,
@@ -88,14 +94,11 @@ export class EntriesBuilder {
 
   /** Frees the entries of a reference not sealed (one that failed to read). */
   close(): void {
-    this.#disk?.close();
+    this.#disk?.db.close();
     this.#memory = [];
   }
 
-  #flush(db: Database.Database): void {
-    const insert = db.prepare(
-      'INSERT INTO entries (at, name, lower, sha256, md5, sha1, rest) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+  #flush({ db, insert }: { db: Database.Database; insert: Database.Statement }): void {
     const entries = this.#memory.splice(0);
     const first = this.#size - entries.length;
     db.transaction(() => {
