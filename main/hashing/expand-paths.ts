@@ -132,18 +132,22 @@ function visit(
     return;
   }
   const inside = new Set(ancestors).add(real);
+  // The folder's path as path.join writes it, with its separator, once: joining it again for each
+  // of 10,000 names was a third of listing them.
+  const folder = join(path, '_').slice(0, -1);
   for (const child of entries
-    .map((name) => childOf(target, name))
+    .map((name) => childOf(target, folder, name))
     .sort((a, b) => (a.path < b.path ? -1 : 1))) {
     if (!isClutter(basename(child.path))) visit(child, inside, out, handOut);
   }
 }
 
-function childOf(parent: Target, name: Buffer): Target {
-  if (!parent.raw && isUtf8(name)) return { path: join(parent.path, name.toString('utf8')) };
+/** A name in a folder: `folder` is the folder's path ending in its separator. */
+function childOf(parent: Target, folder: string, name: Buffer): Target {
+  if (!parent.raw && isUtf8(name)) return { path: folder + name.toString('utf8') };
   const parentBytes = parent.raw ?? Buffer.from(parent.path);
   return {
-    path: join(parent.path, readable(name)),
+    path: folder + readable(name),
     raw: Buffer.concat([parentBytes, Buffer.from(sep), name]),
   };
 }

@@ -109,6 +109,16 @@ describe('expanding dropped paths', () => {
     }
   });
 
+  it('names the files of a folder given with a trailing slash, a ./ or a // as path.join writes them', async () => {
+    const [deep] = ws.files({ 'sub/deep.pdf': 'd' });
+    const docs = join(ws.dir, 'docs');
+    for (const given of [`${docs}/`, `${ws.dir}/./docs`, `${ws.dir}//docs//`])
+      expect(
+        (await expand([given])).files.map((f) => f.path),
+        given,
+      ).toEqual([deep]);
+  });
+
   it('reports a link that points to itself', async () => {
     const loop = join(ws.dir, 'self');
     symlinkSync(loop, loop);
