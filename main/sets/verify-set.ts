@@ -28,23 +28,16 @@ const realOrSame = (path: string) => {
 type WaitingFile = { file: FoundFile; name: string };
 
 /** A file waiting on disk: its exact bytes (a name that is not UTF-8) kept as base64. */
-const waitingAsText = {
-  of: ({ file, name }: WaitingFile) =>
-    JSON.stringify([
-      file.path,
-      file.size,
-      file.mtimeMs,
-      name,
-      file.rawPath && Buffer.from(file.rawPath).toString('base64'),
-    ]),
-  read(text: string): WaitingFile {
-    const [path, size, mtimeMs, name, raw] = JSON.parse(text) as [
-      string,
-      number,
-      number,
-      string,
-      string | null,
-    ];
+const waitingAsKept = {
+  of: ({ file, name }: WaitingFile) => [
+    file.path,
+    file.size,
+    file.mtimeMs,
+    name,
+    file.rawPath && Buffer.from(file.rawPath).toString('base64'),
+  ],
+  read(value: unknown): WaitingFile {
+    const [path, size, mtimeMs, name, raw] = value as [string, number, number, string, string | null];
     return { file: { path, size, mtimeMs, ...(raw ? { rawPath: Buffer.from(raw, 'base64') } : {}) }, name };
   },
 };
@@ -71,7 +64,7 @@ export async function verifySet(
 ): Promise<SetReport> {
   // What the check holds beyond a production's worth is on disk, and freed when it ends: the
   // report keeps its own lines.
-  const waiting = new ScratchStack<WaitingFile>(keptInMemory, waitingAsText);
+  const waiting = new ScratchStack<WaitingFile>(keptInMemory, waitingAsKept);
   const held: { entries?: ReferenceEntries } = {};
   try {
     return await checkSet(paths, source, pool, waiting, held, onProgress, keptInMemory);
