@@ -88,15 +88,22 @@ export const SET_LINES_SHOWN = 500;
 
 /** The window's view of a report (see SetReportView). */
 export function setReportView(report: SetReport, linesPerVerdict: number): SetReportView {
-  const results: SetResult[] = [];
+  return { ...report, results: linesShown(report.results, linesPerVerdict), linesPerVerdict };
+}
+
+/**
+ * The lines a screen shows of a report, in its order: the first `linesPerVerdict` of all together,
+ * and the first of each verdict, so that every kind of failure is in view whatever the set's size.
+ */
+export function linesShown(lines: Iterable<SetResult>, linesPerVerdict: number): SetResult[] {
+  const shown: SetResult[] = [];
   const perVerdict = new Map<SetVerdict, number>();
-  for (const result of report.results) {
-    const count = perVerdict.get(result.verdict) ?? 0;
-    perVerdict.set(result.verdict, count + 1);
-    // The first lines of all together, and the first of each verdict.
-    if (results.length < linesPerVerdict || count < linesPerVerdict) results.push(result);
+  for (const line of lines) {
+    const count = perVerdict.get(line.verdict) ?? 0;
+    perVerdict.set(line.verdict, count + 1);
+    if (shown.length < linesPerVerdict || count < linesPerVerdict) shown.push(line);
   }
-  return { ...report, results, linesPerVerdict };
+  return shown;
 }
 
 export interface SetProgress {

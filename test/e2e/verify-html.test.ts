@@ -8,7 +8,7 @@ import type { Receipt } from '../../protocol/receipt';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
-import { CHROMIUM, SCREENSHOTS, accessibilityViolations } from './harness';
+import { CHROMIUM, SCREENSHOTS, SCREEN_SIZES, accessibilityViolations } from './harness';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
 // no network. The kit is made by the real core on the embedded sandbox.
@@ -266,14 +266,44 @@ describe('verify.html, opened from the kit', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 
+  it('shows a large production as the first 500 lines of each verdict, with every verdict in view and the counts of all', async () => {
+    const production = join(ws.dir, 'large production');
+    mkdirSync(production);
+    copyFileSync(join(ws.dir, 'docs', 'Exhibit A.pdf'), join(production, 'Exhibit A.pdf'));
+    writeFileSync(join(production, 'Exhibit B.pdf'), 'exhibit b, edited');
+    // Named to sort before the exhibits: without a cap per verdict, they would fill the table.
+    for (let i = 0; i < 600; i++)
+      writeFileSync(join(production, `Cover ${String(i).padStart(3, '0')}.pdf`), `${i}`);
+    const { page } = await open();
+    await page.locator('#set-folder').setInputFiles(production);
+    await page.locator('#set-kit').setInputFiles(kit);
+    await expect
+      .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
+      .toMatch(/602 documents: 1 verified, 1 changed, 0 renamed, 600 not certified/);
+    const verdicts = await page
+      .locator('#set-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
+    expect(verdicts.filter((verdict) => verdict === 'not_certified')).toHaveLength(500);
+    expect(verdicts).toContain('changed');
+    expect(verdicts).toContain('verified');
+    expect(await page.locator('#set-lines-shown').textContent()).toBe(
+      'Showing 503 of 603 lines: the first 500 of each verdict, in name order.',
+    );
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await page.locator('#set-result').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SCREENSHOTS, `verify-html-large-set-${scheme}-${size}.png`) });
+      }
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
   it('reads well in light and dark, small and large (screenshots)', async () => {
     const { page } = await open();
     await check(page, docs[0]!, certificateOf('Exhibit A.pdf'));
     for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries({
-        small: { width: 800, height: 600 },
-        large: { width: 1440, height: 900 },
-      })) {
+      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize(viewport);
         await page.screenshot({

@@ -8,6 +8,7 @@ import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fa
 import type { Trust } from '../verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
 import { checkProduction, verdictWords } from './set-check';
+import { SET_LINES_SHOWN } from '../../protocol/sets';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -240,9 +241,12 @@ function start(): void {
           ` ${text}`,
         );
       },
-      lines: (results) => {
+      lines: (results, total) => {
         const table = $('set-table');
         table.hidden = results.length === 0;
+        const caption = $('set-lines-shown');
+        caption.hidden = results.length === total;
+        caption.textContent = `Showing ${results.length.toLocaleString('en')} of ${total.toLocaleString('en')} lines: the first ${SET_LINES_SHOWN} of each verdict, in name order.`;
         table.querySelector('tbody')?.replaceChildren(
           ...results.map((result) => {
             const row = document.createElement('tr');

@@ -1,7 +1,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { SetResult } from '../../protocol/sets';
-import { SET_VERDICT_WORDS, plainEnglish, setSummaryInEnglish } from '../../protocol/sets';
+import {
+  SET_LINES_SHOWN,
+  SET_VERDICT_WORDS,
+  linesShown,
+  plainEnglish,
+  setSummaryInEnglish,
+} from '../../protocol/sets';
 import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
 import type { Reference, ReferenceEntry } from '../sets/reference';
@@ -69,7 +75,8 @@ async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<s
 export interface SetCheckView {
   progress(fraction: number): void;
   result(kind: 'verified' | 'failed', headline: string, text: string): void;
-  lines(results: SetResult[]): void;
+  /** The lines shown (the first of each verdict), and how many the report has. */
+  lines(shown: SetResult[], total: number): void;
 }
 
 export async function checkProduction(
@@ -119,7 +126,8 @@ export async function checkProduction(
         : 'Not passed: see the lines below',
     text,
   );
-  view.lines(results);
+  // A production of 100,000 is not 100,000 rows: the counts above are for all of them.
+  view.lines(linesShown(results, SET_LINES_SHOWN), results.length);
 }
 
 export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];
