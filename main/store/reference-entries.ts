@@ -42,10 +42,6 @@ export class EntriesBuilder {
 
   constructor(readonly keptInMemory = SET_KEPT_IN_MEMORY) {}
 
-  get size(): number {
-    return this.#size;
-  }
-
   /** An entry, its name as compared (with the folder all share still on it). */
   add(entry: ReferenceEntry): void {
     this.#size++;

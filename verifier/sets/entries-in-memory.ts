@@ -39,7 +39,6 @@ function* indexEntries(
   fromWindows: boolean,
 ): Generator<void, ReferenceEntries> {
   const rule: NameRule = { fileNamesOnly: entries.every((entry) => !entry.name.includes('/')), fromWindows };
-  const kept: KeptEntry[] = [];
   // One index per kind of digest, keyed by the hex itself: 100,000 lookups build no strings.
   const byName = new Map<string, KeptEntry[]>();
   const byDigest = new Map<Digest, Map<string, KeptEntry[]>>();
@@ -52,7 +51,6 @@ function* indexEntries(
     if (at % ENTRIES_BETWEEN_TURNS === ENTRIES_BETWEEN_TURNS - 1) yield;
     // Each entry is given its place, not copied with it: copying was a tenth of a check's time.
     const one = Object.assign(entry, { at });
-    kept.push(one);
     add(byName, nameKey(entry.name, rule), one);
     for (const digest in entry.digests) {
       let index = byDigest.get(digest as Digest);
@@ -77,13 +75,13 @@ function* indexEntries(
     return same;
   };
   return {
-    size: kept.length,
+    size: entries.length,
     fileNamesOnly: rule.fileNamesOnly,
     candidates: (name, digests) => ({
       sameName: byName.get(nameKey(name, rule)) ?? NONE,
       sameContent: sameContentAs(digests),
     }),
-    inOrder: () => kept,
+    inOrder: () => entries as readonly KeptEntry[],
     close: () => undefined,
   };
 }
