@@ -64,7 +64,7 @@ export async function verifySet(
 ): Promise<SetReport> {
   // What the check holds beyond a production's worth is on disk, and freed when it ends: the
   // report keeps its own lines.
-  const waiting = new ScratchStack<WaitingFile>(keptInMemory, waitingAsKept);
+  const waiting = new ScratchStack<WaitingFile>(waitingAsKept, keptInMemory);
   const held: { entries?: ReferenceEntries } = {};
   try {
     return await checkSet(paths, source, pool, waiting, held, onProgress, keptInMemory);

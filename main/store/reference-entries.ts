@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { entriesInMemoryTakingTurns } from '../../verifier/sets/entries-in-memory';
+import { entriesInMemory } from '../../verifier/sets/entries-in-memory';
 import type { Digest, KeptEntry, ReferenceEntries, ReferenceEntry } from '../../verifier/sets/reference';
 import { fileNameOf } from '../../verifier/sets/reference';
 import { SET_KEPT_IN_MEMORY, scratchDatabase } from './scratch';
@@ -76,7 +76,7 @@ export class EntriesBuilder {
       // Cut in place: these entries are the builder's own.
       if (cut) for (const entry of entries) entry.name = entry.name.slice(cut);
       this.#memory = [];
-      return entriesInMemoryTakingTurns(entries, names.fromWindows, takeTurn);
+      return entriesInMemory(entries, names.fromWindows, takeTurn);
     }
     this.#flush(this.#disk);
     return entriesOnDisk(this.#disk.db, {

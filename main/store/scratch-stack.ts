@@ -20,12 +20,9 @@ export class ScratchStack<T> {
   #onDisk = 0;
 
   constructor(
+    /** How an item is kept on disk (a value JSON can write), and read back. */
+    private readonly kept: { of(item: T): unknown; read(value: unknown): T },
     private readonly keptInMemory = SET_KEPT_IN_MEMORY,
-    /** How an item is kept on disk (a value JSON can write) and read back: as it is, unless said. */
-    private readonly kept: { of(item: T): unknown; read(value: unknown): T } = {
-      of: (item) => item,
-      read: (value) => value as T,
-    },
   ) {}
 
   get length(): number {

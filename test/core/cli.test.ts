@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
-import { workspace } from '../support/core';
+import { queuedRows, workspace } from '../support/core';
 import { openStore } from '../../main/store';
 import { profileSetArgs, runCli, runCliWith } from '../support/cli';
 import { englishOn } from '../support/english-leaks';
@@ -172,18 +172,7 @@ describe('evidence-desk CLI', () => {
   it('detects a queue damaged in the middle before anything writes to it, in every command', async () => {
     // A real queue of 3,000 rows with 16 KB of random bytes written over its middle.
     const store = openStore(join(ws.dataDir, 'queue.sqlite'));
-    store.queue.enqueue(
-      Array.from({ length: 3000 }, (_, i) => ({
-        profileId: 'embedded',
-        filePath: `/docs/${i}.pdf`,
-        fileName: `${i}.pdf`,
-        fileSize: 1,
-        assetHash: String(i).padStart(64, '0'),
-        assetType: 'document',
-        sourceSystem: 'tests',
-        eventType: 'DOCUMENT_FILED',
-      })),
-    );
+    store.queue.enqueue(queuedRows(3000, (i) => String(i).padStart(64, '0')));
     store.close();
     const path = join(ws.dataDir, 'queue.sqlite');
     const bytes = readFileSync(path);

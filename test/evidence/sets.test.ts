@@ -14,7 +14,7 @@ import type { AnchoredFacts } from '../../main/store';
 import { setMatcher } from '../../verifier/sets/match-set';
 import { EntriesBuilder, openStore } from '../../main/store';
 import Database from 'better-sqlite3';
-import { METADATA, openCore, workspace } from '../support/core';
+import { METADATA, openCore, queuedRows, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 import { runCli } from '../support/cli';
 import { englishOf } from '../support/english';
@@ -346,18 +346,7 @@ describe('verifying a set', () => {
     // 20,000 certifications anchored here (written directly: certifying them would take minutes).
     const file = join(ws.dir, 'many-anchored.sqlite');
     const made = openStore(file);
-    made.queue.enqueue(
-      Array.from({ length: 20_000 }, (_, i) => ({
-        profileId: 'embedded',
-        filePath: `/docs/${i}.pdf`,
-        fileName: `${i}.pdf`,
-        fileSize: 1,
-        assetHash: sha256(`${i}`),
-        assetType: 'document',
-        sourceSystem: 'dms',
-        eventType: 'DOCUMENT_FILED',
-      })),
-    );
+    made.queue.enqueue(queuedRows(20_000, (i) => sha256(`${i}`)));
     made.close();
     const raw = new Database(file);
     raw.exec(`UPDATE certifications SET state = 'anchored', service_id = 'cert_' || id;

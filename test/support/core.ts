@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreOptions } from '../../main/core';
 import type { ServiceProfile } from '../../protocol/profiles';
+import type { NewCertification } from '../../main/store';
 import { EvidenceCore } from '../../main/core';
 import { embeddedSandbox } from '../../sandbox/embedded';
 import type { SandboxOptions } from '../../sandbox/server';
@@ -117,4 +118,21 @@ export function filesHoldingSecrets(
     return secrets.some((secret) => bytes.includes(secret));
   });
   return { files: files.map((file) => file.slice(dataDir.length + 1)), holding };
+}
+
+/**
+ * `count` queued certifications of `/docs/N.pdf` in the embedded profile, for writing straight to
+ * a store: tests that need a large queue (certifying them would take minutes).
+ */
+export function queuedRows(count: number, hashOf: (i: number) => string): NewCertification[] {
+  return Array.from({ length: count }, (_, i) => ({
+    profileId: 'embedded',
+    filePath: `/docs/${i}.pdf`,
+    fileName: `${i}.pdf`,
+    fileSize: 1,
+    assetHash: hashOf(i),
+    assetType: 'document',
+    sourceSystem: 'tests',
+    eventType: 'DOCUMENT_FILED',
+  }));
 }

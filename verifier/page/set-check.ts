@@ -59,7 +59,7 @@ async function kitReference(files: File[], trust: Trust): Promise<Reference> {
       where,
     });
   }
-  return { kind: 'kit', source: null, entries: entriesInMemory(entries, false), problems, digests: [] };
+  return { kind: 'kit', source: null, entries: await entriesInMemory(entries, false), problems, digests: [] };
 }
 
 async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<string> {

@@ -6,38 +6,15 @@ const ENTRIES_BETWEEN_TURNS = 1000;
 
 /**
  * A reference's entries held in memory, indexed by name and by each kind of digest. The entries
- * are theirs from now on (each is given its place in the order, `at`).
+ * are theirs from now on (each is given its place in the order, `at`). Every 1,000 entries the
+ * event loop may take a turn (as `takeTurn` decides): indexing a reference of 100,000 in one go
+ * held the thread for a tenth of a second, with no progress shown.
  */
-export function entriesInMemory(entries: readonly ReferenceEntry[], fromWindows: boolean): ReferenceEntries {
-  const indexing = indexEntries(entries, fromWindows);
-  for (;;) {
-    const step = indexing.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * entriesInMemory with a turn of the event loop (as `takeTurn` decides) every 1,000 entries:
- * indexing a reference of 100,000 in one go held the thread for a tenth of a second, with no
- * progress shown.
- */
-export async function entriesInMemoryTakingTurns(
+export async function entriesInMemory(
   entries: readonly ReferenceEntry[],
   fromWindows: boolean,
-  takeTurn: () => Promise<void> | undefined,
+  takeTurn: () => Promise<void> | undefined = () => undefined,
 ): Promise<ReferenceEntries> {
-  const indexing = indexEntries(entries, fromWindows);
-  for (;;) {
-    const step = indexing.next();
-    if (step.done) return step.value;
-    await takeTurn();
-  }
-}
-
-function* indexEntries(
-  entries: readonly ReferenceEntry[],
-  fromWindows: boolean,
-): Generator<void, ReferenceEntries> {
   const rule: NameRule = { fileNamesOnly: entries.every((entry) => !entry.name.includes('/')), fromWindows };
   // One index per kind of digest, keyed by the hex itself: 100,000 lookups build no strings.
   const byName = new Map<string, KeptEntry[]>();
@@ -48,7 +25,7 @@ function* indexEntries(
     else map.set(key, [entry]);
   };
   for (const [at, entry] of entries.entries()) {
-    if (at % ENTRIES_BETWEEN_TURNS === ENTRIES_BETWEEN_TURNS - 1) yield;
+    if (at % ENTRIES_BETWEEN_TURNS === ENTRIES_BETWEEN_TURNS - 1) await takeTurn();
     // Each entry is given its place, not copied with it: copying was a tenth of a check's time.
     const one = Object.assign(entry, { at });
     add(byName, nameKey(entry.name, rule), one);
