@@ -12,6 +12,8 @@ export const FILE_PROBLEM_CODES = [
   'not_regular_file',
   'unreadable',
   'changed_while_hashing',
+  'outside_folder',
+  'too_deep',
 ] as const;
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PROFILE_KINDS } from './profiles';
 import { LOCAL_STATES } from './states';
+import type { Bound } from './limits';
+import { LIMITS } from './limits';
 
 /**
  * A receipt: one certification, self-contained and versioned, so that it can be checked on any
@@ -12,10 +14,23 @@ export const RECEIPT_FORMAT = 'evidence-desk-receipt/v2';
 export const RECEIPT_V1 = 'evidence-desk-receipt/v1' as const;
 export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_FORMAT] as const;
 
+/**
+ * How a sandbox marks what it signs as DEMO (docs/api.md): its log's leaves say `"environment":
+ * "sandbox"`, its timestamping authority signs under this policy. A receipt's own `demo` flag is
+ * nobody's signature: it may add DEMO, never take it away.
+ */
+export const SANDBOX_LEAF_ENVIRONMENT = 'sandbox';
+export const SANDBOX_TSA_POLICY = '1.3.6.1.4.1.58888.1.1';
+
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hash in lower-case hex');
 const isoTime = z.string().datetime({ offset: true });
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+// Every text and list is bounded (docs/security.md): a receipt comes from the other side.
+const text = z.string().max(LIMITS.textChars);
+const base64 = z
+  .string()
+  .max(LIMITS.base64Chars)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 
 /** One step from a hash to the batch root: the sibling, and on which side it stands. */
 export const merkleStepSchema = z.object({ side: z.enum(['left', 'right']), hash: sha256Hex });
@@ -23,10 +38,10 @@ export type MerkleStep = z.infer<typeof merkleStepSchema>;
 
 export const timestampSchema = z.object({
   /** Copies of what the token signed: the authority's name (its certificate's subject) and genTime. */
-  authority: z.string(),
+  authority: text,
   gen_time: isoTime,
   /** Where it was asked for; stated, not signed. */
-  url: z.string(),
+  url: text,
   /** The Merkle root (RFC 6962 hashing) over the batch's SHA-256s: SHA-256 of it is the token's imprint. */
   root: sha256Hex,
   /** From leaf SHA-256(0x00 ‖ file SHA-256) to the root: node = SHA-256(0x01 ‖ left ‖ right). */
@@ -34,7 +49,7 @@ export const timestampSchema = z.object({
   /** The TimeStampToken (CMS ContentInfo), DER, base64. */
   token: base64,
   /** The authority's certificates, signer first, DER, base64. */
-  chain: z.array(base64),
+  chain: z.array(base64).max(LIMITS.chainCertificates),
 });
 export type ReceiptTimestamp = z.infer<typeof timestampSchema>;
 
@@ -42,36 +57,36 @@ export const receiptSchema = z.object({
   format: z.enum(RECEIPT_FORMATS),
   /** Made on a sandbox: real cryptography, no legal weight. */
   demo: z.boolean(),
-  notice: z.string().nullable(),
-  file: z.object({ name: z.string(), size: z.number().int().nonnegative(), sha256: sha256Hex }),
+  notice: text.nullable(),
+  file: z.object({ name: text, size: z.number().int().nonnegative(), sha256: sha256Hex }),
   certification: z.object({
-    asset_type: z.string(),
-    source_system: z.string(),
-    event_type: z.string(),
-    matter: z.string().nullable(),
-    certified_by: z.object({ user: z.string().nullable(), computer: z.string().nullable() }),
+    asset_type: text,
+    source_system: text,
+    event_type: text,
+    matter: text.nullable(),
+    certified_by: z.object({ user: text.nullable(), computer: text.nullable() }),
     /** v2: the time the log signed in the leaf (the computer's clock only when nothing signed one). */
     certified_at: isoTime,
     /** v2: when this computer queued it, by its own clock; stated, never signed. */
     queued_at: isoTime.optional(),
-    request_id: z.string(),
-    certification_id: z.string().nullable(),
+    request_id: text,
+    certification_id: text.nullable(),
     state: z.enum(LOCAL_STATES),
-    service_state: z.string().nullable(),
+    service_state: text.nullable(),
     /** v2: the signed tree head's time. */
     anchored_at: isoTime.nullable(),
   }),
   environment: z.object({
     kind: z.enum(PROFILE_KINDS),
-    profile: z.string(),
-    base_url: z.string().nullable(),
+    profile: text,
+    base_url: text.nullable(),
   }),
   /** True only for an anchored certification whose evidence format is known and whose log key is included. */
   verifiable: z.boolean(),
-  status: z.string(),
+  status: text,
   /** What Evidence Desk concluded when it checked the evidence, before making this receipt. */
   verification: z
-    .object({ result: z.enum(['verified', 'invalid', 'unverifiable']), message: z.string().nullable() })
+    .object({ result: z.enum(['verified', 'invalid', 'unverifiable']), message: text.nullable() })
     .nullable(),
   /** The evidence exactly as the service sent it. */
   evidence: z.unknown(),
@@ -79,14 +94,14 @@ export const receiptSchema = z.object({
     .object({
       algorithm: z.literal('Ed25519'),
       /** SubjectPublicKeyInfo DER, base64. */
-      public_key: z.string(),
+      public_key: text,
       /** SHA-256 of that DER, hex: compare it with the fingerprint the service publishes. */
       fingerprint: sha256Hex,
     })
     .nullable(),
   /** v2: the independent RFC 3161 timestamp of the batch this certification was queued in. */
   timestamp: timestampSchema.nullable().optional(),
-  how_to_verify: z.array(z.string()),
+  how_to_verify: z.array(text).max(LIMITS.howToLines),
 });
 
 export type Receipt = z.infer<typeof receiptSchema>;
@@ -104,6 +119,8 @@ export interface LogFacts {
   entry: number;
   treeSize: number;
   keyFingerprint: string;
+  /** The leaf says it was made on a sandbox. */
+  demo: boolean;
 }
 
 /** What a timestamping authority signed: that the batch root (so this file's hash) existed at genTime. */
@@ -112,6 +129,8 @@ export interface TimeFacts {
   genTime: string;
   /** SHA-256 of the trusted root certificate the authority's chain leads to. */
   rootFingerprint: string;
+  /** The token was signed under a sandbox's DEMO policy. */
+  demo: boolean;
 }
 
 /** What nobody signed: shown apart, as stated by whoever made the receipt. */
@@ -162,12 +181,22 @@ export type ReceiptVerdict =
     }
   | {
       verdict: 'receipt_invalid';
-      check: 'format' | 'leaf' | 'proof' | 'root' | 'signature' | 'key_id' | 'copy';
+      check: 'format' | 'leaf' | 'proof' | 'root' | 'signature' | 'key_id' | 'copy' | 'limit' | 'ambiguous';
       /** For `copy`: the receipt field that differs from the signed bytes. */
       field?: string;
+      /** For `limit`: the bound the receipt passed, unread beyond it (protocol/limits.ts). */
+      bound?: Bound;
       message: string;
     }
   | { verdict: 'timestamp_invalid'; check: TimestampCheck; message: string }
   | { verdict: 'untrusted_key'; message: string; keyFingerprint: string }
   | { verdict: 'untrusted_tsa'; message: string; rootFingerprint: string; authority: string }
   | { verdict: 'not_anchored'; message: string };
+
+/** What a certificate PDF's own seal (its document timestamp) says, apart from its receipt's verdict. */
+export type SealVerdict =
+  | { state: 'unsealed' }
+  | { state: 'sealed'; authority: string; genTime: string }
+  | { state: 'untrusted'; authority: string; rootFingerprint: string }
+  /** The PDF was changed after sealing: bytes added, or the covered bytes or token altered. */
+  | { state: 'broken' };

@@ -1,7 +1,7 @@
 import type { LanguageChoice } from './locales/languages';
 import type { ErrorCode, FILE_PROBLEM_CODES } from './errors';
 import type { ProfileKind, SecretsSet, ServiceProfile } from './profiles';
-import type { ReceiptVerdict } from './receipt';
+import type { ReceiptVerdict, SealVerdict } from './receipt';
 import type { LocalState, StateCounts } from './states';
 import type { Said } from './said';
 
@@ -228,8 +228,10 @@ export type DocumentVerification =
       path: string;
       assetHash: string;
       verdict: ReceiptVerdict;
-      /** The receipt says it was made on a sandbox. */
+      /** Signed as made on a sandbox, or said so by the receipt. */
       demo: boolean;
+      /** A certificate PDF's own seal; null for a receipt file. */
+      seal: SealVerdict | null;
     };
 
 export type { LanguageChoice };

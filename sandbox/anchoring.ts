@@ -3,6 +3,7 @@ import { sql } from './db';
 import type { LogKey } from './log-key';
 import { treeHeadSignatureInput } from './log-key';
 import { buildTree, leafHash } from './merkle';
+import { SANDBOX_LEAF_ENVIRONMENT } from '../protocol/receipt';
 
 export interface AnchoringPolicy {
   /** A certification waits at least this long after creation before a batch takes it. */
@@ -132,5 +133,7 @@ function leafInput(row: PendingRow): string {
     source_system: row.source_system,
     event_type: row.event_type,
     certified_at: new Date(row.created_at).toISOString(),
+    // Signed, so no edited receipt can pass a sandbox's certification off as a real one.
+    environment: SANDBOX_LEAF_ENVIRONMENT,
   });
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SandboxDb } from './db';
+import { SANDBOX_TSA_POLICY } from '../protocol/receipt';
 import { getSetting, setSetting } from './db';
 import { toArrayBuffer as buffer } from '../verifier/bytes';
 
@@ -30,7 +31,6 @@ const OID = {
   timeStamping: '1.3.6.1.5.5.7.3.8',
   sha256: '2.16.840.1.101.3.4.2.1',
 } as const;
-const DEMO_POLICY = '1.3.6.1.4.1.58888.1.1';
 const SETTING = 'demo_tsa_v1';
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const webcrypto = globalThis.crypto;
@@ -155,11 +155,11 @@ async function reply(
   }
   if (request.messageImprint.hashAlgorithm.algorithmId !== OID.sha256)
     return rejection('badAlg: the demo authority timestamps SHA-256 imprints only');
-  if (request.reqPolicy && request.reqPolicy !== DEMO_POLICY) return rejection('unacceptedPolicy');
+  if (request.reqPolicy && request.reqPolicy !== SANDBOX_TSA_POLICY) return rejection('unacceptedPolicy');
 
   const info = new pkijs.TSTInfo({
     version: 1,
-    policy: DEMO_POLICY,
+    policy: SANDBOX_TSA_POLICY,
     messageImprint: request.messageImprint,
     serialNumber: new asn1js.Integer({ valueHex: buffer(Uint8Array.of(0x01, ...randomBytes(15))) }),
     genTime: new Date(Math.floor(Date.now() / 1000) * 1000),

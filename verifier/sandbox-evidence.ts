@@ -11,6 +11,7 @@ import {
 } from './bytes';
 import { merkleLeafHash, rootFromInclusionProof } from './merkle';
 import type { Ed25519Verify } from './signature';
+import { SANDBOX_LEAF_ENVIRONMENT } from '../protocol/receipt';
 import { nobleEd25519Verify } from './signature';
 
 /** The evidence format the sandbox issues (docs/api.md, "Evidence"). */
@@ -201,6 +202,17 @@ export function loggedTimes(evidence: unknown): { certifiedAt: string | null; tr
     certifiedAt: leafCertifiedAt((evidence as { leaf_input: string }).leaf_input),
     treeHeadAt: new Date(position.treeHeadTimestamp).toISOString(),
   };
+}
+
+/** Whether the leaf in this evidence says it was signed by a sandbox (docs/api.md): such a receipt is DEMO. */
+export function signedBySandbox(evidence: unknown): boolean {
+  if (!logPosition(evidence)) return false;
+  try {
+    const leaf = JSON.parse((evidence as { leaf_input: string }).leaf_input) as { environment?: unknown };
+    return leaf.environment === SANDBOX_LEAF_ENVIRONMENT;
+  } catch {
+    return false;
+  }
 }
 
 function leafCertifiedAt(leafInput: string): string | null {

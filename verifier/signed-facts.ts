@@ -1,5 +1,5 @@
 import type { LogFacts, Receipt, ReceiptVerdict, StatedFacts } from '../protocol/receipt';
-import { RECEIPT_V1 } from '../protocol/receipt';
+import { RECEIPT_V1, SANDBOX_LEAF_ENVIRONMENT } from '../protocol/receipt';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -33,6 +33,7 @@ export function logFactsOf(
     entry: leafIndex + 1,
     treeSize,
     keyFingerprint,
+    demo: leaf.environment === SANDBOX_LEAF_ENVIRONMENT,
   };
 }
 

@@ -7,6 +7,8 @@ import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-eviden
 import type { Ed25519Verify } from './signature';
 import { copyRefused, firstCopyMismatch, logFactsOf, statedFactsOf } from './signed-facts';
 import { checkReceiptTimestamp } from './timestamp/receipt-timestamp';
+import type { Bound } from '../protocol/limits';
+import { LimitExceeded } from '../protocol/limits';
 
 const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }>['check']> = {
   evidence_unreadable: 'format',
@@ -39,12 +41,7 @@ export async function verifyReceipt(
   verifyEd25519?: Ed25519Verify,
 ): Promise<ReceiptVerdict> {
   const parsed = receiptSchema.safeParse(receiptJson);
-  if (!parsed.success)
-    return {
-      verdict: 'receipt_invalid',
-      check: 'format',
-      message: `This is not an Evidence Desk receipt this version can read: ${z.prettifyError(parsed.error)}`,
-    };
+  if (!parsed.success) return unreadableReceipt(parsed.error);
   const receipt = parsed.data;
   if (receipt.file.sha256 !== fileSha256.toLowerCase())
     return {
@@ -62,6 +59,9 @@ export async function verifyReceipt(
   if ('verdict' in log) return log;
   const time = await checkReceiptTimestamp(receipt, fileSha256, trust.tsaRoots);
   if ('verdict' in time) return time;
+  // DEMO is what was signed: a receipt that says otherwise was edited, like any other copy.
+  const signedDemo = log.facts?.demo ? 'the signed leaf' : time.facts?.demo ? 'the timestamp token' : null;
+  if (signedDemo && !receipt.demo) return copyRefused({ field: 'demo', signedBy: signedDemo });
   if (log.facts === null && time.facts === null)
     return {
       verdict: 'not_anchored',
@@ -74,6 +74,32 @@ export async function verifyReceipt(
     message: verifiedMessage(log.facts, time.facts),
     facts: { log: log.facts, time: time.facts, stated: statedFactsOf(receipt, log.facts !== null) },
   };
+}
+
+/** The verdict on JSON that is not a receipt we read: the first few reasons, and a bound by name. */
+function unreadableReceipt(error: z.ZodError): ReceiptVerdict {
+  const tooBig = error.issues.find((issue) => issue.code === 'too_big');
+  if (tooBig) return refusedReceipt(boundOf(tooBig.path));
+  const firstFew = new z.ZodError(error.issues.slice(0, 3));
+  return {
+    verdict: 'receipt_invalid',
+    check: 'format',
+    message: `This is not an Evidence Desk receipt this version can read: ${z.prettifyError(firstFew)}`,
+  };
+}
+
+/** Which bound a field too large passed: the chain's length, a token's, the instructions', or a text's. */
+function boundOf(path: readonly PropertyKey[]): Bound {
+  if (path[0] === 'how_to_verify') return 'howToLines';
+  if (path[0] === 'timestamp' && path[1] === 'chain')
+    return path.length > 2 ? 'base64Chars' : 'chainCertificates';
+  if (path[0] === 'timestamp' && path[1] === 'token') return 'base64Chars';
+  return 'textChars';
+}
+
+/** A receipt past one of the bounds (docs/security.md): refused unread, naming the bound. */
+export function refusedReceipt(bound: Bound): Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }> {
+  return { verdict: 'receipt_invalid', check: 'limit', bound, message: new LimitExceeded(bound).message };
 }
 
 type LogOutcome = ReceiptVerdict | { facts: LogFacts | null };

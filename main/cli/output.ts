@@ -21,25 +21,39 @@ export const englishOrNull = (saying: Said | null): string | null => (saying ? i
 export const count = (n: number, noun: 'files' | 'certifications' | 'rootCertificates') =>
   words(noun, { count: n });
 
-/** Results go to stdout (JSON for machines), progress and problems to stderr. */
-export const out = (text: string) => process.stdout.write(`${text}\n`);
-export const err = (text: string) => process.stderr.write(`${text}\n`);
-export const outJson = (value: unknown) => out(JSON.stringify(value, null, 2));
-
 /**
- * A file name or path as one readable line: control characters (a newline in a name would look
- * like a second entry) are written as escapes, like \n.
+ * Results go to stdout (JSON for machines), progress and problems to stderr. Every text passes
+ * terminalSafe on its way out: names, zip entries and load-file values come from the other side,
+ * and must not clear the screen, print a false PASSED in green, or set the window's title.
  */
-const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+export const out = (text: string) => process.stdout.write(`${terminalSafe(text)}\n`);
+export const err = (text: string) => process.stderr.write(`${terminalSafe(text)}\n`);
+export const outJson = (value: unknown) =>
+  process.stdout.write(`${jsonSafe(JSON.stringify(value, null, 2))}\n`);
 
-export function printable(text: string): string {
-  return text.replace(
-    CONTROL_CHARACTERS,
-    (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+// C0 controls but the line break, DEL, C1 controls (0x9b is a one-byte CSI), and the
+// bidirectional marks, overrides and isolates that reorder what follows them.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const BIDI_OR_C1 = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const hex4 = (c: string) => c.charCodeAt(0).toString(16).padStart(4, '0');
+
+/** Text with every control and direction character written as a visible escape (\x1b, \u202e). */
+export function terminalSafe(text: string): string {
+  return text.replace(UNSAFE, (c) =>
+    c < '\u007f' ? (ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : `\\u${hex4(c)}`,
   );
 }
+
+/** JSON whose strings escape what JSON.stringify leaves raw (DEL, C1, direction marks): still the same JSON. */
+const jsonSafe = (json: string): string => json.replace(BIDI_OR_C1, (c) => `\\u${hex4(c)}`);
+
+/**
+ * A file name or path as one readable line: a newline in a name would look like a second entry,
+ * so it is written \n, like every other control character (terminalSafe does the rest).
+ */
+export const printable = (text: string): string => terminalSafe(text.replaceAll('\n', '\\n'));
 
 /** Where a certification stands, in words: an anchored one says whether its evidence verified. */
 export function describeRow(row: CertificationRow): string {

@@ -5,10 +5,22 @@ import { finished } from 'node:stream/promises';
 
 /**
  * A cell Excel would run as a formula (=, +, -, @, or a tab or return first) is written with a
- * leading apostrophe, as OWASP advises: a file named "=HYPERLINK(…)" must stay a name.
+ * leading apostrophe, as OWASP advises: a file named "=HYPERLINK(…)" must stay a name. The other
+ * side names files, so the same holds wherever a spreadsheet could begin a cell inside one: after
+ * a line break, and after a comma, semicolon or tab (the list separator of a German Excel).
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const defused = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+const FORMULA_INSIDE = /([\r\n,;\t])([=+\-@])/g;
+export const defused = (text: string): string => {
+  const inside = text.replace(FORMULA_INSIDE, "$1'$2");
+  return FORMULA_START.test(inside) ? `'${inside}` : inside;
+};
+/** A cell as it was before defused(): how the register's own names are read back. */
+export const undefused = (cell: string): string =>
+  cell.replace(/^'(?=[=+\-@\t\r])/, '').replace(/([\r\n,;\t])'(?=[=+\-@])/g, '$1');
+
+/** Quoted beyond csv-stringify's own rule (separator, quote, CR LF): a lone CR or LF, a semicolon, a tab. */
+const QUOTED = /[\r\n;\t]/;
 
 /**
  * CSV as Excel reads it: UTF-8 with a byte-order mark (without it Excel reads UTF-8 as the local
@@ -20,7 +32,12 @@ export async function writeExcelCsv(path: string, records: Iterable<string[]>): 
   const out = createWriteStream(partial);
   // An unwritable place fails here, before any row is read.
   await once(out, 'open');
-  const csv = stringify({ bom: true, record_delimiter: 'windows', cast: { number: String } });
+  const csv = stringify({
+    bom: true,
+    record_delimiter: 'windows',
+    quoted_match: QUOTED,
+    cast: { number: String },
+  });
   csv.pipe(out);
   try {
     for (const record of records)

@@ -1,31 +1,67 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { readProofBytes } from '../../verifier/pdf-attachment';
+import type { ProofRead } from '../../verifier/pdf-attachment';
+import { proofBytesAtMost, readProofBytes } from '../../verifier/pdf-attachment';
+import { LimitExceeded } from '../../protocol/limits';
 import { DeskError } from '../errors';
 import { said } from '../../protocol/said';
 
 const inflateAsync = promisify(inflate);
 
+/** Inflates up to `maxBytes` and refuses the rest: a 500 KB flate bomb never becomes gigabytes. */
+export async function boundedInflate(data: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  try {
+    return await inflateAsync(data, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new LimitExceeded('receiptBytes');
+    throw error;
+  }
+}
+
 /**
  * A receipt file, or the receipt a certificate PDF carries. A file that is neither is a value the
- * verifier turns into a `format` failure; a file that is not there is an error.
+ * verifier turns into a `format` failure; a file that is not there is an error. A file larger than
+ * any proof is refused by its size, before a byte of it is held (docs/security.md).
  */
-export async function readProof(path: string): Promise<{ json: unknown } | { unreadable: string }> {
+export async function readProof(path: string): Promise<ProofRead | { unreadable: string }> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readAtMost(path);
   } catch (error) {
+    if (error instanceof LimitExceeded) return { refused: error.bound };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new DeskError('not_found', said('file.doesNotExist', { path }));
     return { unreadable: `${path} could not be read (${code ?? 'unknown error'}).` };
   }
-  const read = await readProofBytes(bytes, (data) => inflateAsync(data));
-  if ('json' in read) return read;
-  return {
-    unreadable:
-      read.missing === 'pdf_without_receipt'
-        ? `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`
-        : `${path} is neither a receipt (JSON) nor a certificate (PDF).`,
-  };
+  return readProofBytes(bytes, (data, maxBytes) =>
+    boundedInflate(data, maxBytes).catch((error: unknown) => {
+      if (error instanceof LimitExceeded) throw error;
+      return new Uint8Array(0);
+    }),
+  );
+}
+
+/** The whole file, when it is no larger than a proof of its kind can be; a pipe or a device is not read. */
+function readAtMost(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    const head = Buffer.alloc(5);
+    readSync(fd, head, 0, 5, 0);
+    if (stat.size > proofBytesAtMost(head))
+      throw new LimitExceeded(head.toString('latin1') === '%PDF-' ? 'pdfBytes' : 'receiptBytes');
+    const bytes = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < stat.size) {
+      const n = readSync(fd, bytes, read, stat.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
 }

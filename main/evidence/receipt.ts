@@ -4,7 +4,7 @@ import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { logKeyFingerprint } from '../../verifier/bytes';
-import { SANDBOX_EVIDENCE_FORMAT, loggedTimes } from '../../verifier/sandbox-evidence';
+import { SANDBOX_EVIDENCE_FORMAT, loggedTimes, signedBySandbox } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
 
 export interface ReceiptContext {
@@ -26,10 +26,12 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   // v2 receipts copy the times someone signed, to the millisecond they were signed with: the
   // leaf's certified_at and the tree head's time. The computer's own clock is kept apart, as queued_at.
   const signed = loggedTimes(evidence);
+  // DEMO when the profile is a sandbox, or when the log signed that it is one (whatever the profile says).
+  const demo = context.environment.demo || signedBySandbox(evidence);
   return {
     format: RECEIPT_FORMAT,
-    demo: context.environment.demo,
-    notice: context.environment.demo ? DEMO_NOTICE : null,
+    demo,
+    notice: demo ? DEMO_NOTICE : null,
     file: { name: row.fileName, size: row.fileSize, sha256: row.assetHash },
     certification: {
       asset_type: row.assetType,

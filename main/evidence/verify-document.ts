@@ -1,13 +1,16 @@
-import type { ReceiptVerdict } from '../../protocol/receipt';
+import type { ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
-import { verifyReceipt } from '../../verifier/verify-receipt';
+import { refusedReceipt, verifyReceipt } from '../../verifier/verify-receipt';
+import { checkSeal } from '../../verifier/pdf/seal-check';
 import { nodeEd25519Verify } from './native-signature';
 import { readProof } from './read-proof';
 
 export interface ProofVerification {
   verdict: ReceiptVerdict;
-  /** The receipt says it was made on a sandbox: each shell says DEMO with the verdict, in its words. */
+  /** Signed as made on a sandbox (or said so by the receipt): each shell says DEMO with the verdict. */
   demo: boolean;
+  /** A certificate PDF's own seal; null for a receipt file. */
+  seal: SealVerdict | null;
 }
 
 /** Checks a document's hash against a receipt or certificate file, with the keys and roots trusted here. */
@@ -17,10 +20,31 @@ export async function checkAgainstProof(
   trust: Trust,
 ): Promise<ProofVerification> {
   const proof = await readProof(proofPath);
-  const verdict: ReceiptVerdict =
-    'unreadable' in proof
-      ? { verdict: 'receipt_invalid', check: 'format', message: proof.unreadable }
-      : await verifyReceipt(sha256, proof.json, trust, nodeEd25519Verify);
-  const demo = 'json' in proof && (proof.json as { demo?: unknown } | null)?.demo === true;
-  return { verdict, demo };
+  if ('refused' in proof) return { verdict: refusedReceipt(proof.refused), demo: false, seal: null };
+  if (!('json' in proof)) return { verdict: unreadableProof(proofPath, proof), demo: false, seal: null };
+  const verdict = await verifyReceipt(sha256, proof.json, trust, nodeEd25519Verify);
+  // What was signed decides DEMO; a receipt that only claims it is still shown as DEMO.
+  const demo =
+    verdict.verdict === 'verified' ? verdict.demo : (proof.json as { demo?: unknown } | null)?.demo === true;
+  return { verdict, demo, seal: proof.pdf ? await checkSeal(proof.seal, trust.tsaRoots) : null };
+}
+
+function unreadableProof(
+  path: string,
+  proof:
+    { unreadable: string } | { missing: 'pdf_without_receipt' | 'pdf_unreadable' | 'ambiguous' | 'not_json' },
+): ReceiptVerdict {
+  if ('unreadable' in proof)
+    return { verdict: 'receipt_invalid', check: 'format', message: proof.unreadable };
+  const message = {
+    pdf_without_receipt: `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`,
+    pdf_unreadable: `${path} is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.`,
+    ambiguous: `${path} carries more than one receipt, so which one it certifies is ambiguous: it is refused.`,
+    not_json: `${path} is neither a receipt (JSON) nor a certificate (PDF).`,
+  }[proof.missing];
+  return {
+    verdict: 'receipt_invalid',
+    check: proof.missing === 'ambiguous' ? 'ambiguous' : 'format',
+    message,
+  };
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { PathProblem, PathProblemCode } from '../../protocol/views';
@@ -8,6 +8,8 @@ import type { Said, SaidKey, SaidValue } from '../../protocol/said';
 // The same value protocol/said.ts builds; written out here because this module runs in the hash
 // worker, which loads Node built-ins only.
 const said = (key: SaidKey, values?: Record<string, SaidValue>): Said => (values ? { key, values } : { key });
+/** LIMITS.pathDepth of protocol/limits.ts, written out for the same reason. */
+const MOST_FOLDERS_DEEP = 128;
 
 /**
  * Operating-system clutter that is never certified when a folder is expanded (a file named
@@ -80,20 +82,38 @@ export function expandPathsSync(
       handedOut = out.files.length;
     }
   };
-  for (const path of paths) visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut);
+  for (const path of paths) visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut, null);
   handOut(true);
   return out;
 }
 
+/**
+ * `chosen` is the real path of the folder the person chose (null for the path they chose itself): a
+ * link inside it that leads out of it is reported, never followed, so a production cannot have a
+ * file from elsewhere on this computer hashed in its name (docs/security.md).
+ */
 function visit(
   target: Target,
   ancestors: ReadonlySet<string>,
   out: Expansion,
   handOut: (force: boolean) => void,
+  chosen: string | null,
+  isLink = false,
 ): void {
   const { path } = target;
   let info: Stats;
   try {
+    if (isLink && chosen !== null) {
+      const real = realpathSync(fsPath(target), { encoding: 'buffer' }).toString('latin1');
+      if (real !== chosen && !real.startsWith(chosen + sep)) {
+        out.problems.push({
+          path,
+          code: 'outside_folder',
+          said: said('file.linkOutside', { name: basename(path) }),
+        });
+        return;
+      }
+    }
     info = statSync(fsPath(target));
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
@@ -113,12 +133,16 @@ function visit(
     });
     return;
   }
+  if (ancestors.size >= MOST_FOLDERS_DEEP) {
+    out.problems.push({ path, code: 'too_deep', said: said('limits.pathDepth') });
+    return;
+  }
   let real: string;
-  let entries: Buffer[];
+  let entries: Dirent<Buffer>[];
   try {
     // Bytes, not strings: a name that is not UTF-8 would otherwise be mangled and "not exist".
     real = realpathSync(fsPath(target), { encoding: 'buffer' }).toString('latin1');
-    entries = readdirSync(fsPath(target), { encoding: 'buffer' });
+    entries = readdirSync(fsPath(target), { encoding: 'buffer', withFileTypes: true });
   } catch (error) {
     out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
@@ -135,10 +159,11 @@ function visit(
   // The folder's path as path.join writes it, with its separator, once: joining it again for each
   // of 10,000 names was a third of listing them.
   const folder = join(path, '_').slice(0, -1);
+  const within = chosen ?? real;
   for (const child of entries
-    .map((name) => childOf(target, folder, name))
+    .map((entry) => ({ ...childOf(target, folder, entry.name), link: entry.isSymbolicLink() }))
     .sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut);
+    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut, within, child.link);
   }
 }
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { LIMITS, LimitExceeded } from '../../protocol/limits';
 
 /** One record of a CSV file, valid until the next is read: its cells are decoded when asked for. */
 export interface CsvRecord {
@@ -64,6 +65,8 @@ export function* csvRecords(
     while (at < cells.bytes.length || !atEnd) {
       const end = cells.scan(at, atEnd);
       if (end < 0) {
+        // A record longer than any genuine register's is refused, never held whole (docs/security.md).
+        if (cells.bytes.length - at > LIMITS.loadFileLineBytes) throw new LimitExceeded('loadFileLineBytes');
         // The record runs past what is read: keep it, read on.
         cells.bytes = cells.bytes.subarray(at);
         at = 0;

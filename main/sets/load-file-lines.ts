@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { LIMITS, LimitExceeded } from '../../protocol/limits';
 
 // Read this much at a time: a load file of 100,000 lines is never held whole, as bytes or as text.
 const CHUNK = 1 << 20;
@@ -66,6 +67,8 @@ function* linesOf(
         from = end.lastIndex;
       }
       rest = text.slice(from);
+      // A line longer than any load file's is refused as it is read, never held (docs/security.md).
+      if (rest.length > LIMITS.loadFileLineBytes) throw new LimitExceeded('loadFileLineBytes');
     };
     for (const chunk of chunksOf(fd, markBytes))
       yield* take(rest + decoder.decode(chunk, { stream: true }), false);

@@ -1,41 +1,97 @@
+import type { Dirent } from 'node:fs';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
-import type { ReceiptVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
-import { verifyReceipt } from '../../verifier/verify-receipt';
+import { kitReceiptEntry, passedBound } from '../../verifier/sets/kit-receipt';
+import { LIMITS } from '../../protocol/limits';
+import type { Said } from '../../protocol/said';
 import { nodeEd25519Verify } from '../evidence/native-signature';
 import { UnreadableReference } from './read-load-file';
 import type { Reference, ReferenceProblem } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
 import { readerTurns } from '../evidence/event-loop-turns';
-import { normalName } from '../../verifier/sets/reference';
 import { said } from '../../protocol/said';
 
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
 
+/** A receipt of the kit: its bytes, or why they were not read (a pipe, a zip bomb), said alone. */
+type KitFile = { where: string; bytes: Buffer } | { where: string; why: Said };
+
 /**
  * The receipts of an evidence kit, from its folder (in name order) or its zip (in the zip's
- * order), one at a time: a kit of 100,000 receipts is not held in memory. [where, text].
+ * order), one at a time: a kit of 100,000 receipts is not held in memory. Within the bounds of
+ * docs/security.md: nothing but a regular file is opened, nothing larger than a receipt is read,
+ * and a zip is refused whole when its entries expand past what any genuine kit's could.
  */
-async function* receiptsOf(path: string): AsyncGenerator<[string, string]> {
-  if (statSync(path).isDirectory()) {
+async function* receiptsOf(path: string): AsyncGenerator<KitFile> {
+  const info = statSync(path);
+  if (!info.isDirectory() && !info.isFile()) throw new UnreadableReference(path, said('sets.why.notAZip'));
+  if (info.isDirectory()) {
     const folder = join(path, 'certifications');
     if (!existsSync(folder)) throw new UnreadableReference(path, said('sets.why.notAKit'));
-    for (const name of readdirSync(folder)
-      .filter((name) => name.endsWith('.receipt.json'))
-      .sort())
-      yield [join(folder, name), readFileSync(join(folder, name), 'utf8')];
+    for (const entry of readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.name.endsWith('.receipt.json'))
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const where = join(folder, entry.name);
+      // lstat's answer, from the listing: a pipe would hang a read, a link could lead anywhere.
+      if (!entry.isFile()) yield { where, why: notAReceiptFile(entry) };
+      else if (statSync(where).size > LIMITS.receiptBytes) yield { where, why: passedBound('receiptBytes') };
+      else yield { where, bytes: readFileSync(where) };
+    }
     return;
   }
+  yield* zipReceipts(path);
+}
+
+function notAReceiptFile(entry: Dirent): Said {
+  if (entry.isSymbolicLink()) return said('sets.why.link');
+  if (entry.isDirectory()) return said('sets.why.folder');
+  return said('file.notADocument', {
+    kind: said(
+      entry.isFIFO() ? 'file.kind.fifo' : entry.isSocket() ? 'file.kind.socket' : 'file.kind.device',
+    ),
+  });
+}
+
+async function* zipReceipts(path: string): AsyncGenerator<KitFile> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true }, (error, opened) =>
       error || !opened ? reject(new UnreadableReference(path, said('sets.why.notAZip'))) : resolve(opened),
     ),
   );
   try {
-    for (let entry = await nextEntry(zip, path); entry; entry = await nextEntry(zip, path))
-      if (RECEIPT.test(entry.fileName)) yield [`${path}: ${entry.fileName}`, await textOf(zip, entry, path)];
+    if (zip.entryCount > LIMITS.zipEntries) throw new UnreadableReference(path, passedBound('zipEntries'));
+    // Every byte expanded counts against the zip's size: entries that share their compressed
+    // data (an overlapping zip bomb) pass this bound together long before they cost minutes.
+    const mostExpanded = Math.min(
+      LIMITS.zipExpandedBytes,
+      LIMITS.zipEntryRatio * Math.max(zip.fileSize, 64 * 1024),
+    );
+    let expanded = 0;
+    const localHeaders = new Set<number>();
+    for (let entry = await nextEntry(zip, path); entry; entry = await nextEntry(zip, path)) {
+      if (!RECEIPT.test(entry.fileName)) continue;
+      const where = `${path}: ${entry.fileName}`;
+      if (localHeaders.has(entry.relativeOffsetOfLocalHeader))
+        throw new UnreadableReference(path, said('sets.why.zipOverlapping'));
+      localHeaders.add(entry.relativeOffsetOfLocalHeader);
+      if (entry.uncompressedSize > LIMITS.receiptBytes) {
+        yield { where, why: passedBound('receiptBytes') };
+        continue;
+      }
+      if (entry.uncompressedSize > LIMITS.zipEntryRatio * Math.max(entry.compressedSize, 1024)) {
+        yield { where, why: passedBound('zipEntryRatio') };
+        continue;
+      }
+      expanded += entry.uncompressedSize;
+      if (expanded > mostExpanded)
+        throw new UnreadableReference(
+          path,
+          passedBound(expanded > LIMITS.zipExpandedBytes ? 'zipExpandedBytes' : 'zipEntryRatio'),
+        );
+      yield { where, bytes: await bytesOf(zip, entry, path) };
+    }
   } finally {
     zip.close();
   }
@@ -53,7 +109,8 @@ function nextEntry(zip: yauzl.ZipFile, path: string): Promise<yauzl.Entry | null
   });
 }
 
-function textOf(zip: yauzl.ZipFile, entry: yauzl.Entry, path: string): Promise<string> {
+/** An entry's bytes; yauzl stops at the size the entry declares, which is bounded above. */
+function bytesOf(zip: yauzl.ZipFile, entry: yauzl.Entry, path: string): Promise<Buffer> {
   const unreadable = () =>
     new UnreadableReference(`${path}: ${entry.fileName}`, said('sets.why.cannotRead', { code: 'zip' }));
   return new Promise((resolve, reject) =>
@@ -62,7 +119,7 @@ function textOf(zip: yauzl.ZipFile, entry: yauzl.Entry, path: string): Promise<s
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', () => reject(unreadable()));
-      stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      stream.on('end', () => resolve(Buffer.concat(chunks)));
     }),
   );
 }
@@ -79,34 +136,11 @@ export async function readKit(
 ): Promise<Reference> {
   if (!existsSync(path)) throw new UnreadableReference(path, said('sets.why.doesNotExist'));
   const problems: ReferenceProblem[] = [];
-  for await (const [where, text] of receiptsOf(path)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      problems.push({ where, why: said('sets.why.notJson') });
-      continue;
-    }
-    const file = (json as { file?: { name?: unknown; sha256?: unknown } } | null)?.file;
-    const sha256 = typeof file?.sha256 === 'string' ? file.sha256.toLowerCase() : '';
-    const verdict: ReceiptVerdict = await verifyReceipt(sha256, json, trust, nodeEd25519Verify);
-    if (verdict.verdict !== 'verified') {
-      problems.push({ where, why: said(`sets.why.receipt.${verdict.verdict}`) });
-      continue;
-    }
-    const name = typeof file?.name === 'string' ? file.name : '';
-    const log = verdict.facts.log;
-    entries.add({
-      name: normalName(name),
-      writtenAs: name,
-      digests: { sha256 },
-      certification: {
-        id: log?.certificationId ?? null,
-        signedAt: log?.certifiedAt ?? verdict.facts.time?.genTime ?? null,
-        anchoredAt: log?.anchoredAt ?? null,
-      },
-      where,
-    });
+  for await (const file of receiptsOf(path)) {
+    const read =
+      'why' in file ? file : await kitReceiptEntry(file.where, file.bytes, trust, nodeEd25519Verify);
+    if ('why' in read) problems.push({ where: file.where, why: read.why });
+    else entries.add(read.entry);
   }
   return {
     kind: 'kit',

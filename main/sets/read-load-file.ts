@@ -5,6 +5,8 @@ import { EntriesBuilder } from '../store';
 import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
+import { LimitExceeded, LIMITS } from '../../protocol/limits';
+import { passedBound } from '../../verifier/sets/kit-receipt';
 
 /**
  * A Concordance load file (DAT): fields separated by DC4 (0x14), each wrapped in þ (U+00FE), a
@@ -55,7 +57,9 @@ export class UnreadableReference extends Error {
 /** The fields of one line; null when a field is not wrapped in þ…þ. */
 function fieldsOf(line: string): string[] | null {
   const fields: string[] = [];
-  for (const raw of line.split(SEPARATOR)) {
+  const raws = line.split(SEPARATOR, LIMITS.loadFileFields + 1);
+  if (raws.length > LIMITS.loadFileFields) throw new LimitExceeded('loadFileFields');
+  for (const raw of raws) {
     const field = raw.trim();
     if (field.length < 2 || !field.startsWith(QUOTE) || !field.endsWith(QUOTE)) return null;
     fields.push(field.slice(1, -1).split(NEWLINE_IN_FIELD).join('\n'));
@@ -80,6 +84,7 @@ export async function readLoadFile(
   } catch (error) {
     entries.close();
     if (error instanceof UnreadableReference) throw error;
+    if (error instanceof LimitExceeded) throw new UnreadableReference(path, passedBound(error.bound));
     const { code } = error as NodeJS.ErrnoException;
     if (code) throw new UnreadableReference(path, said('sets.why.cannotRead', { code }));
     throw error;

@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { LimitExceeded } from '../../protocol/limits';
+import { passedBound } from '../../verifier/sets/kit-receipt';
 import type { CsvRecord, CsvSeparator } from './csv-records';
 import { NotWellFormed, csvRecords, headOf, textOf } from './csv-records';
 import type { Reference, ReferenceCertification, ReferenceProblem } from '../../verifier/sets/reference';
@@ -8,6 +10,7 @@ import { commonRoot, digestOf, looksLikeWindows } from '../../verifier/sets/refe
 import { UnreadableReference } from './read-load-file';
 import { readerTurns } from '../evidence/event-loop-turns';
 import { said } from '../../protocol/said';
+import { undefused } from '../evidence/excel-csv';
 
 /** What this computer knows of a certification: the times its log signed, when its evidence holds. */
 export type CertificationLookup = (
@@ -16,6 +19,7 @@ export type CertificationLookup = (
 ) => ReferenceCertification | null;
 
 const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
+const GENERAL_PARSER_MOST = 64 * 1024 * 1024;
 
 /**
  * Our custody register (CSV, as `export --csv` writes it). Nothing in it is signed: a row's times
@@ -36,9 +40,12 @@ export async function readRegister(
       if (!(error instanceof NotWellFormed)) throw error;
     }
     // Not as we write it: the general parser reads what it can, and says where and why it cannot.
+    // It holds the whole file, so only a file of a size it can hold.
+    if (statSync(path).size > GENERAL_PARSER_MOST) throw new NotWellFormed('not as Evidence Desk writes it');
     return await referenceOf(path, parsedRecords(readFileSync(path), separator), lookupHere, newEntries());
   } catch (error) {
     if (error instanceof UnreadableReference) throw error;
+    if (error instanceof LimitExceeded) throw new UnreadableReference(path, passedBound(error.bound));
     const { code, lines } = error as { code?: string; lines?: number };
     throw new UnreadableReference(
       lines ? `${path}, line ${lines}` : path,
@@ -128,7 +135,7 @@ async function referenceOf(
         });
         continue;
       }
-      const written = cellOf(record, at.path);
+      const written = undefused(cellOf(record, at.path));
       const sha256 = cellOf(record, at.sha256);
       fromWindows ||= looksLikeWindows(written);
       kept.push({

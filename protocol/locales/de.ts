@@ -1,4 +1,7 @@
 import type { Catalogue } from './en';
+import { LIMITS, byteSize as size } from '../limits';
+
+const number = (n: number) => n.toLocaleString('de');
 
 /** German: every key of the English catalogue, checked by TypeScript. */
 export const de: Catalogue = {
@@ -296,6 +299,9 @@ export const de: Catalogue = {
           signature: 'Der Beleg wurde verändert oder beschädigt: die Signatur des Logs hält nicht.',
           key_id:
             'Der Log-Schlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: der Beleg wurde verändert.',
+          ambiguous:
+            'Das Zertifikat trägt mehr als einen Beleg; welchen es bestätigt, ist mehrdeutig: es wird abgelehnt.',
+          limit: 'Der Nachweis wurde nicht gelesen: {{bound}}.',
         },
         timestamp_invalid: {
           format: 'Der unabhängige Zeitstempel kann nicht gelesen werden.',
@@ -315,6 +321,14 @@ export const de: Catalogue = {
           'Der Beleg ist in sich stimmig, aber seine Zeit wurde von {{authority}} bestätigt, dessen Wurzel dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}).',
         not_anchored:
           'Der Nachweis passt zu diesem Dokument, aber die Zertifizierung war noch nicht verankert, als er erstellt wurde; sie kann noch nicht geprüft werden.',
+        seal: {
+          sealed: 'Das Zertifikat-PDF ist von {{authority}} ({{when}}) versiegelt und seitdem unverändert.',
+          unsealed: 'Das Zertifikat-PDF ist nicht versiegelt: geprüft wurde nur der Beleg darin.',
+          untrusted:
+            'Das Zertifikat-PDF ist von {{authority}} versiegelt, deren Wurzel Sie nicht vertrauen: auf sein Siegel wurde nicht gebaut.',
+          broken:
+            'Das Zertifikat-PDF wurde nach dem Versiegeln verändert: sein Siegel hält nicht mehr. Der Beleg darin kann das Dokument weiterhin belegen, aber verlassen Sie sich auf nichts anderes in diesem PDF.',
+        },
         demo: 'DEMO: diese Zertifizierung wurde in einer Sandbox erstellt. Ihre Kryptografie ist echt, aber sie hat keine rechtliche Wirkung.',
       },
       signedHeading: 'Signiert',
@@ -511,6 +525,25 @@ export const de: Catalogue = {
   },
   said: {
     asWritten: '{{text}}',
+    limits: {
+      receiptBytes: `ein Beleg wird bis ${size(LIMITS.receiptBytes)} gelesen, und dieser ist größer`,
+      jsonDepth: `ein Beleg schachtelt höchstens ${LIMITS.jsonDepth} Listen und Objekte ineinander, und dieser schachtelt mehr`,
+      jsonValues: `ein Beleg enthält höchstens ${number(LIMITS.jsonValues)} Werte, und dieser enthält mehr`,
+      textChars: `ein Text in einem Beleg hat höchstens ${number(LIMITS.textChars)} Zeichen, und dieser ist länger`,
+      base64Chars: `ein Zeitstempel oder Zertifikat hat höchstens ${number(LIMITS.base64Chars)} Zeichen, und dieses ist länger`,
+      chainCertificates: `die Kette eines Zeitstempels hat höchstens ${LIMITS.chainCertificates} Zertifikate, und diese hat mehr`,
+      howToLines: `die Anleitung eines Belegs hat höchstens ${LIMITS.howToLines} Zeilen, und diese ist länger`,
+      zipEntries: `das Zip eines Nachweispakets enthält höchstens ${number(LIMITS.zipEntries)} Dateien, und dieses enthält mehr`,
+      zipExpandedBytes: `die Belege im Zip eines Nachweispakets werden höchstens ${size(LIMITS.zipExpandedBytes)} groß, und diese werden größer`,
+      zipEntryRatio: `eine Datei im Zip eines Nachweispakets wird höchstens ${LIMITS.zipEntryRatio}-mal so groß entpackt, und diese wird größer (eine Zip-Bombe)`,
+      pdfBytes: `ein Zertifikat-PDF wird bis ${size(LIMITS.pdfBytes)} gelesen, und dieses ist größer`,
+      pdfObjects: `ein Zertifikat-PDF hat höchstens ${number(LIMITS.pdfObjects)} Objekte, und dieses hat mehr`,
+      pdfRevisions: `ein Zertifikat-PDF hat höchstens ${LIMITS.pdfRevisions} Fassungen, und dieses hat mehr`,
+      pdfAttachments: `ein Zertifikat-PDF trägt höchstens ${LIMITS.pdfAttachments} angehängte Dateien, und dieses trägt mehr`,
+      loadFileLineBytes: `eine Zeile einer Ladedatei oder eines Registers wird bis ${size(LIMITS.loadFileLineBytes)} gelesen, und diese ist länger`,
+      loadFileFields: `eine Zeile einer Ladedatei hat höchstens ${number(LIMITS.loadFileFields)} Felder, und diese hat mehr`,
+      pathDepth: `Ordner werden ${LIMITS.pathDepth} Ebenen tief verfolgt, und dieser geht tiefer`,
+    },
     file: {
       notADocument: 'Dies ist {{kind}}, kein Dokument, und kann daher nicht zertifiziert werden.',
       kind: {
@@ -523,6 +556,8 @@ export const de: Catalogue = {
       noPermissionFor: 'Sie haben keine Berechtigung, {{name}} zu lesen.',
       noPermission: 'Sie haben keine Berechtigung, diese Datei zu lesen.',
       missing: '{{name}} existiert nicht (vielleicht verschoben oder gelöscht).',
+      linkOutside:
+        '{{name}} ist eine Verknüpfung zu einem Ort außerhalb des gewählten Ordners: ihr wurde nicht gefolgt.',
       linkLoop: '{{name}} ist ein Verweis, der auf sich selbst zeigt.',
       unreadable: 'Die Datei konnte nicht gelesen werden ({{code}}).',
       changedWhileHashing:
@@ -772,8 +807,13 @@ export const de: Catalogue = {
         notASha256: 'sein SHA-256 ist keiner: {{value}}',
         notAKit: 'es ist kein Nachweispaket (es hat keinen Ordner certifications)',
         notAZip: 'es ist weder ein Paketordner noch ein lesbares Zip',
+        zipOverlapping:
+          'zwei seiner Dateien teilen dieselben komprimierten Bytes (eine Zip-Bombe): es wird abgelehnt',
+        link: 'es ist eine Verknüpfung, kein Beleg: ihr wurde nicht gefolgt',
+        folder: 'es ist ein Ordner, kein Beleg',
         zipDamaged: 'das Zip ist beschädigt',
         notJson: 'es ist kein JSON',
+        limit: 'abgelehnt: {{bound}}',
         receipt: {
           content_differs: 'Der Nachweis hält nicht: sein Inhalt ist nicht der, den er nennt',
           receipt_invalid: 'Der Nachweis hält nicht',

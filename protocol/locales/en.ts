@@ -3,6 +3,8 @@
  * (`shell`), in English. Other languages have exactly these keys: TypeScript holds them to it.
  * Plurals follow i18next: `_one` and `_other` (and whatever else a language's plural rules need).
  */
+import { BOUND_WORDS } from '../limits';
+
 export const en = {
   app: {
     header: {
@@ -289,6 +291,9 @@ export const en = {
           root: 'The receipt was altered or damaged: its proof and its signed tree head describe different logs.',
           signature: 'The receipt was altered or damaged: the log’s signature does not hold.',
           key_id: 'The log key in the receipt does not match its own fingerprint: the receipt was altered.',
+          ambiguous:
+            'The certificate carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
+          limit: 'The proof was not read: {{bound}}.',
         },
         timestamp_invalid: {
           format: 'The independent timestamp cannot be read.',
@@ -308,6 +313,14 @@ export const en = {
           'The receipt is consistent, but its time was confirmed by {{authority}}, whose root this computer does not trust (fingerprint {{fingerprint}}).',
         not_anchored:
           'The proof matches this document, but the certification was not anchored when the proof was made; it cannot be checked yet.',
+        seal: {
+          sealed: 'The certificate PDF is sealed by {{authority}} ({{when}}) and has not changed since.',
+          unsealed: 'The certificate PDF is not sealed: only the receipt inside it was checked.',
+          untrusted:
+            'The certificate PDF is sealed by {{authority}}, whose root you have not trusted: its seal was not relied on.',
+          broken:
+            'The certificate PDF was changed after it was sealed: its seal no longer holds. The receipt inside may still prove the document, but do not rely on anything else in this PDF.',
+        },
         demo: 'DEMO: this certification was made on a sandbox. Its cryptography is real, but it carries no legal weight.',
       },
       signedHeading: 'Signed',
@@ -504,6 +517,8 @@ export const en = {
    */
   said: {
     asWritten: '{{text}}',
+    /** Each bound of what is read from the other side (protocol/limits.ts, docs/security.md). */
+    limits: BOUND_WORDS,
     file: {
       notADocument: 'This is {{kind}}, not a document, so it cannot be certified.',
       kind: {
@@ -516,6 +531,7 @@ export const en = {
       noPermissionFor: 'You do not have permission to read {{name}}.',
       noPermission: 'You do not have permission to read this file.',
       missing: '{{name}} does not exist (it may have been moved or deleted).',
+      linkOutside: '{{name}} is a link to somewhere outside the folder you chose: it was not followed.',
       linkLoop: '{{name}} is a link that points back to itself.',
       unreadable: 'The file could not be read ({{code}}).',
       changedWhileHashing: 'The file changed while it was being hashed — save it, then add it again.',
@@ -746,8 +762,12 @@ export const en = {
         notASha256: 'its SHA-256 is not one: {{value}}',
         notAKit: 'it is not an evidence kit (it has no certifications folder)',
         notAZip: 'it is neither a kit folder nor a zip that can be read',
+        zipOverlapping: 'two of its files share the same compressed bytes (a zip bomb): it is refused',
+        link: 'it is a link, not a receipt: not followed',
+        folder: 'it is a folder, not a receipt',
         zipDamaged: 'the zip is damaged',
         notJson: 'it is not JSON',
+        limit: 'refused: {{bound}}',
         receipt: {
           content_differs: 'The proof does not hold together: its content is not the one it names',
           receipt_invalid: 'The proof does not hold together',

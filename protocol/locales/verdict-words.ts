@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { ReceiptVerdict, VerdictFacts } from '../receipt';
+import type { ReceiptVerdict, SealVerdict, VerdictFacts } from '../receipt';
 import type { FactLine } from '../fact-lines';
 
 /*
@@ -19,7 +19,10 @@ export function whyOf(verdict: ReceiptVerdict, t: TFunction<'app'>, when: (iso: 
         file: verdict.certified.file,
       });
     case 'receipt_invalid':
-      return t(`verify.why.receipt_invalid.${verdict.check}`, { field: verdict.field ?? '' });
+      return t(`verify.why.receipt_invalid.${verdict.check}`, {
+        field: verdict.field ?? '',
+        bound: verdict.bound ? t(`limits.${verdict.bound}`, { ns: 'said' }) : '',
+      });
     case 'timestamp_invalid':
       return t(`verify.why.timestamp_invalid.${verdict.check}`);
     case 'untrusted_key':
@@ -82,4 +85,17 @@ export function factWords(
           ? t('details.byOn', line.by)
           : line.value,
   ];
+}
+
+/** A certificate PDF's seal in a reader's language; nothing for a receipt file. */
+export function sealWords(
+  seal: SealVerdict | null,
+  t: TFunction<'app'>,
+  when: (iso: string) => string,
+): string {
+  if (!seal) return '';
+  if (seal.state === 'sealed')
+    return t('verify.why.seal.sealed', { authority: seal.authority, when: when(seal.genTime) });
+  if (seal.state === 'untrusted') return t('verify.why.seal.untrusted', { authority: seal.authority });
+  return t(`verify.why.seal.${seal.state}`);
 }

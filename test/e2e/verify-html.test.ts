@@ -8,6 +8,7 @@ import type { Receipt } from '../../protocol/receipt';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
+import { flateBomb, withAttachmentsUpdated } from '../support/hostile';
 import { CHROMIUM, SCREENSHOTS, SCREEN_SIZES, accessibilityViolations } from './harness';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
@@ -194,6 +195,51 @@ describe('verify.html, opened from the kit', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Verified/);
     expect(requests).toEqual([]);
   });
+
+  it('keeps the same bounds as the command line: a flate bomb, a receipt of 300,000 values, an unsigned demo: false, an update after sealing', async () => {
+    const { page, requests } = await open();
+    const certificate = readFileSync(certificateOf('Exhibit A.pdf'));
+    const bomb = join(ws.dir, 'bomb.certificate.pdf');
+    writeFileSync(
+      bomb,
+      withAttachmentsUpdated(certificate, [
+        { name: 'r.receipt.json', stream: flateBomb(300), filter: 'FlateDecode' },
+      ]),
+    );
+    const started = Date.now();
+    expect(await check(page, docs[0]!, bomb)).toMatch(
+      /^Refused.*a receipt is read up to 1 MiB, and this one is larger/,
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const genuine = JSON.parse(readFileSync(receiptOf('Exhibit A.pdf'), 'utf8')) as Receipt;
+    const values = join(ws.dir, 'values.receipt.json');
+    writeFileSync(
+      values,
+      JSON.stringify({ ...genuine, timestamp: { ...genuine.timestamp, path: Array(300_000).fill({}) } }),
+    );
+    await page.reload();
+    expect(await check(page, docs[0]!, values)).toMatch(/^Refused.*a receipt holds at most 20,000 values/);
+    const notDemo = join(ws.dir, 'not-demo.receipt.json');
+    writeFileSync(notDemo, JSON.stringify({ ...genuine, demo: false, notice: null }));
+    await page.reload();
+    expect(await check(page, docs[0]!, notDemo)).toMatch(
+      /^The proof does not hold together.*demo in the receipt differs/,
+    );
+    const updated = join(ws.dir, 'updated.certificate.pdf');
+    writeFileSync(
+      updated,
+      withAttachmentsUpdated(certificate, [
+        { name: 'b.receipt.json', stream: readFileSync(receiptOf('Exhibit B.pdf')) },
+      ]),
+    );
+    await page.reload();
+    expect(await check(page, docs[1]!, updated)).toMatch(
+      /^Verified: this is the certified document.*The certificate PDF was changed after it was sealed/,
+    );
+    // Shown as a warning, never as a plain success.
+    expect(await page.getByRole('status').getAttribute('class')).toMatch(/warning/);
+    expect(requests).toEqual([]);
+  }, 60_000);
 
   it('says a receipt made before anchoring cannot be verified yet', async () => {
     const { page, requests } = await open();

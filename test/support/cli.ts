@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
 export interface CliRun {
   code: number | null;
@@ -23,9 +26,10 @@ export function runCliWith(
   args: string[],
   input?: string,
   env: NodeJS.ProcessEnv = {},
+  nodeOptions: string[] = [],
 ): Promise<CliRun> {
   const dataDirArgs = args[0] === 'sandbox' ? [] : ['--data-dir', dataDir];
-  const child = spawn(process.execPath, [...CLI, ...args, ...dataDirArgs], {
+  const child = spawn(process.execPath, [...nodeOptions, ...CLI, ...args, ...dataDirArgs], {
     stdio: 'pipe',
     // English unless a test asks for another language: the assertions read English words.
     env: { ...process.env, LC_ALL: 'C', ...env },
@@ -60,4 +64,21 @@ export function profileSetArgs(
     clientId,
     ...extra,
   ];
+}
+
+/** A run of the CLI with its peak memory (resident set, MB) and its time (ms), for hostile input. */
+export async function runCliMeasured(
+  dataDir: string,
+  args: string[],
+): Promise<CliRun & { peakMb: number; ms: number }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'evidence-peak-')), 'peak');
+  const started = performance.now();
+  const run = await runCliWith(dataDir, args, undefined, { PEAK_MEMORY_FILE: file }, [
+    '--import',
+    resolve('test/support/peak-memory.mjs'),
+  ]);
+  const ms = performance.now() - started;
+  const peakMb = existsSync(file) ? Number(readFileSync(file, 'utf8')) / 1024 : Infinity;
+  rmSync(dirname(file), { recursive: true, force: true });
+  return { ...run, peakMb, ms };
 }

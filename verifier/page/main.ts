@@ -2,7 +2,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
-import { isOurReceipt, readProofBytes } from '../pdf-attachment';
+import type { ProofRead } from '../pdf-attachment';
+import { isOurReceipt, isPdf, proofBytesAtMost, readProofBytes } from '../pdf-attachment';
+import { LimitExceeded } from '../../protocol/limits';
+import { SEAL_WORDS, checkSeal } from '../pdf/seal-check';
 import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
 import type { Trust } from '../verify-receipt';
@@ -59,19 +62,51 @@ function trusted(): Trust {
   };
 }
 
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** Inflates up to `maxBytes`, stopping there: a flate bomb is refused, not expanded. */
+async function inflate(bytes: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  const reader = new Blob([bytes as BlobPart])
+    .stream()
+    .pipeThrough(new DecompressionStream('deflate'))
+    .getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.length;
+      if (size > maxBytes) {
+        void reader.cancel();
+        throw new LimitExceeded('receiptBytes');
+      }
+      chunks.push(read.value);
+    }
+  } catch (error) {
+    if (error instanceof LimitExceeded) throw error;
+    return new Uint8Array(0);
+  }
+  const out = new Uint8Array(size);
+  chunks.reduce((at, chunk) => (out.set(chunk, at), at + chunk.length), 0);
+  return out;
 }
 
-/** A receipt from a .receipt.json, or the one a certificate carries; undefined if the file is neither. */
-async function readProof(file: File): Promise<unknown | undefined> {
-  const read = await readProofBytes(
-    new Uint8Array(await file.slice(0, 64 * 1024 * 1024).arrayBuffer()),
-    inflate,
-  );
-  return 'json' in read && isOurReceipt(read.json) ? read.json : undefined;
+/**
+ * What a proof file holds: a receipt (and a certificate's seal), or why there is none. A file
+ * larger than any proof is refused by its size: only the bytes a proof can have are read.
+ */
+async function readProof(file: File): Promise<ProofRead> {
+  const head = new Uint8Array(await file.slice(0, 5).arrayBuffer());
+  const most = proofBytesAtMost(head);
+  if (file.size > most) return { refused: isPdf(head) ? 'pdfBytes' : 'receiptBytes' };
+  const read = await readProofBytes(new Uint8Array(await file.arrayBuffer()), inflate);
+  return 'json' in read && !isOurReceipt(read.json) ? { missing: 'not_json' } : read;
 }
+
+const NO_RECEIPT: Record<Exclude<ProofRead, { json: unknown } | { refused: unknown }>['missing'], string> = {
+  pdf_without_receipt: 'is a PDF, but it carries no Evidence Desk receipt.',
+  pdf_unreadable:
+    'is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.',
+  ambiguous: 'carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
+  not_json: 'is neither an Evidence Desk receipt nor a certificate that carries one.',
+};
 
 /** SHA-256 of a file of any size, read in chunks, with progress. */
 async function hashFile(file: File, onProgress: (done: number) => void): Promise<string> {
@@ -86,8 +121,7 @@ async function hashFile(file: File, onProgress: (done: number) => void): Promise
 /** Dropped files are sorted by what they are: a receipt or certificate is the proof, anything else the document. */
 async function take(files: File[]): Promise<void> {
   for (const file of files) {
-    if ((await readProof(file)) !== undefined && (proofFile === undefined || files.length > 1))
-      proofFile = file;
+    if ('json' in (await readProof(file)) && (proofFile === undefined || files.length > 1)) proofFile = file;
     else documentFile = file;
   }
   await check();
@@ -172,15 +206,16 @@ async function check(): Promise<void> {
     );
     return;
   }
-  const receipt = await readProof(proofFile);
-  if (receipt === undefined) {
-    show(
-      'failed',
-      'No receipt found',
-      `${proofFile.name} is neither an Evidence Desk receipt nor a certificate that carries one.`,
-    );
+  const proof = await readProof(proofFile);
+  if ('refused' in proof) {
+    show('failed', 'Refused', `${proofFile.name}: ${new LimitExceeded(proof.refused).message}`);
     return;
   }
+  if ('missing' in proof) {
+    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT[proof.missing]}`);
+    return;
+  }
+  const receipt = proof.json;
   const progress = $<HTMLProgressElement>('progress');
   progress.hidden = false;
   show('idle', 'Checking…', `Reading ${documentFile.name} on this computer.`);
@@ -189,13 +224,19 @@ async function check(): Promise<void> {
   });
   progress.hidden = true;
   if (current !== run) return;
-  const verdict = await verifyReceipt(documentHash, receipt, trusted());
+  const trust = trusted();
+  const verdict = await verifyReceipt(documentHash, receipt, trust);
+  const seal = proof.pdf ? await checkSeal(proof.seal, trust.tsaRoots) : null;
   if (current !== run) return;
+  // DEMO as signed (or claimed); a broken seal is never shown as a plain success.
+  const demo = verdict.verdict === 'verified' ? verdict.demo : (receipt as Receipt).demo === true;
+  const look =
+    seal?.state === 'broken' && verdict.verdict === 'verified' ? 'warning' : LOOKS[verdict.verdict];
   show(
-    LOOKS[verdict.verdict],
+    look,
     VERDICT_HEADLINES[verdict.verdict],
-    verdict.message,
-    (receipt as Receipt).demo === true,
+    [verdict.message, seal ? SEAL_WORDS[seal.state] : ''].join(' '),
+    demo,
   );
   facts(verdict, receipt as Receipt, documentHash);
 }

@@ -11,10 +11,11 @@ import {
 import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
 import type { Reference, ReferenceEntry } from '../sets/reference';
-import { normalName } from '../sets/reference';
 import { entriesInMemory } from '../sets/entries-in-memory';
+import { normalName } from '../sets/reference';
 import type { Trust } from '../verify-receipt';
-import { verifyReceipt } from '../verify-receipt';
+import { kitReceiptEntry } from '../sets/kit-receipt';
+import { LIMITS } from '../../protocol/limits';
 
 /**
  * verify.html's check of a whole production: the documents of a folder against the receipts of an
@@ -32,32 +33,11 @@ async function kitReference(files: File[], trust: Trust): Promise<Reference> {
   const problems: Reference['problems'] = [];
   for (const file of files.filter((candidate) => RECEIPT.test(relativeOf(candidate)))) {
     const where = relativeOf(file);
-    let json: unknown;
-    try {
-      json = JSON.parse(await file.text());
-    } catch {
-      problems.push({ where, why: { key: 'sets.why.notJson' } });
-      continue;
-    }
-    const claimed = (json as { file?: { name?: unknown; sha256?: unknown } } | null)?.file;
-    const digest = typeof claimed?.sha256 === 'string' ? claimed.sha256.toLowerCase() : '';
-    const verdict = await verifyReceipt(digest, json, trust);
-    if (verdict.verdict !== 'verified') {
-      problems.push({ where, why: { key: `sets.why.receipt.${verdict.verdict}` } });
-      continue;
-    }
-    const name = typeof claimed?.name === 'string' ? claimed.name : '';
-    entries.push({
-      name: normalName(name),
-      writtenAs: name,
-      digests: { sha256: digest },
-      certification: {
-        id: verdict.facts.log?.certificationId ?? null,
-        signedAt: verdict.facts.log?.certifiedAt ?? verdict.facts.time?.genTime ?? null,
-        anchoredAt: verdict.facts.log?.anchoredAt ?? null,
-      },
-      where,
-    });
+    // A file larger than any receipt is refused by its size, unread (docs/security.md).
+    const bytes = new Uint8Array(await file.slice(0, LIMITS.receiptBytes + 1).arrayBuffer());
+    const read = await kitReceiptEntry(where, bytes, trust);
+    if ('why' in read) problems.push({ where, why: read.why });
+    else entries.push(read.entry);
   }
   return { kind: 'kit', source: null, entries: await entriesInMemory(entries, false), problems, digests: [] };
 }

@@ -1,4 +1,5 @@
 import type { Receipt, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
+import { SANDBOX_TSA_POLICY } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
 import { rootFromSidedPath } from '../merkle';
 import type { TokenCheck } from './token';
@@ -72,5 +73,12 @@ export async function checkReceiptTimestamp(
     return copyRefused({ field: 'timestamp.gen_time', signedBy: token });
   if (stamp.authority !== check.authority)
     return copyRefused({ field: 'timestamp.authority', signedBy: token });
-  return { facts: { authority: check.authority, genTime, rootFingerprint: check.rootFingerprint } };
+  return {
+    facts: {
+      authority: check.authority,
+      genTime,
+      rootFingerprint: check.rootFingerprint,
+      demo: check.policy === SANDBOX_TSA_POLICY,
+    },
+  };
 }

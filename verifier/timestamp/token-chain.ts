@@ -1,3 +1,4 @@
+import { LIMITS } from '../../protocol/limits';
 import { sha256 } from '@noble/hashes/sha2.js';
 import * as pkijs from 'pkijs';
 import { bytesToHex, toArrayBuffer } from '../bytes';
@@ -56,6 +57,9 @@ export async function trustedChain(
   trust: ChainTrust,
   genTime: Date,
 ): Promise<ChainOutcome> {
+  // A pool of thousands is an attack on the path search, not an authority's chain (docs/security.md).
+  if (tokenCertificates.length + trust.certificates.length > 2 * LIMITS.chainCertificates)
+    return { broken: `more than ${2 * LIMITS.chainCertificates} certificates to build it from` };
   const key = chainKey(signer, tokenCertificates, trust);
   const known = knownChains.get(key);
   if (known && genTime >= known.validFrom && genTime <= known.validUntil)

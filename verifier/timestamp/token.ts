@@ -48,6 +48,8 @@ export type TokenCheck =
       /** The certificate path, signer first, root last, DER: kept with the token so it checks offline. */
       chain: Uint8Array[];
       serial: string;
+      /** The TSA policy the token was signed under (TSTInfo.policy). */
+      policy: string;
     }
   | { ok: false; check: TimestampCheck; message: string }
   | { ok: false; check: 'untrusted'; message: string; rootFingerprint: string; authority: string };
@@ -164,6 +166,7 @@ async function checkChain(
     rootFingerprint: found.rootFingerprint,
     chain: found.chain,
     serial: bytesToHex(new Uint8Array(info.serialNumber.valueBlock.valueHexView)),
+    policy: info.policy,
   };
 }
 

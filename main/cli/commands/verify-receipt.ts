@@ -5,7 +5,7 @@ import { isLogKeyFingerprint } from '../../../protocol/profiles';
 import type { ProofVerification, Trust } from '../../evidence/verification';
 import type { FactLine } from '../../../protocol/fact-lines';
 import { verdictFactLines } from '../../../protocol/fact-lines';
-import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
+import { factWords, sealWords, whyOf } from '../../../protocol/locales/verdict-words';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
 import { out, outJson, printable } from '../output';
@@ -26,9 +26,11 @@ export async function verifyAgainstReceipt(path: string, values: Values, dataDir
     dataDir,
     trustGiven(values),
   );
-  if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demo });
+  if (values.json) outJson({ path, sha256: hash, ...result.verdict, demo: result.demo, seal: result.seal });
   else out([printable(path), `sha256 ${hash}`, ...verdictText(result)].filter(Boolean).join('\n'));
-  return result.verdict.verdict === 'verified' ? EXIT.ok : EXIT.failed;
+  // A bound passed is a refusal of the input, not a verdict on it; a broken seal is no success.
+  if (result.verdict.verdict === 'receipt_invalid' && result.verdict.check === 'limit') return EXIT.usage;
+  return result.verdict.verdict === 'verified' && result.seal?.state !== 'broken' ? EXIT.ok : EXIT.failed;
 }
 
 /** The log keys (`--log-key`) and timestamping roots (`--tsa-root`) trusted besides this computer's. */
@@ -50,9 +52,10 @@ function verdictText(result: ProofVerification): (string | null)[] {
     });
   return [
     appWords(`verify.verdicts.${verdict.verdict}`),
-    whyOf(verdict, appWords, asGiven),
+    printable(whyOf(verdict, appWords, asGiven)),
     ...(signed.length ? [`${appWords('verify.signedHeading')}:`, ...block(signed)] : []),
     ...(stated.length ? [`${appWords('verify.statedHeading')}:`, ...block(stated)] : []),
+    sealWords(result.seal, appWords, asGiven) || null,
     result.demo ? appWords('verify.why.demo') : null,
   ];
 }

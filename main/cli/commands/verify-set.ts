@@ -38,9 +38,13 @@ function* reportText(report: SetReport): Generator<string> {
   const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, summary.counts[verdict]]));
   yield words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') });
   for (const problem of reference.problems)
-    yield words('sets.referenceProblem', { where: problem.where, why: say(problem.why) });
+    yield words('sets.referenceProblem', {
+      where: printable(problem.where),
+      why: printable(say(problem.why)),
+    });
   const line = resultLine(verdictWidth());
-  for (const result of report.results) yield line(result);
+  // One line per result, whatever a name or a note holds.
+  for (const result of report.results) yield printable(line(result));
   yield words('sets.summary', { documents: count(summary.documents, 'files'), ...counts });
   yield summary.passed
     ? words('sets.passed')

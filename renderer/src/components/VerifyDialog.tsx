@@ -11,7 +11,7 @@ import { HiddenPicker } from './HiddenPicker';
 import { pathsOf } from './DropZone';
 import type { Said } from '../../../protocol/said';
 import { useSay } from '../i18n';
-import { factWords, whyOf } from '../../../protocol/locales/verdict-words';
+import { factWords, sealWords, whyOf } from '../../../protocol/locales/verdict-words';
 import type { ReceiptVerdict } from '../../../protocol/receipt';
 import { desk } from '../store';
 
@@ -66,7 +66,7 @@ function explain(
 ): Answer {
   if (result.kind === 'proof') {
     const look: Look =
-      result.verdict.verdict === 'verified'
+      result.verdict.verdict === 'verified' && result.seal?.state !== 'broken'
         ? 'verified'
         : ['content_differs', 'receipt_invalid', 'timestamp_invalid'].includes(result.verdict.verdict)
           ? 'failed'
@@ -76,6 +76,7 @@ function explain(
       headline: t(`verify.verdicts.${result.verdict.verdict}`),
       lines: [
         whyOf(result.verdict, t, (iso) => when(Date.parse(iso))),
+        sealWords(result.seal, t, (iso) => when(Date.parse(iso))),
         result.demo ? t('verify.why.demo') : '',
       ],
       ...factsOf(result.verdict, t, when),
