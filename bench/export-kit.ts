@@ -9,6 +9,7 @@ import { countingForwarder } from './support/counting-forwarder';
 import { BENCH_METADATA, writeSmallFiles } from './support/files';
 import { verifyReceiptsFigure } from './verify-receipts';
 import { sized } from './size';
+import { bestOfPairs, timeCommand } from './support/timing';
 
 const execFileAsync = promisify(execFile);
 const CERTIFICATIONS = Number(process.env.BENCH_EXPORT_COUNT ?? sized(10_000, 20));
@@ -20,6 +21,47 @@ const HEAP_MIB = 256;
  * process: how much longer the papers take, and whether memory stays flat (the kit streams one
  * certification at a time; holding them all would show here).
  */
+/**
+ * The production checked against its genuine kit, as the other side checks it (every receipt read
+ * within the bounds of docs/security.md and verified, every document hashed), in a process of its
+ * own, against sha256sum -c over the same files: what reading hostile input safely costs.
+ */
+async function productionAgainstKit(dataDir: string, docs: string, kit: string): Promise<BenchFigure> {
+  const list = join(dataDir, '..', 'docs.sha256');
+  await execFileAsync('bash', [
+    '-c',
+    `cd '${docs}' && find . -type f -print0 | xargs -0 sha256sum > '${list}'`,
+  ]);
+  const check = async () =>
+    JSON.parse(
+      (
+        await execFileAsync(
+          process.execPath,
+          ['--expose-gc', '--import', 'tsx', 'bench/support/verify-set-child.ts', dataDir, docs, kit],
+          { encoding: 'utf8', maxBuffer: 1 << 20 },
+        )
+      ).stdout,
+    ) as { ms: number; passed: boolean };
+  let passed = true;
+  const best = await bestOfPairs(
+    3,
+    async () => {
+      const run = await check();
+      passed &&= run.passed;
+      return run.ms;
+    },
+    () => timeCommand(`cd '${docs}' && sha256sum --quiet -c '${list}'`),
+  );
+  return {
+    name: `verify the production of ${CERTIFICATIONS.toLocaleString('en')} against its kit (each receipt read within bounds and verified)`,
+    value: best.measured,
+    reference: best.reference,
+    unit: 'ms',
+    referenceName: 'sha256sum -c over the same files',
+    failures: passed ? 0 : 1,
+  };
+}
+
 export async function exportKit(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-export-'));
   const sandbox = await anchoringSandbox(dir);
@@ -86,6 +128,8 @@ export async function exportKit(): Promise<BenchFigure[]> {
       [receipts, unsealed, kit].filter((r) => r.certifications !== CERTIFICATIONS).length + (sealed ? 0 : 1);
     process.stderr.write('export: verifying the receipts as v2, then as v1\n');
     const verifying = await verifyReceiptsFigure(join(dir, 'out-receipts', 'certifications'));
+    process.stderr.write('export: verifying the production against its kit\n');
+    const againstKit = await productionAgainstKit(dataDir, docs, join(dir, 'out-receipts'));
     return [
       {
         name: `RFC 3161 requests to timestamp a drop of ${CERTIFICATIONS.toLocaleString('en')} files`,
@@ -105,6 +149,7 @@ export async function exportKit(): Promise<BenchFigure[]> {
         failures,
       },
       verifying,
+      againstKit,
       {
         name: `export the sealed kit of ${CERTIFICATIONS.toLocaleString('en')} (certificates, register, zip)`,
         value: kit.ms,

@@ -28,6 +28,8 @@ const csp = [
   `script-src ${hash(script)}`,
   `style-src ${hash(style)}`,
   "img-src 'none'",
+  // The page's own script, started again as a worker from a blob: it checks off the page's thread.
+  'worker-src blob:',
   "connect-src 'none'",
   "form-action 'none'",
   "base-uri 'none'",

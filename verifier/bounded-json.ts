@@ -31,20 +31,28 @@ export function boundedJson(bytes: Uint8Array): { json: unknown } | { refused: B
 function firstBoundPassed(bytes: Uint8Array): Bound | null {
   let depth = 0;
   let values = 1;
-  let inString = false;
   for (let at = 0; at < bytes.length; at++) {
     const byte = bytes[at];
-    if (inString) {
-      if (byte === BACKSLASH) at++;
-      else if (byte === QUOTE) inString = false;
-      continue;
-    }
-    if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+    if (byte === QUOTE) {
+      // A string is skipped to its closing quote natively: a receipt is mostly base64 in strings.
+      at = stringEnd(bytes, at);
+      if (at < 0) return null;
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
       if (++depth > LIMITS.jsonDepth) return 'jsonDepth';
       if (++values > LIMITS.jsonValues) return 'jsonValues';
     } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
     else if (byte === COMMA && ++values > LIMITS.jsonValues) return 'jsonValues';
   }
   return null;
+}
+
+/** Where the string opened at `open` closes (a quote after an even run of backslashes); -1 if never. */
+function stringEnd(bytes: Uint8Array, open: number): number {
+  for (let at = open + 1; ; at++) {
+    at = bytes.indexOf(QUOTE, at);
+    if (at < 0) return -1;
+    let backslashes = 0;
+    while (bytes[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
 }

@@ -28,7 +28,7 @@ export async function boundedInflate(data: Uint8Array, maxBytes: number): Promis
 export async function readProof(path: string): Promise<ProofRead | { unreadable: string }> {
   let bytes: Buffer;
   try {
-    bytes = readAtMost(path);
+    bytes = readFileAtMost(path, (head) => proofBytesAtMost(head));
   } catch (error) {
     if (error instanceof LimitExceeded) return { refused: error.bound };
     const code = (error as NodeJS.ErrnoException).code;
@@ -43,15 +43,18 @@ export async function readProof(path: string): Promise<ProofRead | { unreadable:
   );
 }
 
-/** The whole file, when it is no larger than a proof of its kind can be; a pipe or a device is not read. */
-function readAtMost(path: string): Buffer {
+/**
+ * The whole file, when it is no larger than `most` allows for what its first bytes say it is (one
+ * open and one fstat: no extra stat per file of a kit); a pipe or a device is not read.
+ */
+export function readFileAtMost(path: string, most: (head: Buffer) => number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     const head = Buffer.alloc(5);
     readSync(fd, head, 0, 5, 0);
-    if (stat.size > proofBytesAtMost(head))
+    if (stat.size > most(head))
       throw new LimitExceeded(head.toString('latin1') === '%PDF-' ? 'pdfBytes' : 'receiptBytes');
     const bytes = Buffer.alloc(stat.size);
     let read = 0;

@@ -1,10 +1,11 @@
 import type { Dirent } from 'node:fs';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import type { Trust } from '../../verifier/verify-receipt';
 import { kitReceiptEntry, passedBound } from '../../verifier/sets/kit-receipt';
-import { LIMITS } from '../../protocol/limits';
+import { LIMITS, LimitExceeded } from '../../protocol/limits';
+import { readFileAtMost } from '../evidence/read-proof';
 import type { Said } from '../../protocol/said';
 import { nodeEd25519Verify } from '../evidence/native-signature';
 import { UnreadableReference } from './read-load-file';
@@ -36,12 +37,21 @@ async function* receiptsOf(path: string): AsyncGenerator<KitFile> {
       const where = join(folder, entry.name);
       // lstat's answer, from the listing: a pipe would hang a read, a link could lead anywhere.
       if (!entry.isFile()) yield { where, why: notAReceiptFile(entry) };
-      else if (statSync(where).size > LIMITS.receiptBytes) yield { where, why: passedBound('receiptBytes') };
-      else yield { where, bytes: readFileSync(where) };
+      else yield receiptFile(where);
     }
     return;
   }
   yield* zipReceipts(path);
+}
+
+/** A receipt's bytes, or why they are not read: larger than any receipt (by its size, unread). */
+function receiptFile(where: string): KitFile {
+  try {
+    return { where, bytes: readFileAtMost(where, () => LIMITS.receiptBytes) };
+  } catch (error) {
+    if (error instanceof LimitExceeded) return { where, why: passedBound(error.bound) };
+    throw error;
+  }
 }
 
 function notAReceiptFile(entry: Dirent): Said {

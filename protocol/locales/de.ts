@@ -270,6 +270,8 @@ export const de: Catalogue = {
       noCertification: 'Keine Zertifizierung dieses Dokuments auf diesem Computer',
       giveProof: 'Um es dennoch zu prüfen, geben Sie auch seinen Beleg oder sein Zertifikat an.',
       verdicts: {
+        verifiedSealBroken:
+          'Gegen den Beleg darin geprüft, aber dieses Zertifikat-PDF wurde nach dem Versiegeln verändert',
         verified: 'Geprüft: Dies ist das zertifizierte Dokument',
         content_differs: 'Nicht das zertifizierte Dokument',
         receipt_invalid: 'Der Nachweis ist in sich nicht stimmig',

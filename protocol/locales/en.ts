@@ -264,6 +264,8 @@ export const en = {
       noCertification: 'No certification of this document on this computer',
       giveProof: 'To check it anyway, give its receipt or certificate as well.',
       verdicts: {
+        verifiedSealBroken:
+          'Verified against the receipt inside, but this certificate PDF was changed after it was sealed',
         verified: 'Verified: this is the certified document',
         content_differs: 'Not the certified document',
         receipt_invalid: 'The proof does not hold together',

@@ -1,3 +1,4 @@
+import { withAttachmentsUpdated } from '../support/hostile';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,30 @@ describe('saving and verifying evidence in the app', () => {
         await harness.screenshot(`screen-verify-verified-${scheme}-${size}`);
       }
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // A certificate changed after sealing (an update a PDF editor appended): never a plain success.
+    const updated = join(harness.ws.dir, 'updated.certificate.pdf');
+    writeFileSync(
+      updated,
+      withAttachmentsUpdated(readFileSync(join(kit, 'Purchase contract.pdf.certificate.pdf')), [
+        {
+          name: 'Purchase contract.pdf.receipt.json',
+          stream: readFileSync(join(kit, 'Purchase contract.pdf.receipt.json')),
+        },
+      ]),
+    );
+    await harness.drop([contract!, updated]);
+    await expect
+      .poll(() => verdict.textContent())
+      .toMatch(
+        /^Verified against the receipt inside, but this certificate PDF was changed after it was sealed.*its seal no longer holds/,
+      );
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await harness.screenshot(`screen-verify-seal-broken-${scheme}-${size}`);
+      }
 
     const receipt = JSON.parse(readFileSync(join(kit, 'Purchase contract.pdf.receipt.json'), 'utf8'));
     receipt.evidence.root_hash = `${receipt.evidence.root_hash[0] === 'a' ? 'b' : 'a'}${receipt.evidence.root_hash.slice(1)}`;

@@ -1,23 +1,21 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
-import type { ProofRead } from '../pdf-attachment';
-import { isOurReceipt, isPdf, proofBytesAtMost, readProofBytes } from '../pdf-attachment';
 import { LimitExceeded } from '../../protocol/limits';
-import { SEAL_WORDS, checkSeal } from '../pdf/seal-check';
+import { SEAL_BROKEN_HEADLINE, SEAL_WORDS } from '../pdf/seal-check';
 import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
 import type { Trust } from '../verify-receipt';
-import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES, verifyReceipt } from '../verify-receipt';
-import { checkProduction, verdictWords } from './set-check';
+import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES } from '../verify-receipt';
+import { chosenFile, verdictWords } from './set-check';
+import type { DocumentOutcome } from './document-check';
+import type { PageChecks } from './worker-link';
+import { checksHere, checksInWorker, serveChecks } from './worker-link';
 import { SET_LINES_SHOWN } from '../../protocol/sets';
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
  * locally (the page's policy forbids every network request), and says in plain words what holds.
  */
-const CHUNK = 8 * 1024 * 1024;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const LOOKS: Record<ReceiptVerdict['verdict'], 'verified' | 'failed' | 'warning'> = {
@@ -62,45 +60,7 @@ function trusted(): Trust {
   };
 }
 
-/** Inflates up to `maxBytes`, stopping there: a flate bomb is refused, not expanded. */
-async function inflate(bytes: Uint8Array, maxBytes: number): Promise<Uint8Array> {
-  const reader = new Blob([bytes as BlobPart])
-    .stream()
-    .pipeThrough(new DecompressionStream('deflate'))
-    .getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      size += read.value.length;
-      if (size > maxBytes) {
-        void reader.cancel();
-        throw new LimitExceeded('receiptBytes');
-      }
-      chunks.push(read.value);
-    }
-  } catch (error) {
-    if (error instanceof LimitExceeded) throw error;
-    return new Uint8Array(0);
-  }
-  const out = new Uint8Array(size);
-  chunks.reduce((at, chunk) => (out.set(chunk, at), at + chunk.length), 0);
-  return out;
-}
-
-/**
- * What a proof file holds: a receipt (and a certificate's seal), or why there is none. A file
- * larger than any proof is refused by its size: only the bytes a proof can have are read.
- */
-async function readProof(file: File): Promise<ProofRead> {
-  const head = new Uint8Array(await file.slice(0, 5).arrayBuffer());
-  const most = proofBytesAtMost(head);
-  if (file.size > most) return { refused: isPdf(head) ? 'pdfBytes' : 'receiptBytes' };
-  const read = await readProofBytes(new Uint8Array(await file.arrayBuffer()), inflate);
-  return 'json' in read && !isOurReceipt(read.json) ? { missing: 'not_json' } : read;
-}
-
-const NO_RECEIPT: Record<Exclude<ProofRead, { json: unknown } | { refused: unknown }>['missing'], string> = {
+const NO_RECEIPT: Record<Extract<DocumentOutcome, { missing: unknown }>['missing'], string> = {
   pdf_without_receipt: 'is a PDF, but it carries no Evidence Desk receipt.',
   pdf_unreadable:
     'is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.',
@@ -108,20 +68,13 @@ const NO_RECEIPT: Record<Exclude<ProofRead, { json: unknown } | { refused: unkno
   not_json: 'is neither an Evidence Desk receipt nor a certificate that carries one.',
 };
 
-/** SHA-256 of a file of any size, read in chunks, with progress. */
-async function hashFile(file: File, onProgress: (done: number) => void): Promise<string> {
-  const hash = sha256.create();
-  for (let offset = 0; offset < file.size; offset += CHUNK) {
-    hash.update(new Uint8Array(await file.slice(offset, offset + CHUNK).arrayBuffer()));
-    onProgress(Math.min(1, (offset + CHUNK) / file.size));
-  }
-  return bytesToHex(hash.digest());
-}
+/** Where the heavy work runs: the page's worker, set when the page starts. */
+let checks: PageChecks = checksHere;
 
 /** Dropped files are sorted by what they are: a receipt or certificate is the proof, anything else the document. */
 async function take(files: File[]): Promise<void> {
   for (const file of files) {
-    if ('json' in (await readProof(file)) && (proofFile === undefined || files.length > 1)) proofFile = file;
+    if ((await checks.isProof(file)) && (proofFile === undefined || files.length > 1)) proofFile = file;
     else documentFile = file;
   }
   await check();
@@ -206,42 +159,37 @@ async function check(): Promise<void> {
     );
     return;
   }
-  const proof = await readProof(proofFile);
-  if ('refused' in proof) {
-    show('failed', 'Refused', `${proofFile.name}: ${new LimitExceeded(proof.refused).message}`);
-    return;
-  }
-  if ('missing' in proof) {
-    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT[proof.missing]}`);
-    return;
-  }
-  const receipt = proof.json;
   const progress = $<HTMLProgressElement>('progress');
   progress.hidden = false;
   show('idle', 'Checking…', `Reading ${documentFile.name} on this computer.`);
-  const documentHash = await hashFile(documentFile, (done) => {
+  const outcome = await checks.document(documentFile, proofFile, trusted(), (done) => {
     if (current === run) progress.value = done;
   });
+  if (current !== run) return;
   progress.hidden = true;
-  if (current !== run) return;
-  const trust = trusted();
-  const verdict = await verifyReceipt(documentHash, receipt, trust);
-  const seal = proof.pdf ? await checkSeal(proof.seal, trust.tsaRoots) : null;
-  if (current !== run) return;
-  // DEMO as signed (or claimed); a broken seal is never shown as a plain success.
-  const demo = verdict.verdict === 'verified' ? verdict.demo : (receipt as Receipt).demo === true;
-  const look =
-    seal?.state === 'broken' && verdict.verdict === 'verified' ? 'warning' : LOOKS[verdict.verdict];
+  if ('refused' in outcome) {
+    show('failed', 'Refused', `${proofFile.name}: ${new LimitExceeded(outcome.refused).message}`);
+    return;
+  }
+  if ('missing' in outcome) {
+    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT[outcome.missing]}`);
+    return;
+  }
+  const { verdict, seal, demo, documentHash, receipt } = outcome;
+  // A broken seal is never shown as a plain success.
+  const sealBroken = seal?.state === 'broken' && verdict.verdict === 'verified';
   show(
-    look,
-    VERDICT_HEADLINES[verdict.verdict],
+    sealBroken ? 'warning' : LOOKS[verdict.verdict],
+    sealBroken ? SEAL_BROKEN_HEADLINE : VERDICT_HEADLINES[verdict.verdict],
     [verdict.message, seal ? SEAL_WORDS[seal.state] : ''].join(' '),
     demo,
   );
-  facts(verdict, receipt as Receipt, documentHash);
+  facts(verdict, receipt, documentHash);
 }
 
 function start(): void {
+  // The page's own script, started again in a worker, does the heavy work there.
+  checks = checksInWorker(document.currentScript?.textContent ?? '') ?? checksHere;
   const kit = kitTrust();
   $('trusted-keys').textContent = [
     kit.logKeys.length
@@ -271,7 +219,7 @@ function start(): void {
     if (!documents.length || !kitFiles.length) return;
     const progress = $<HTMLProgressElement>('set-progress');
     progress.hidden = false;
-    void checkProduction(documents, kitFiles, trusted(), {
+    void checks.production(documents.map(chosenFile), kitFiles.map(chosenFile), trusted(), {
       progress: (fraction) => (progress.value = fraction),
       result: (kind, headline, text) => {
         progress.hidden = true;
@@ -321,4 +269,6 @@ function start(): void {
   });
 }
 
-start();
+// verify.html is one script: in the page it starts the page; in its worker it serves the checks.
+if (typeof document === 'undefined') serveChecks(self as unknown as Parameters<typeof serveChecks>[0]);
+else start();

@@ -24,15 +24,22 @@ import { LIMITS } from '../../protocol/limits';
 const CHUNK = 8 * 1024 * 1024;
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
 
-const relativeOf = (file: File) =>
-  (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
+/** A chosen file and its path in the folder chosen (kept apart: a worker's copy of a File loses it). */
+export interface ChosenFile {
+  file: File;
+  path: string;
+}
+
+export const chosenFile = (file: File): ChosenFile => ({
+  file,
+  path: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name,
+});
 
 /** The kit's receipts that hold, as a reference; each that does not is reported on its own. */
-async function kitReference(files: File[], trust: Trust): Promise<Reference> {
+async function kitReference(files: ChosenFile[], trust: Trust): Promise<Reference> {
   const entries: ReferenceEntry[] = [];
   const problems: Reference['problems'] = [];
-  for (const file of files.filter((candidate) => RECEIPT.test(relativeOf(candidate)))) {
-    const where = relativeOf(file);
+  for (const { file, path: where } of files.filter((candidate) => RECEIPT.test(candidate.path))) {
     // A file larger than any receipt is refused by its size, unread (docs/security.md).
     const bytes = new Uint8Array(await file.slice(0, LIMITS.receiptBytes + 1).arrayBuffer());
     const read = await kitReceiptEntry(where, bytes, trust);
@@ -60,26 +67,26 @@ export interface SetCheckView {
 }
 
 export async function checkProduction(
-  documents: File[],
-  kit: File[],
+  documents: ChosenFile[],
+  kit: ChosenFile[],
   trust: Trust,
   view: SetCheckView,
 ): Promise<void> {
   const reference = await kitReference(kit, trust);
   // A kit saved inside the production is the reference, not documents of it.
-  const kitFolder = relativeOf(kit[0] as File).split('/')[0];
-  const inside = (file: File) =>
-    relativeOf(file)
+  const kitFolder = kit[0]?.path.split('/')[0];
+  const inside = (chosen: ChosenFile) =>
+    chosen.path
       .split('/')
       .slice(1)
       .includes(kitFolder ?? '');
   const chosen = documents.filter((file) => !inside(file));
-  const total = chosen.reduce((sum, file) => sum + file.size, 0) || 1;
+  const total = chosen.reduce((sum, { file }) => sum + file.size, 0) || 1;
   let done = 0;
   const read: ReadDocument[] = [];
-  for (const file of chosen) {
+  for (const { file, path } of chosen) {
     // Names relative to the folder chosen: its own name is not part of them.
-    const name = normalName(relativeOf(file).split('/').slice(1).join('/') || file.name);
+    const name = normalName(path.split('/').slice(1).join('/') || file.name);
     try {
       const digest = await sha256Of(file, (bytes) => view.progress((done += bytes) / total));
       read.push({ name, path: name, digests: { sha256: digest } });

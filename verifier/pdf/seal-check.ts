@@ -29,3 +29,7 @@ export const SEAL_WORDS: Record<SealVerdict['state'], string> = {
   broken:
     'The certificate PDF was changed after it was sealed: its seal no longer holds. The receipt inside may still prove the document, but do not rely on anything else in this PDF.',
 };
+
+/** The headline when the receipt verifies but the PDF around it changed after sealing: never a plain "Verified". */
+export const SEAL_BROKEN_HEADLINE =
+  'Verified against the receipt inside, but this certificate PDF was changed after it was sealed';

@@ -50,8 +50,9 @@ function verdictText(result: ProofVerification): (string | null)[] {
       const [label, value] = factWords(line, appWords, asGiven);
       return `  ${label}: ${printable(value)}`;
     });
+  const sealBroken = verdict.verdict === 'verified' && result.seal?.state === 'broken';
   return [
-    appWords(`verify.verdicts.${verdict.verdict}`),
+    appWords(sealBroken ? 'verify.verdicts.verifiedSealBroken' : `verify.verdicts.${verdict.verdict}`),
     printable(whyOf(verdict, appWords, asGiven)),
     ...(signed.length ? [`${appWords('verify.signedHeading')}:`, ...block(signed)] : []),
     ...(stated.length ? [`${appWords('verify.statedHeading')}:`, ...block(stated)] : []),

@@ -73,7 +73,10 @@ function explain(
           : 'warning';
     return {
       look,
-      headline: t(`verify.verdicts.${result.verdict.verdict}`),
+      headline:
+        result.verdict.verdict === 'verified' && result.seal?.state === 'broken'
+          ? t('verify.verdicts.verifiedSealBroken')
+          : t(`verify.verdicts.${result.verdict.verdict}`),
       lines: [
         whyOf(result.verdict, t, (iso) => when(Date.parse(iso))),
         sealWords(result.seal, t, (iso) => when(Date.parse(iso))),
