@@ -90,7 +90,7 @@ function unreadableReceipt(error: z.ZodError): ReceiptVerdict {
 
 /** Which bound a field too large passed: the chain's length, a token's, the instructions', or a text's. */
 function boundOf(path: readonly PropertyKey[]): Bound {
-  if (path[0] === 'how_to_verify') return 'howToLines';
+  if (path[0] === 'how_to_verify') return path.length > 1 ? 'textChars' : 'howToLines';
   if (path[0] === 'timestamp' && path[1] === 'chain')
     return path.length > 2 ? 'base64Chars' : 'chainCertificates';
   if (path[0] === 'timestamp' && path[1] === 'token') return 'base64Chars';

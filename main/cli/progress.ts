@@ -5,7 +5,7 @@ import type { IntakeProgress } from '../../protocol/views';
 import type { CertificationRow } from '../../protocol/views';
 import type { Values } from './arguments';
 import { waitTimeoutOf } from './arguments';
-import { count, describeCounts } from './output';
+import { count, describeCounts, printable } from './output';
 import { peopleLocale, say, words } from './language';
 
 const MIB = 1024 * 1024;
@@ -25,7 +25,7 @@ export function progressPrinter(
     const text =
       progress.kind === 'file'
         ? words('hashing.file', {
-            name: basename(progress.path),
+            name: printable(basename(progress.path)),
             percent: percent(progress.bytesDone, progress.bytesTotal),
             done: (progress.bytesDone / MIB).toFixed(0),
             total: (progress.bytesTotal / MIB).toFixed(0),

@@ -10,14 +10,17 @@ import { finished } from 'node:stream/promises';
  * a line break, and after a comma, semicolon or tab (the list separator of a German Excel).
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const FORMULA_INSIDE = /([\r\n,;\t])([=+\-@])/g;
+const FORMULA_INSIDE_OR_DEFUSED = /([\r\n,;\t])('*[=+\-@])/g;
+const DEFUSED_START = /^'+[=+\-@\t\r]/;
 export const defused = (text: string): string => {
-  const inside = text.replace(FORMULA_INSIDE, "$1'$2");
-  return FORMULA_START.test(inside) ? `'${inside}` : inside;
+  // A name that already reads like a defused one ('=x) gets its own apostrophe too, so undefused()
+  // gives every name back exactly.
+  const inside = text.replace(FORMULA_INSIDE_OR_DEFUSED, "$1'$2");
+  return FORMULA_START.test(inside) || DEFUSED_START.test(inside) ? `'${inside}` : inside;
 };
 /** A cell as it was before defused(): how the register's own names are read back. */
 export const undefused = (cell: string): string =>
-  cell.replace(/^'(?=[=+\-@\t\r])/, '').replace(/([\r\n,;\t])'(?=[=+\-@])/g, '$1');
+  cell.replace(/^'(?='*[=+\-@\t\r])/, '').replace(/([\r\n,;\t])'(?='*[=+\-@])/g, '$1');
 
 /** Quoted beyond csv-stringify's own rule (separator, quote, CR LF): a lone CR or LF, a semicolon, a tab. */
 const QUOTED = /[\r\n;\t]/;

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import type { ProofRead } from '../../verifier/pdf-attachment';
@@ -44,14 +44,25 @@ export async function readProof(path: string): Promise<ProofRead | { unreadable:
 }
 
 /**
+ * Opens a file the other side sent for reading, without waiting: opening a pipe for reading
+ * blocks until something writes to it, so it is opened non-blocking and refused unless it is a
+ * regular file (code ENOTREGULAR), before a byte is read.
+ */
+export function openRegularFile(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREGULAR' });
+}
+
+/**
  * The whole file, when it is no larger than `most` allows for what its first bytes say it is (one
  * open and one fstat: no extra stat per file of a kit); a pipe or a device is not read.
  */
 export function readFileAtMost(path: string, most: (head: Buffer) => number): Buffer {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     const head = Buffer.alloc(5);
     readSync(fd, head, 0, 5, 0);
     if (stat.size > most(head))

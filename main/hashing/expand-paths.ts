@@ -82,7 +82,9 @@ export function expandPathsSync(
       handedOut = out.files.length;
     }
   };
-  for (const path of paths) visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut, null);
+  const listed = new Set<string>();
+  for (const path of paths)
+    visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut, null, false, listed);
   handOut(true);
   return out;
 }
@@ -98,7 +100,9 @@ function visit(
   out: Expansion,
   handOut: (force: boolean) => void,
   chosen: string | null,
-  isLink = false,
+  isLink: boolean,
+  /** The real paths of the folders listed so far: links to one of them are not listed again. */
+  listed: Set<string>,
 ): void {
   const { path } = target;
   let info: Stats;
@@ -134,7 +138,7 @@ function visit(
     return;
   }
   if (ancestors.size >= MOST_FOLDERS_DEEP) {
-    out.problems.push({ path, code: 'too_deep', said: said('limits.pathDepth') });
+    out.problems.push({ path, code: 'too_deep', said: said('file.tooDeep', { name: basename(path) }) });
     return;
   }
   let real: string;
@@ -155,6 +159,17 @@ function visit(
     });
     return;
   }
+  // Links to one folder from many places would list it again each time (two links a level, 40
+  // levels: 2^40 listings): a folder reached by a link is listed once.
+  if (isLink && listed.has(real)) {
+    out.problems.push({
+      path,
+      code: 'folder_loop',
+      said: said('file.linkedAgain', { name: basename(path) }),
+    });
+    return;
+  }
+  listed.add(real);
   const inside = new Set(ancestors).add(real);
   // The folder's path as path.join writes it, with its separator, once: joining it again for each
   // of 10,000 names was a third of listing them.
@@ -163,7 +178,7 @@ function visit(
   for (const child of entries
     .map((entry) => ({ ...childOf(target, folder, entry.name), link: entry.isSymbolicLink() }))
     .sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut, within, child.link);
+    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut, within, child.link, listed);
   }
 }
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from '../evidence/read-proof';
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 
 /** One record of a CSV file, valid until the next is read: its cells are decoded when asked for. */
@@ -29,7 +30,7 @@ export const textOf = (bytes: Buffer): string =>
 /** The first `length` bytes of a file (fewer when it is shorter); throws when it cannot be read. */
 export function headOf(path: string, length: number): Buffer {
   const head = Buffer.alloc(length);
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     return head.subarray(0, readSync(fd, head, 0, length, 0));
   } finally {
@@ -48,7 +49,7 @@ export function* csvRecords(
   path: string,
   { separator = ',', chunkBytes = CHUNK }: { separator?: CsvSeparator; chunkBytes?: number } = {},
 ): Generator<CsvRecord> {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     const cells = new RecordCells(separator.charCodeAt(0));
     let atEnd = false;

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from '../evidence/read-proof';
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 
 // Read this much at a time: a load file of 100,000 lines is never held whole, as bytes or as text.
@@ -13,7 +14,7 @@ type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
  * opened throws here, with its code) and closed when the lines end or are left.
  */
 export function loadFileLines(path: string): Generator<string, undefined> {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     return linesOf(fd, encodingOf(fd));
   } catch (error) {

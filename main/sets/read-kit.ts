@@ -79,11 +79,14 @@ async function* zipReceipts(path: string): AsyncGenerator<KitFile> {
       LIMITS.zipEntryRatio * Math.max(zip.fileSize, 64 * 1024),
     );
     let expanded = 0;
+    let compressed = 0;
     const localHeaders = new Set<number>();
     for (let entry = await nextEntry(zip, path); entry; entry = await nextEntry(zip, path)) {
       if (!RECEIPT.test(entry.fileName)) continue;
       const where = `${path}: ${entry.fileName}`;
-      if (localHeaders.has(entry.relativeOffsetOfLocalHeader))
+      // Entries that share bytes: at one local header, or more compressed data than the file holds.
+      compressed += entry.compressedSize;
+      if (localHeaders.has(entry.relativeOffsetOfLocalHeader) || compressed > zip.fileSize)
         throw new UnreadableReference(path, said('sets.why.zipOverlapping'));
       localHeaders.add(entry.relativeOffsetOfLocalHeader);
       if (entry.uncompressedSize > LIMITS.receiptBytes) {

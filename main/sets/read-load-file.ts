@@ -86,6 +86,7 @@ export async function readLoadFile(
     if (error instanceof UnreadableReference) throw error;
     if (error instanceof LimitExceeded) throw new UnreadableReference(path, passedBound(error.bound));
     const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOTREGULAR') throw new UnreadableReference(path, said('sets.why.notAFile'));
     if (code) throw new UnreadableReference(path, said('sets.why.cannotRead', { code }));
     throw error;
   } finally {

@@ -19,7 +19,8 @@ export type CertificationLookup = (
 ) => ReferenceCertification | null;
 
 const REQUIRED = ['Path', 'SHA-256', 'State'] as const;
-const GENERAL_PARSER_MOST = 64 * 1024 * 1024;
+// csv-parse holds the whole file and every cell: 8 MiB is about 150 MB of it at most.
+const GENERAL_PARSER_MOST = 8 * 1024 * 1024;
 
 /**
  * Our custody register (CSV, as `export --csv` writes it). Nothing in it is signed: a row's times

@@ -271,7 +271,7 @@ export const de: Catalogue = {
       giveProof: 'Um es dennoch zu prüfen, geben Sie auch seinen Beleg oder sein Zertifikat an.',
       verdicts: {
         verifiedSealBroken:
-          'Gegen den Beleg darin geprüft, aber dieses Zertifikat-PDF wurde nach dem Versiegeln verändert',
+          'Gegen den Beleg im Zertifikat-PDF geprüft, aber das PDF wurde nach dem Versiegeln verändert',
         verified: 'Geprüft: Dies ist das zertifizierte Dokument',
         content_differs: 'Nicht das zertifizierte Dokument',
         receipt_invalid: 'Der Nachweis ist in sich nicht stimmig',
@@ -302,8 +302,8 @@ export const de: Catalogue = {
           key_id:
             'Der Log-Schlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: der Beleg wurde verändert.',
           ambiguous:
-            'Das Zertifikat trägt mehr als einen Beleg; welchen es bestätigt, ist mehrdeutig: es wird abgelehnt.',
-          limit: 'Der Nachweis wurde nicht gelesen: {{bound}}.',
+            'Das Zertifikat enthält mehr als einen Beleg; es ist nicht eindeutig, welcher gilt. Es wird daher abgelehnt.',
+          limit: 'Der Nachweis wurde abgelehnt: {{bound}}.',
         },
         timestamp_invalid: {
           format: 'Der unabhängige Zeitstempel kann nicht gelesen werden.',
@@ -324,12 +324,13 @@ export const de: Catalogue = {
         not_anchored:
           'Der Nachweis passt zu diesem Dokument, aber die Zertifizierung war noch nicht verankert, als er erstellt wurde; sie kann noch nicht geprüft werden.',
         seal: {
-          sealed: 'Das Zertifikat-PDF ist von {{authority}} ({{when}}) versiegelt und seitdem unverändert.',
+          sealed:
+            'Das Zertifikat-PDF wurde am {{when}} von {{authority}} versiegelt und ist seitdem unverändert.',
           unsealed: 'Das Zertifikat-PDF ist nicht versiegelt: geprüft wurde nur der Beleg darin.',
           untrusted:
-            'Das Zertifikat-PDF ist von {{authority}} versiegelt, deren Wurzel Sie nicht vertrauen: auf sein Siegel wurde nicht gebaut.',
+            'Das Zertifikat-PDF wurde von {{authority}} versiegelt, aber Sie vertrauen der Wurzel dieses Siegels nicht (Fingerabdruck {{fingerprint}}): das Siegel wurde daher nicht berücksichtigt.',
           broken:
-            'Das Zertifikat-PDF wurde nach dem Versiegeln verändert: sein Siegel hält nicht mehr. Der Beleg darin kann das Dokument weiterhin belegen, aber verlassen Sie sich auf nichts anderes in diesem PDF.',
+            'Das Zertifikat-PDF wurde nach dem Versiegeln verändert: sein Siegel hält nicht mehr. Der enthaltene Beleg kann für das Dokument weiterhin als Nachweis dienen; verlassen Sie sich aber auf nichts anderes in diesem PDF.',
         },
         demo: 'DEMO: diese Zertifizierung wurde in einer Sandbox erstellt. Ihre Kryptografie ist echt, aber sie hat keine rechtliche Wirkung.',
       },
@@ -528,23 +529,23 @@ export const de: Catalogue = {
   said: {
     asWritten: '{{text}}',
     limits: {
-      receiptBytes: `ein Beleg wird bis ${size(LIMITS.receiptBytes)} gelesen, und dieser ist größer`,
-      jsonDepth: `ein Beleg schachtelt höchstens ${LIMITS.jsonDepth} Listen und Objekte ineinander, und dieser schachtelt mehr`,
-      jsonValues: `ein Beleg enthält höchstens ${number(LIMITS.jsonValues)} Werte, und dieser enthält mehr`,
-      textChars: `ein Text in einem Beleg hat höchstens ${number(LIMITS.textChars)} Zeichen, und dieser ist länger`,
-      base64Chars: `ein Zeitstempel oder Zertifikat hat höchstens ${number(LIMITS.base64Chars)} Zeichen, und dieses ist länger`,
-      chainCertificates: `die Kette eines Zeitstempels hat höchstens ${LIMITS.chainCertificates} Zertifikate, und diese hat mehr`,
-      howToLines: `die Anleitung eines Belegs hat höchstens ${LIMITS.howToLines} Zeilen, und diese ist länger`,
-      zipEntries: `das Zip eines Nachweispakets enthält höchstens ${number(LIMITS.zipEntries)} Dateien, und dieses enthält mehr`,
-      zipExpandedBytes: `die Belege im Zip eines Nachweispakets werden höchstens ${size(LIMITS.zipExpandedBytes)} groß, und diese werden größer`,
-      zipEntryRatio: `eine Datei im Zip eines Nachweispakets wird höchstens ${LIMITS.zipEntryRatio}-mal so groß entpackt, und diese wird größer (eine Zip-Bombe)`,
-      pdfBytes: `ein Zertifikat-PDF wird bis ${size(LIMITS.pdfBytes)} gelesen, und dieses ist größer`,
-      pdfObjects: `ein Zertifikat-PDF hat höchstens ${number(LIMITS.pdfObjects)} Objekte, und dieses hat mehr`,
-      pdfRevisions: `ein Zertifikat-PDF hat höchstens ${LIMITS.pdfRevisions} Fassungen, und dieses hat mehr`,
-      pdfAttachments: `ein Zertifikat-PDF trägt höchstens ${LIMITS.pdfAttachments} angehängte Dateien, und dieses trägt mehr`,
-      loadFileLineBytes: `eine Zeile einer Ladedatei oder eines Registers wird bis ${size(LIMITS.loadFileLineBytes)} gelesen, und diese ist länger`,
-      loadFileFields: `eine Zeile einer Ladedatei hat höchstens ${number(LIMITS.loadFileFields)} Felder, und diese hat mehr`,
-      pathDepth: `Ordner werden ${LIMITS.pathDepth} Ebenen tief verfolgt, und dieser geht tiefer`,
+      receiptBytes: `ein Beleg wird nur bis zu ${size(LIMITS.receiptBytes)} gelesen; dieser ist größer`,
+      jsonDepth: `in einem Beleg dürfen höchstens ${LIMITS.jsonDepth} Listen und Objekte ineinander verschachtelt sein; in diesem sind es mehr`,
+      jsonValues: `ein Beleg darf höchstens ${number(LIMITS.jsonValues)} Werte enthalten; dieser enthält mehr`,
+      textChars: `ein Textfeld in einem Beleg darf höchstens ${number(LIMITS.textChars)} Zeichen lang sein; dieses ist länger`,
+      base64Chars: `ein Zeitstempel oder ein Signaturzertifikat im Beleg darf höchstens ${number(LIMITS.base64Chars)} Zeichen (Base64) lang sein; hier sind es mehr`,
+      chainCertificates: `die Zertifikatskette eines Zeitstempels darf höchstens ${LIMITS.chainCertificates} Zertifikate umfassen; diese umfasst mehr`,
+      howToLines: `die Prüfanleitung in einem Beleg darf höchstens ${LIMITS.howToLines} Zeilen lang sein; diese ist länger`,
+      zipEntries: `das Zip eines Nachweispakets darf höchstens ${number(LIMITS.zipEntries)} Dateien enthalten; dieses enthält mehr`,
+      zipExpandedBytes: `die Belege im Zip eines Nachweispakets dürfen entpackt zusammen höchstens ${size(LIMITS.zipExpandedBytes)} groß sein; diese sind größer`,
+      zipEntryRatio: `das Zip eines Nachweispakets darf beim Entpacken höchstens auf das ${LIMITS.zipEntryRatio}-Fache anwachsen, Datei für Datei und insgesamt; dieses wächst stärker (Merkmal einer Zip-Bombe)`,
+      pdfBytes: `ein Zertifikat-PDF wird nur bis zu ${size(LIMITS.pdfBytes)} gelesen; dieses ist größer`,
+      pdfObjects: `ein Zertifikat-PDF darf höchstens ${number(LIMITS.pdfObjects)} Objekte enthalten; dieses enthält mehr`,
+      pdfRevisions: `ein Zertifikat-PDF darf höchstens ${LIMITS.pdfRevisions} Revisionen (Änderungsstände) haben; dieses hat mehr`,
+      pdfAttachments: `ein Zertifikat-PDF darf höchstens ${LIMITS.pdfAttachments} Dateianhänge enthalten; dieses enthält mehr`,
+      loadFileLineBytes: `eine Zeile einer Ladedatei oder eines Registers wird nur bis zu ${size(LIMITS.loadFileLineBytes)} gelesen; diese ist länger`,
+      loadFileFields: `eine Zeile einer Ladedatei darf höchstens ${number(LIMITS.loadFileFields)} Felder haben; diese hat mehr`,
+      pathDepth: `Ordner werden nur bis zu ${LIMITS.pathDepth} Ebenen tief geöffnet; dieser liegt tiefer`,
     },
     file: {
       notADocument: 'Dies ist {{kind}}, kein Dokument, und kann daher nicht zertifiziert werden.',
@@ -558,8 +559,11 @@ export const de: Catalogue = {
       noPermissionFor: 'Sie haben keine Berechtigung, {{name}} zu lesen.',
       noPermission: 'Sie haben keine Berechtigung, diese Datei zu lesen.',
       missing: '{{name}} existiert nicht (vielleicht verschoben oder gelöscht).',
+      tooDeep: `{{name}} liegt tiefer als ${LIMITS.pathDepth} Ordnerebenen und wurde nicht geöffnet.`,
       linkOutside:
-        '{{name}} ist eine Verknüpfung zu einem Ort außerhalb des gewählten Ordners: ihr wurde nicht gefolgt.',
+        '{{name}} ist ein Verweis auf einen Ort außerhalb des gewählten Ordners; er wurde nicht verfolgt.',
+      linkedAgain:
+        '{{name}} ist ein Verweis auf einen bereits aufgelisteten Ordner: er wurde nicht erneut aufgelistet.',
       linkLoop: '{{name}} ist ein Verweis, der auf sich selbst zeigt.',
       unreadable: 'Die Datei konnte nicht gelesen werden ({{code}}).',
       changedWhileHashing:
@@ -809,9 +813,11 @@ export const de: Catalogue = {
         notASha256: 'sein SHA-256 ist keiner: {{value}}',
         notAKit: 'es ist kein Nachweispaket (es hat keinen Ordner certifications)',
         notAZip: 'es ist weder ein Paketordner noch ein lesbares Zip',
+        notAFile:
+          'es ist keine gewöhnliche Datei (eine Pipe, ein Socket oder ein Gerät): sie wurde nicht geöffnet',
         zipOverlapping:
-          'zwei seiner Dateien teilen dieselben komprimierten Bytes (eine Zip-Bombe): es wird abgelehnt',
-        link: 'es ist eine Verknüpfung, kein Beleg: ihr wurde nicht gefolgt',
+          'zwei Dateien im Zip verweisen auf dieselben komprimierten Daten (Merkmal einer Zip-Bombe): das Zip wird abgelehnt',
+        link: 'es ist ein Verweis (symbolischer Link), kein Beleg: er wurde nicht verfolgt',
         folder: 'es ist ein Ordner, kein Beleg',
         zipDamaged: 'das Zip ist beschädigt',
         notJson: 'es ist kein JSON',

@@ -3,7 +3,7 @@
  * (`shell`), in English. Other languages have exactly these keys: TypeScript holds them to it.
  * Plurals follow i18next: `_one` and `_other` (and whatever else a language's plural rules need).
  */
-import { BOUND_WORDS } from '../limits';
+import { BOUND_WORDS, LIMITS } from '../limits';
 
 export const en = {
   app: {
@@ -295,7 +295,7 @@ export const en = {
           key_id: 'The log key in the receipt does not match its own fingerprint: the receipt was altered.',
           ambiguous:
             'The certificate carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
-          limit: 'The proof was not read: {{bound}}.',
+          limit: 'The proof was refused: {{bound}}.',
         },
         timestamp_invalid: {
           format: 'The independent timestamp cannot be read.',
@@ -319,7 +319,7 @@ export const en = {
           sealed: 'The certificate PDF is sealed by {{authority}} ({{when}}) and has not changed since.',
           unsealed: 'The certificate PDF is not sealed: only the receipt inside it was checked.',
           untrusted:
-            'The certificate PDF is sealed by {{authority}}, whose root you have not trusted: its seal was not relied on.',
+            'The certificate PDF is sealed by {{authority}}, whose root you have not trusted (fingerprint {{fingerprint}}): its seal was not relied on.',
           broken:
             'The certificate PDF was changed after it was sealed: its seal no longer holds. The receipt inside may still prove the document, but do not rely on anything else in this PDF.',
         },
@@ -533,7 +533,9 @@ export const en = {
       noPermissionFor: 'You do not have permission to read {{name}}.',
       noPermission: 'You do not have permission to read this file.',
       missing: '{{name}} does not exist (it may have been moved or deleted).',
+      tooDeep: `{{name}} lies more than ${LIMITS.pathDepth} folders deep and was not opened.`,
       linkOutside: '{{name}} is a link to somewhere outside the folder you chose: it was not followed.',
+      linkedAgain: '{{name}} is a link to a folder already listed: it was not listed again.',
       linkLoop: '{{name}} is a link that points back to itself.',
       unreadable: 'The file could not be read ({{code}}).',
       changedWhileHashing: 'The file changed while it was being hashed — save it, then add it again.',
@@ -764,6 +766,7 @@ export const en = {
         notASha256: 'its SHA-256 is not one: {{value}}',
         notAKit: 'it is not an evidence kit (it has no certifications folder)',
         notAZip: 'it is neither a kit folder nor a zip that can be read',
+        notAFile: 'it is not a regular file (a pipe, a socket or a device): it was not opened',
         zipOverlapping: 'two of its files share the same compressed bytes (a zip bomb): it is refused',
         link: 'it is a link, not a receipt: not followed',
         folder: 'it is a folder, not a receipt',

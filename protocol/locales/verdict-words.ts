@@ -96,6 +96,7 @@ export function sealWords(
   if (!seal) return '';
   if (seal.state === 'sealed')
     return t('verify.why.seal.sealed', { authority: seal.authority, when: when(seal.genTime) });
-  if (seal.state === 'untrusted') return t('verify.why.seal.untrusted', { authority: seal.authority });
+  if (seal.state === 'untrusted')
+    return t('verify.why.seal.untrusted', { authority: seal.authority, fingerprint: seal.rootFingerprint });
   return t(`verify.why.seal.${seal.state}`);
 }

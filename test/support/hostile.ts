@@ -76,6 +76,7 @@ export function zipOf(entries: RawZipEntry[], { overlap = false } = {}): Buffer 
 export function withAttachmentsUpdated(
   pdf: Buffer,
   attachments: { name: string; stream: Buffer; filter?: 'FlateDecode' }[],
+  { dropForm = false } = {},
 ): Buffer {
   const text = pdf.toString('latin1');
   const startxref = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)?.[1]);
@@ -108,9 +109,11 @@ export function withAttachmentsUpdated(
   }
   const names = next++;
   objects.push([names, Buffer.from(`<< /EmbeddedFiles << /Names [${pairs.join(' ')}] >> >>`, 'latin1')]);
-  const newCatalog = catalog.includes('/Names')
+  const named = catalog.includes('/Names')
     ? catalog.replace(/\/Names \d+ 0 R/, `/Names ${names} 0 R`)
     : catalog.replace(/>>$/, `/Names ${names} 0 R\n>>`);
+  // Without its form, the update no longer lists the seal's field: as if it had never been sealed.
+  const newCatalog = dropForm ? named.replace(/\/AcroForm \d+ 0 R/, '') : named;
   objects.push([root, Buffer.from(newCatalog, 'latin1')]);
   const parts: Buffer[] = [pdf, Buffer.from('\n')];
   let at = pdf.length + 1;

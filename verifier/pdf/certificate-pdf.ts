@@ -2,9 +2,9 @@ import type { Bound } from '../../protocol/limits';
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 import { boundedJson } from '../bounded-json';
 import type { BoundedInflate } from './pdf-document';
-import { PdfDocument } from './pdf-document';
+import { PdfDocument, UndecodableStream } from './pdf-document';
 import type { PdfDictionary, PdfValue } from './pdf-syntax';
-import { MalformedPdf, PdfRef, isDictionary, nameIn } from './pdf-syntax';
+import { PdfRef, isDictionary, nameIn } from './pdf-syntax';
 
 /** Where a certificate's document timestamp is and what it covers, for checkSeal to judge. */
 export interface SealBytes {
@@ -39,20 +39,29 @@ export async function readCertificatePdf(
     const catalog = pdf.resolve(pdf.trailer.get('Root'));
     if (!isDictionary(catalog)) return { missing: 'unreadable' };
     const receipts: unknown[] = [];
+    // An attachment in a filter not read here may be a receipt a PDF reader shows: it counts as one.
+    let undecodable = 0;
     for (const file of attachedFiles(pdf, catalog)) {
-      const data = await pdf.stream(file, inflate, LIMITS.receiptBytes);
+      let data: Uint8Array | undefined;
+      try {
+        data = await pdf.stream(file, inflate, LIMITS.receiptBytes);
+      } catch (error) {
+        if (!(error instanceof UndecodableStream)) throw error;
+        undecodable++;
+        continue;
+      }
       if (!data) continue;
       const read = boundedJson(data);
       if (read && 'refused' in read) return read;
       if (read && isOurReceipt(read.json)) receipts.push(read.json);
     }
-    if (receipts.length > 1) return { missing: 'ambiguous' };
+    if (receipts.length + undecodable > 1) return { missing: 'ambiguous' };
     if (receipts.length === 0) return { missing: 'no_receipt' };
     return { receipt: receipts[0], seal: sealOf(pdf, catalog) };
   } catch (error) {
     if (error instanceof LimitExceeded) return { refused: error.bound };
-    if (error instanceof MalformedPdf) return { missing: 'unreadable' };
-    throw error;
+    // Whatever else a hostile file makes of this reader is a PDF that cannot be read: no stack trace.
+    return { missing: 'unreadable' };
   }
 }
 
@@ -60,11 +69,18 @@ export async function readCertificatePdf(
 function attachedFiles(pdf: PdfDocument, catalog: PdfDictionary): PdfRef[] {
   const names = pdf.resolve(catalog.get('Names'));
   const root = isDictionary(names) ? pdf.resolve(names.get('EmbeddedFiles')) : undefined;
-  const files: PdfRef[] = [];
+  const files = new Map<number, PdfRef>();
   const pending: PdfValue[] = root === undefined ? [] : [root];
+  const seen = new Set<number>();
   for (let visited = 0; pending.length; visited++) {
-    if (visited > MAX_TREE_NODES) throw new LimitExceeded('pdfAttachments');
-    const node = pdf.resolve(pending.pop());
+    if (visited > MAX_TREE_NODES) throw new LimitExceeded('pdfObjects');
+    const next = pending.pop();
+    // A tree whose kids lead back to a node already read loops: each node is read once.
+    if (next instanceof PdfRef) {
+      if (seen.has(next.number)) continue;
+      seen.add(next.number);
+    }
+    const node = pdf.resolve(next);
     if (!isDictionary(node)) continue;
     const kids = pdf.resolve(node.get('Kids'));
     if (Array.isArray(kids)) pending.push(...kids.slice(0, MAX_TREE_NODES));
@@ -73,17 +89,21 @@ function attachedFiles(pdf: PdfDocument, catalog: PdfDictionary): PdfRef[] {
     for (let i = 1; i < pairs.length; i += 2) {
       const spec = pdf.resolve(pairs[i]);
       const embedded = isDictionary(spec) ? pdf.resolve(spec.get('EF')) : undefined;
-      const stream = isDictionary(embedded) ? (embedded.get('F') ?? embedded.get('UF')) : undefined;
-      if (!(stream instanceof PdfRef)) continue;
-      if (files.length >= LIMITS.pdfAttachments) throw new LimitExceeded('pdfAttachments');
-      files.push(stream);
+      if (!isDictionary(embedded)) continue;
+      // Readers pick /UF or /F as they please: both are read, and two different files are two.
+      for (const stream of [embedded.get('F'), embedded.get('UF')])
+        if (stream instanceof PdfRef) files.set(stream.number, stream);
+      if (files.size > LIMITS.pdfAttachments) throw new LimitExceeded('pdfAttachments');
     }
   }
-  return files;
+  return [...files.values()];
 }
 
 /** The document timestamp (/DocTimeStamp) the final revision's form lists, and what its byte range covers. */
 function sealOf(pdf: PdfDocument, catalog: PdfDictionary): SealBytes | null {
+  // Evidence Desk writes one revision: any update came after it, whatever the update's own form
+  // says (it may drop the seal's field, or bring a seal of its own).
+  if (pdf.revisions > 1) return brokenSeal();
   const form = pdf.resolve(catalog.get('AcroForm'));
   const fields = isDictionary(form) ? pdf.resolve(form.get('Fields')) : undefined;
   if (!Array.isArray(fields)) return null;
@@ -131,6 +151,7 @@ const brokenSeal = (): SealBytes => ({
 /** The length of the DER element at the start of `bytes` (the token), so the placeholder's zeros are cut off. */
 function derLength(bytes: Uint8Array): number {
   const first = bytes[1] ?? 0;
+  if (first === 0x80) return bytes.length; // BER's indefinite length: the parser finds the end.
   if (first < 0x80) return 2 + first;
   const count = first & 0x7f;
   if (count > 4) return bytes.length;

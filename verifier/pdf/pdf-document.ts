@@ -1,6 +1,9 @@
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 import type { PdfDictionary, PdfValue } from './pdf-syntax';
-import { MalformedPdf, PdfReader, PdfRef, isDictionary } from './pdf-syntax';
+import { MalformedPdf, PdfName, PdfReader, PdfRef, integerOf, isDictionary } from './pdf-syntax';
+
+/** A stream in a filter this reader does not decode: what it holds cannot be known here. */
+export class UndecodableStream extends Error {}
 
 /** Decompresses a FlateDecode stream (zlib) up to a size, refusing anything larger. */
 export type BoundedInflate = (bytes: Uint8Array, maxBytes: number) => Promise<Uint8Array>;
@@ -23,7 +26,7 @@ export class PdfDocument {
     if (at < 0) throw new MalformedPdf('no startxref');
     const reader = new PdfReader(bytes);
     reader.at = at + STARTXREF.length;
-    let sectionAt = Number(reader.word());
+    let sectionAt = integerOf(reader.word());
     let trailer: PdfDictionary | undefined;
     const seen = new Set<number>();
     while (Number.isInteger(sectionAt)) {
@@ -31,13 +34,22 @@ export class PdfDocument {
       seen.add(sectionAt);
       if (seen.size > LIMITS.pdfRevisions) throw new LimitExceeded('pdfRevisions');
       const section = this.readSection(sectionAt);
+      // A hybrid file's cross-reference stream would place objects this reader does not see.
+      if (section.has('XRefStm')) throw new MalformedPdf('a cross-reference stream');
       trailer ??= section;
       const previous = section.get('Prev');
       sectionAt = typeof previous === 'number' ? previous : NaN;
     }
     if (!trailer) throw new MalformedPdf('no trailer');
     this.trailer = trailer;
+    this.revisions = seen.size;
   }
+
+  /** How many revisions the file has: 1 as Evidence Desk writes it; more after any incremental update. */
+  readonly revisions: number;
+  /** Objects already read, by number, and how many reads are left (a budget against reading one object millions of times). */
+  private readonly read = new Map<number, { value: PdfValue; streamAt: number | null }>();
+  private readsLeft = LIMITS.pdfObjects;
 
   /** One cross-reference table and its trailer: objects not yet placed by a newer one are placed. */
   private readSection(at: number): PdfDictionary {
@@ -47,14 +59,13 @@ export class PdfDocument {
     for (;;) {
       const first = reader.word();
       if (first === 'trailer') break;
-      const count = Number(reader.word());
-      const start = Number(first);
-      if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0)
-        throw new MalformedPdf('a cross-reference subsection is not numbered');
+      // An empty word is the end of the file or a delimiter: never a subsection (it would loop).
+      const start = integerOf(first);
+      const count = integerOf(reader.word());
       if (this.offsets.size + count > LIMITS.pdfObjects) throw new LimitExceeded('pdfObjects');
       for (let i = 0; i < count; i++) {
-        const offset = Number(reader.word());
-        reader.word();
+        const offset = integerOf(reader.word());
+        integerOf(reader.word());
         const kind = reader.word();
         if (kind === 'n' && !this.offsets.has(start + i)) this.offsets.set(start + i, offset);
         else if (kind === 'f' && !this.offsets.has(start + i)) this.offsets.set(start + i, -1);
@@ -74,6 +85,15 @@ export class PdfDocument {
 
   /** An indirect object: its value, and where its stream's data starts when it has one. */
   object(ref: PdfRef): { value: PdfValue; streamAt: number | null } {
+    const known = this.read.get(ref.number);
+    if (known) return known;
+    if (--this.readsLeft < 0) throw new LimitExceeded('pdfObjects');
+    const object = this.readObject(ref);
+    this.read.set(ref.number, object);
+    return object;
+  }
+
+  private readObject(ref: PdfRef): { value: PdfValue; streamAt: number | null } {
     const offset = this.offsets.get(ref.number);
     if (offset === undefined || offset < 0) return { value: null, streamAt: null };
     const reader = new PdfReader(this.bytes);
@@ -91,7 +111,7 @@ export class PdfDocument {
     return after < streamAt ? { value, streamAt } : { value, streamAt: null };
   }
 
-  /** A stream's data, decompressed up to `maxBytes` (Flate or none); anything else is not read. */
+  /** A stream's data, decompressed up to `maxBytes` (Flate or none); another filter throws UndecodableStream. */
   async stream(ref: PdfRef, inflate: BoundedInflate, maxBytes: number): Promise<Uint8Array | undefined> {
     const { value, streamAt } = this.object(ref);
     if (!isDictionary(value) || streamAt === null) return undefined;
@@ -110,9 +130,15 @@ export class PdfDocument {
       if (data.length > maxBytes) throw new LimitExceeded('receiptBytes');
       return data;
     }
-    if (filters.length === 1 && (filters[0] as { name?: string }).name === 'FlateDecode')
+    // Flate without parameters, as Evidence Desk writes it; any other filter cannot be read here.
+    if (
+      filters.length === 1 &&
+      filters[0] instanceof PdfName &&
+      filters[0].name === 'FlateDecode' &&
+      !value.has('DecodeParms')
+    )
       return inflate(data, maxBytes);
-    return undefined;
+    throw new UndecodableStream();
   }
 }
 

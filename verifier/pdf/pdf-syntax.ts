@@ -112,8 +112,9 @@ export class PdfReader {
     if (word === 'true') return true;
     if (word === 'false') return false;
     if (word === 'null') return null;
+    // Numbers as ISO 32000 writes them (no hex, no exponent): a loose reading would find other objects.
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) throw new MalformedPdf(`unexpected ${word.slice(0, 20)}`);
     const number = Number(word);
-    if (word === '' || !Number.isFinite(number)) throw new MalformedPdf(`unexpected ${word.slice(0, 20)}`);
     // "12 0 R" is a reference: look ahead without losing the number if it is not.
     if (Number.isInteger(number) && number >= 0) {
       const back = this.at;
@@ -149,7 +150,10 @@ export class PdfReader {
 
   private literalString(): Uint8Array {
     const { bytes } = this;
-    const out: number[] = [];
+    // At most the bytes that remain: a 60 MB string is 60 MB, not an array of 60 million numbers.
+    const out = new Uint8Array(bytes.length - this.at);
+    let length = 0;
+    const push = (byte: number) => (out[length++] = byte);
     let open = 1;
     this.at++;
     while (this.at < bytes.length) {
@@ -167,15 +171,15 @@ export class PdfReader {
           let octal = next - 0x30;
           for (let i = 0; i < 2 && this.byte(this.at) >= 0x30 && this.byte(this.at) <= 0x37; i++)
             octal = octal * 8 + this.byte(this.at++) - 0x30;
-          out.push(octal & 0xff);
+          push(octal & 0xff);
         } else if (next === 0x0d || next === 0x0a) {
           if (next === 0x0d && this.byte(this.at) === 0x0a) this.at++;
-        } else out.push(escaped[next] ?? next);
+        } else push(escaped[next] ?? next);
         continue;
       }
       if (byte === 0x28) open++;
-      if (byte === 0x29 && --open === 0) return Uint8Array.from(out);
-      out.push(byte);
+      if (byte === 0x29 && --open === 0) return out.slice(0, length);
+      push(byte);
     }
     throw new MalformedPdf('a string does not end');
   }
@@ -188,3 +192,9 @@ export const nameIn = (dictionary: PdfDictionary, key: string): string | undefin
 };
 
 export const isDictionary = (value: PdfValue | undefined): value is PdfDictionary => value instanceof Map;
+
+/** A non-negative integer as a cross-reference writes it; anything else is a malformed PDF. */
+export function integerOf(word: string): number {
+  if (!/^\d{1,12}$/.test(word)) throw new MalformedPdf(`not an integer: ${word.slice(0, 20)}`);
+  return Number(word);
+}

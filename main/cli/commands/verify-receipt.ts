@@ -56,7 +56,7 @@ function verdictText(result: ProofVerification): (string | null)[] {
     printable(whyOf(verdict, appWords, asGiven)),
     ...(signed.length ? [`${appWords('verify.signedHeading')}:`, ...block(signed)] : []),
     ...(stated.length ? [`${appWords('verify.statedHeading')}:`, ...block(stated)] : []),
-    sealWords(result.seal, appWords, asGiven) || null,
+    printable(sealWords(result.seal, appWords, asGiven)) || null,
     result.demo ? appWords('verify.why.demo') : null,
   ];
 }
