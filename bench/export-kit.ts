@@ -44,7 +44,7 @@ async function productionAgainstKit(dataDir: string, docs: string, kit: string):
     ) as { ms: number; passed: boolean };
   let passed = true;
   const best = await bestOfPairs(
-    3,
+    sized(3),
     async () => {
       const run = await check();
       passed &&= run.passed;
