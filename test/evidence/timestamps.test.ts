@@ -37,8 +37,10 @@ beforeEach(async () => {
   tsa.behaviour = 'good';
   tsa.requests = 0;
   core = await openCore(ws.dataDir, {
-    // 5 s: the openssl authority, started per request, took over 2 s under a full run's load.
-    timestampPacing: { timeoutMs: 5000, firstRetryMs: 300, capMs: 600, strayAfterMs: 60_000 },
+    // The openssl authority answers one request at a time, each with several openssl processes:
+    // batches still waiting retry at most every 2 s (every 0.6 s, their retries queued up behind
+    // each other under a full run's load until a new batch's request missed its timeout).
+    timestampPacing: { timeoutMs: 5000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
   });
   await useSandboxProfile(core, sandbox, 'with-tsa', {
     tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
