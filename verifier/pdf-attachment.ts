@@ -41,6 +41,16 @@ export async function readProofBytes(bytes: Uint8Array, inflate: BoundedInflate)
   return 'refused' in read ? read : { json: read.json, pdf: false, seal: null };
 }
 
+/** Why a proof file holds no receipt to check, after its name: the same words in every verifier. */
+export const NO_RECEIPT_WORDS: Record<Extract<ProofRead, { missing: unknown }>['missing'], string> = {
+  pdf_without_receipt:
+    'is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.',
+  pdf_unreadable:
+    'is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.',
+  ambiguous: 'carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
+  not_json: 'is neither an Evidence Desk receipt nor a certificate that carries one.',
+};
+
 export const isPdf = (bytes: Uint8Array): boolean => latin1.decode(bytes.subarray(0, 5)) === '%PDF-';
 
 /** The most a proof file can be, by its first bytes: what a reader reads of it at most. */

@@ -4,6 +4,7 @@ import { refusedReceipt, verifyReceipt } from '../../verifier/verify-receipt';
 import { checkSeal } from '../../verifier/pdf/seal-check';
 import { nodeEd25519Verify } from './native-signature';
 import { readProof } from './read-proof';
+import { NO_RECEIPT_WORDS } from '../../verifier/pdf-attachment';
 
 export interface ProofVerification {
   verdict: ReceiptVerdict;
@@ -36,12 +37,7 @@ function unreadableProof(
 ): ReceiptVerdict {
   if ('unreadable' in proof)
     return { verdict: 'receipt_invalid', check: 'format', message: proof.unreadable };
-  const message = {
-    pdf_without_receipt: `${path} is a PDF, but it carries no Evidence Desk receipt: use the certificate Evidence Desk saved, or its .receipt.json.`,
-    pdf_unreadable: `${path} is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.`,
-    ambiguous: `${path} carries more than one receipt, so which one it certifies is ambiguous: it is refused.`,
-    not_json: `${path} is neither a receipt (JSON) nor a certificate (PDF).`,
-  }[proof.missing];
+  const message = `${path} ${NO_RECEIPT_WORDS[proof.missing]}`;
   return {
     verdict: 'receipt_invalid',
     check: proof.missing === 'ambiguous' ? 'ambiguous' : 'format',

@@ -1,13 +1,13 @@
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { LimitExceeded } from '../../protocol/limits';
+import { NO_RECEIPT_WORDS } from '../pdf-attachment';
 import { SEAL_BROKEN_HEADLINE, SEAL_WORDS } from '../pdf/seal-check';
 import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
 import type { Trust } from '../verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES } from '../verify-receipt';
 import { chosenFile, verdictWords } from './set-check';
-import type { DocumentOutcome } from './document-check';
 import type { PageChecks } from './worker-link';
 import { checksHere, checksInWorker, serveChecks } from './worker-link';
 import { SET_LINES_SHOWN } from '../../protocol/sets';
@@ -59,14 +59,6 @@ function trusted(): Trust {
     tsaRoots: [...kit.tsaRoots, ...fingerprintIn('extra-tsa-root')],
   };
 }
-
-const NO_RECEIPT: Record<Extract<DocumentOutcome, { missing: unknown }>['missing'], string> = {
-  pdf_without_receipt: 'is a PDF, but it carries no Evidence Desk receipt.',
-  pdf_unreadable:
-    'is a PDF whose structure cannot be read here (it may have been re-saved by another program): use its .receipt.json.',
-  ambiguous: 'carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
-  not_json: 'is neither an Evidence Desk receipt nor a certificate that carries one.',
-};
 
 /** Where the heavy work runs: the page's worker, set when the page starts. */
 let checks: PageChecks = checksHere;
@@ -172,7 +164,7 @@ async function check(): Promise<void> {
     return;
   }
   if ('missing' in outcome) {
-    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT[outcome.missing]}`);
+    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT_WORDS[outcome.missing]}`);
     return;
   }
   const { verdict, seal, demo, documentHash, receipt } = outcome;
