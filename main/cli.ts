@@ -19,7 +19,10 @@ import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { verifySetCommand } from './cli/commands/verify-set';
 import { watch } from './cli/commands/watch';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Verification } from './evidence/verification';
+import { saveSetReport } from './sets/save-set-report';
 import { err, outJson } from './cli/output';
 import { say, words } from './cli/language';
 
@@ -32,7 +35,15 @@ const RUN: Record<
   status: (core, _rest, values) => status(core, values),
   verify: (core, rest, values) =>
     isSetVerification(rest, values)
-      ? verifySetCommand(core, rest, values)
+      ? verifySetCommand(
+          {
+            verifySet: (paths, against, onProgress) =>
+              core.verification.verifySet(paths, against, onProgress),
+            saveSetReport: (report, path) => core.exports.saveSetReport(report, path),
+          },
+          rest,
+          values,
+        )
       : verify(core, rest[0] as string, values),
   profile: (core, rest, values) => profile(core, rest, values),
   export: (core, _rest, values) => exportKit(core, values),
@@ -63,6 +74,13 @@ async function main(argv: string[]): Promise<number | undefined> {
   // A receipt is checked with nothing but the file, the receipt and the trusted keys: no queue opened.
   if (name === 'verify' && (values.receipt || values.certificate))
     return verifyAgainstReceipt(rest[0] as string, values, dataDir);
+  // The other side's computer: a set checked on a data folder never used leaves nothing behind.
+  if (name === 'verify' && isSetVerification(rest, values) && !existsSync(join(dataDir, 'queue.sqlite')))
+    return verifySetCommand(
+      { verifySet: Verification.checkSetAlone, saveSetReport: (report, path) => saveSetReport(report, path) },
+      rest,
+      values,
+    );
   // `watch` alone watches in the foreground, sending what it certifies, until a signal.
   const watching = name === 'watch' && rest.length === 0;
   const core = await EvidenceCore.open({

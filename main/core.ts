@@ -1,3 +1,5 @@
+import type { LogKeyPolicy } from './desktop-policy/log-key-policy';
+import { logKeyPolicyOf, readLogKeyPolicy } from './desktop-policy/log-key-policy';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ServiceProfile } from '../protocol/profiles';
@@ -73,6 +75,8 @@ export interface CoreOptions {
   watch?: boolean;
   /** How often watched folders and their waiting files are looked at; tests shorten it. */
   watchTiming?: Partial<WatchTiming>;
+  /** IT's policy on log keys; read from the environment and the OS's policy store unless given. */
+  logKeyPolicy?: LogKeyPolicy;
 }
 
 export interface CoreEvents {
@@ -91,6 +95,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly pool: HashPool;
   private readonly connections: ProfileConnections;
   private readonly logKeys: LogTrust;
+  /** Who decides which log keys are trusted here (IT's policy). */
+  private logKeyPolicy: LogKeyPolicy;
   private readonly log: Logger;
   /** Sending the queue: connection, engine, pause and resume, and the waits. */
   readonly sync: SyncControl;
@@ -122,10 +128,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       { dataDir: options.dataDir, start: options.startEmbedded },
       options.networkFor,
     );
+    this.logKeyPolicy = options.logKeyPolicy ?? logKeyPolicyOf(process.env);
     this.logKeys = new LogTrust({
       settings: store.settings,
       active: () => this.profiles.trustedService(),
       log: this.log,
+      trustedByPolicy: () => this.logKeyPolicy.trusted,
     });
     this.timestamps = new TimestampEngine({
       batches: store.timestamps,
@@ -143,7 +151,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
     });
-    this.verification = new Verification({ store, pool: this.pool, logKeys: this.logKeys, activeProfileId });
+    this.verification = new Verification({
+      store,
+      pool: this.pool,
+      logKeys: this.logKeys,
+      activeProfileId,
+      isDemo: (profileId) => this.connections.summary(profileId).demo,
+    });
     this.preferences = new Preferences(store.settings);
     this.sync = new SyncControl({
       store,
@@ -181,11 +195,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       logKeys: this.logKeys,
       queue: this.queue,
       store,
+      logKeyPolicy: () => this.logKeyPolicy,
     });
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
     const core = new EvidenceCore(options, openStore(join(options.dataDir, 'queue.sqlite')));
+    // What IT set in the OS's policy store (the environment was read already).
+    if (!options.logKeyPolicy) core.logKeyPolicy = await readLogKeyPolicy(process.platform, process.env);
     core.stopReceiptsBeside = keepReceiptsBesideFiles(core.store, core.preferences, core.exports, core.log);
     try {
       await core.sync.connect();

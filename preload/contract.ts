@@ -104,6 +104,8 @@ export const CALLS = {
         path,
         pathField: z.string().min(1).max(100).optional(),
         hashField: z.string().min(1).max(100).optional(),
+        /** The person compared the kit's fingerprints and chose to trust its keys for this check. */
+        trustKit: z.boolean().optional(),
       })
       .optional(),
   }),

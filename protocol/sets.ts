@@ -8,6 +8,7 @@ import { wordsOf } from './said';
  */
 export const SET_VERDICTS = [
   'verified',
+  'untrusted',
   'changed',
   'renamed',
   'not_certified',
@@ -21,6 +22,29 @@ export const noVerdictsYet = (): Record<SetVerdict, number> =>
   Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, 0])) as Record<SetVerdict, number>;
 
 export type ReferenceKind = 'kit' | 'register' | 'load-file' | 'this-computer';
+
+/** Fingerprints of log keys and timestamping roots, each once. */
+export interface Fingerprints {
+  logKeys: string[];
+  tsaRoots: string[];
+}
+
+/** What a reference knows of one certification, and who vouches for it. */
+export interface SetCertification {
+  /** The service's certification id, when the reference names one. */
+  id: string | null;
+  /** When it was certified, as signed (the log's leaf or tree head); null when nobody signed a time. */
+  signedAt: string | null;
+  /** When it was anchored, as signed by the log; null when not signed or not known. */
+  anchoredAt: string | null;
+  /** Made on a sandbox, as signed (or as the register says): it carries no legal weight. */
+  demo?: boolean;
+  /**
+   * Its signatures hold, but under a log key or timestamping root that whoever checks has not
+   * trusted: their fingerprints. A document matching it is `untrusted`, never `verified`.
+   */
+  untrusted?: Partial<Record<'logKey' | 'tsaRoot', string>>;
+}
 
 /** One line of the result: a document of the set, or an entry of the reference no document matched. */
 export interface SetResult {
@@ -36,7 +60,7 @@ export interface SetResult {
     /** Where the reference says it: a line of a register or load file, a receipt of a kit. */
     where: string;
     /** The certification, with the times its log signed; null times when nobody signed one. */
-    certification: { id: string | null; signedAt: string | null; anchoredAt: string | null } | null;
+    certification: SetCertification | null;
   } | null;
   /** Why a document could not be read; for others a remark (a name that differs only in case). */
   note: Said | null;
@@ -51,6 +75,8 @@ export interface SetSummary {
   referenceProblems: number;
   /** Everything in the reference was found and verified, something was checked, nothing failed. */
   passed: boolean;
+  /** Some certification of the reference was made on a sandbox: the whole check says DEMO. */
+  demo: boolean;
 }
 
 /**
@@ -67,6 +93,10 @@ export interface SetReport {
     kind: ReferenceKind;
     source: string | null;
     problems: { where: string; why: Said }[];
+    /** The keys and roots its certifications rest on that whoever checks has not trusted (see `untrusted`). */
+    untrusted: Fingerprints;
+    /** The keys and roots trusted because the person checking chose to trust the kit's (`--trust-kit`). */
+    trustedFromKit: Fingerprints;
   };
   roots: string[];
   results: SetLines;
@@ -115,6 +145,23 @@ export interface SetProgress {
   listing: boolean;
 }
 
+/**
+ * What a set's check comes to, said the same by every shell: passed; nothing to check (no
+ * documents, or a reference with nothing usable in it); only waiting on a key to be trusted; or
+ * failed. Certifications under a key not trusted are said apart whenever there are any.
+ */
+export type SetOutcome = 'passed' | 'noDocuments' | 'emptyReference' | 'untrusted' | 'failed';
+
+export function setOutcome(summary: SetSummary): SetOutcome {
+  if (summary.passed) return 'passed';
+  if (summary.documents === 0) return 'noDocuments';
+  if (summary.referenceEntries === 0) return 'emptyReference';
+  const { counts } = summary;
+  const failures =
+    summary.documents - counts.verified - counts.untrusted + counts.missing + summary.referenceProblems;
+  return counts.untrusted > 0 && failures === 0 ? 'untrusted' : 'failed';
+}
+
 /** A verdict in English, for what others read without Evidence Desk (reports, verify.html). */
 export const SET_VERDICT_WORDS: Record<SetVerdict, string> = en.cli.sets.verdict;
 
@@ -123,9 +170,15 @@ export function setSummaryInEnglish(summary: SetSummary): string {
   return en.cli.sets.summary.replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
     name === 'documents'
       ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
-      : String(summary.counts[name as SetVerdict]),
+      : name === 'untrusted'
+        ? untrustedCount(summary, en.cli.sets.untrustedCount)
+        : String(summary.counts[name as SetVerdict]),
   );
 }
+
+/** The summary's phrase for certifications under a key not trusted: said only when there are some. */
+const untrustedCount = (summary: SetSummary, phrase: string): string =>
+  summary.counts.untrusted ? phrase.replace('{{count}}', summary.counts.untrusted.toLocaleString('en')) : '';
 
 /**
  * Something said, in English, without i18next (verify.html carries no translation library): the

@@ -167,6 +167,8 @@ export interface LogKeyChangeView {
   previousFingerprint: string;
   fingerprint: string;
   seenAt: number;
+  /** IT decides which log keys this computer trusts (policy LockLogKeys): no one here can accept it. */
+  lockedByPolicy: boolean;
 }
 
 /**

@@ -51,6 +51,7 @@ export const OPTIONS = {
   'receipts-only': { type: 'boolean' },
   'log-key': { type: 'string', multiple: true },
   'tsa-root': { type: 'string', multiple: true },
+  'trust-kit': { type: 'boolean' },
   'tsa-url': { type: 'string' },
   'tsa-policy': { type: 'string' },
   'tsa-ca': { type: 'string' },

@@ -128,10 +128,13 @@ function removalLine(entry: AuditEntry): string[] {
   ];
 }
 
+/** What the Environment column says of a sandbox's certification (read back by a set check). */
+export const DEMO_IN_REGISTER = 'DEMO, no legal weight';
+
 function environmentWords(environment: RegisterEntry['environment']): string {
   const label = `${ENVIRONMENT_LABELS[environment.kind]}: ${environment.id}`;
   const where = environment.baseUrl ? ` (${environment.baseUrl})` : '';
-  return `${label}${where}${environment.demo ? ' — DEMO, no legal weight' : ''}`;
+  return `${label}${where}${environment.demo ? ` — ${DEMO_IN_REGISTER}` : ''}`;
 }
 
 function verificationWords(row: CertificationRow): string {

@@ -13,7 +13,6 @@ import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { SetReport } from '../../protocol/sets';
 
@@ -89,20 +88,12 @@ export class EvidenceExports {
    * sealed like the certificates when the profile names a timestamping authority.
    */
   async saveSetReport(report: SetReport, path: string): Promise<void> {
-    if (extname(path).toLowerCase() !== '.pdf')
-      return (await import('../sets/set-report')).writeSetReportCsv(report, path);
-    const { setReportPdf } = await import('../sets/set-report-pdf');
-    try {
-      const pdf = await setReportPdf(report, {
-        generatedAt: new Date(),
-        timestamper: await this.documentTimestamper(),
-      });
-      writeFileSync(`${path}.partial`, pdf);
-      renameSync(`${path}.partial`, path);
-    } catch (error) {
-      rmSync(`${path}.partial`, { force: true });
-      throw exportFailed(said('exports.report'), path, error);
-    }
+    const { saveSetReport } = await import('../sets/save-set-report');
+    await saveSetReport(
+      report,
+      path,
+      extname(path).toLowerCase() === '.pdf' ? await this.documentTimestamper() : undefined,
+    );
   }
 
   /**

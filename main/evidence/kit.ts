@@ -182,7 +182,11 @@ async function writePapers(
   });
   writeFileSync(
     join(dir, 'verify.html'),
-    withTrust(verifier, { logKeys: [...seen.keys.keys()], tsaRoots: [...seen.tsaRoots.keys()] }),
+    kitSays(verifier, {
+      logKeys: [...seen.keys.keys()],
+      tsaRoots: [...seen.tsaRoots.keys()],
+      demo: seen.demoCount > 0,
+    }),
   );
   writeFileSync(
     join(dir, 'README.txt'),
@@ -219,8 +223,9 @@ function verifierPage(): string {
   );
 }
 
-function withTrust(page: string, trust: Trust): string {
-  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(trust));
+/** verify.html with what the kit says of itself: the keys it offers (never trusted unasked), and DEMO. */
+function kitSays(page: string, says: Trust & { demo: boolean }): string {
+  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(says));
 }
 
 function pem(derBase64: string, label = 'PUBLIC KEY'): string {

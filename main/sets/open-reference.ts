@@ -10,7 +10,7 @@ import { readKit } from './read-kit';
 import type { LoadFileOptions } from './read-load-file';
 import { UnreadableReference, readLoadFile } from './read-load-file';
 import type { Reference, ReferenceCertification } from '../../verifier/sets/reference';
-import { normalName } from '../../verifier/sets/reference';
+import { normalName, unsigned } from '../../verifier/sets/reference';
 import { said } from '../../protocol/said';
 import { readerTurns } from '../evidence/event-loop-turns';
 
@@ -19,6 +19,8 @@ export interface ReferenceChoice extends LoadFileOptions {
   path: string;
   /** Log keys and timestamping roots a kit's receipts may rest on besides this computer's (`--log-key`, `--tsa-root`). */
   alsoTrusted?: Trust;
+  /** The person checking compared the kit's fingerprints and trusts its keys and roots (`--trust-kit`). */
+  trustKit?: boolean;
 }
 
 /** This computer's certifications, for lookups and as the reference when none is given. */
@@ -29,7 +31,17 @@ export interface LocalCertifications {
   anchoredOf(sha256s: readonly string[]): AnchoredFacts[];
   /** How many are anchored. */
   anchoredCount(): number;
+  /** They were made on a sandbox (the profile is the embedded one): DEMO. */
+  demo: boolean;
 }
+
+/** No certifications at all: a data folder never used, which a check leaves as it found it. */
+export const NO_LOCAL_CERTIFICATIONS: LocalCertifications = {
+  anchored: () => [],
+  anchoredOf: () => [],
+  anchoredCount: () => 0,
+  demo: false,
+};
 
 // A page is a few milliseconds of the main thread; 100,000 rows in one query held it for a quarter
 // of a second, with no progress and the window not answering.
@@ -73,14 +85,15 @@ export async function lookupIn(
   local: LocalCertifications,
   sha256s: readonly string[],
 ): Promise<CertificationLookup> {
-  if (local.anchoredCount() > 2 * sha256s.length) return lookupOf(await anchoredOf(local, sha256s));
+  if (local.anchoredCount() > 2 * sha256s.length)
+    return lookupOf(await anchoredOf(local, sha256s), local.demo);
   const rows: AnchoredFacts[] = [];
   for await (const page of allAnchored(local)) rows.push(...page);
-  return lookupOf(rows);
+  return lookupOf(rows, local.demo);
 }
 
 /** Lookups (see lookupIn) among these anchored certifications. */
-function lookupOf(anchored: readonly AnchoredFacts[]): CertificationLookup {
+function lookupOf(anchored: readonly AnchoredFacts[], demo: boolean): CertificationLookup {
   const byHash = new Map<string, AnchoredFacts[]>();
   for (const row of anchored) {
     const same = byHash.get(row.assetHash);
@@ -91,15 +104,16 @@ function lookupOf(anchored: readonly AnchoredFacts[]): CertificationLookup {
     const rows = byHash.get(sha256) ?? [];
     const row =
       (id ? rows.find((candidate) => candidate.serviceId === id) : undefined) ?? (id ? undefined : rows[0]);
-    return row ? signedTimesOf(row) : null;
+    return row ? signedTimesOf(row, demo) : null;
   };
 }
 
 /** A certification of this computer: the times its log signed stand only while its evidence holds. */
-const signedTimesOf = (row: AnchoredFacts): ReferenceCertification => ({
+const signedTimesOf = (row: AnchoredFacts, demo: boolean): ReferenceCertification => ({
   id: row.serviceId,
   signedAt: row.verified ? row.loggedCertifiedAt : null,
   anchoredAt: row.verified ? row.loggedTreeHeadAt : null,
+  ...(demo ? { demo } : {}),
 });
 
 /** Which kind of reference a path is: a folder or zip is a kit, a CSV our register, else a load file. */
@@ -123,7 +137,7 @@ export async function openReference(
   local: LocalCertifications,
   newEntries: () => EntriesBuilder = () => new EntriesBuilder(),
 ): Promise<Reference> {
-  if (kind === 'kit') return readKit(choice.path, trust, newEntries());
+  if (kind === 'kit') return readKit(choice.path, trust, newEntries(), { trustKit: choice.trustKit });
   if (kind === 'register')
     return readRegister(choice.path, (sha256s) => lookupIn(local, sha256s), newEntries);
   return readLoadFile(choice.path, choice, newEntries());
@@ -152,7 +166,7 @@ export async function thisComputer(
         name: normalName(row.fileName),
         writtenAs: row.fileName,
         digests: { sha256: row.assetHash },
-        certification: signedTimesOf(row),
+        certification: signedTimesOf(row, local.demo),
         where: `certification ${row.id}`,
       });
   return {
@@ -161,5 +175,6 @@ export async function thisComputer(
     entries: await entries.seal({ fromWindows: false }, readerTurns()),
     problems: [],
     digests: [],
+    ...unsigned(local.demo && local.anchoredCount() > 0),
   };
 }

@@ -3,21 +3,19 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import type { Trust } from '../../verifier/verify-receipt';
-import { kitReceiptEntry, passedBound } from '../../verifier/sets/kit-receipt';
+import type { KitFile } from '../../verifier/sets/kit-receipt';
+import { kitReader, passedBound } from '../../verifier/sets/kit-receipt';
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 import { readFileAtMost } from '../evidence/read-proof';
 import type { Said } from '../../protocol/said';
 import { nodeEd25519Verify } from '../evidence/native-signature';
 import { UnreadableReference } from './read-load-file';
-import type { Reference, ReferenceProblem } from '../../verifier/sets/reference';
+import type { Reference } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
 import { readerTurns } from '../evidence/event-loop-turns';
 import { said } from '../../protocol/said';
 
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;
-
-/** A receipt of the kit: its bytes, or why they were not read (a pipe, a zip bomb), said alone. */
-type KitFile = { where: string; bytes: Buffer } | { where: string; why: Said };
 
 /**
  * The receipts of an evidence kit, from its folder (in name order) or its zip (in the zip's
@@ -139,27 +137,24 @@ function bytesOf(zip: yauzl.ZipFile, entry: yauzl.Entry, path: string): Promise<
 
 /**
  * An evidence kit: each receipt is checked as `verify --receipt` would (signature, proof, signed
- * copies, the keys and roots trusted here). Only receipts that hold are a reference; each one
- * that does not is reported, with its verdict, and its document is then not found certified.
+ * copies). Receipts that hold are the reference, those resting on a key or root not trusted here
+ * included (they are named, and their documents are not verified); each one that does not hold is
+ * reported, with its verdict, and its document is then not found certified.
  */
 export async function readKit(
   path: string,
   trust: Trust,
   entries: EntriesBuilder = new EntriesBuilder(),
+  { trustKit = false }: { trustKit?: boolean } = {},
 ): Promise<Reference> {
   if (!existsSync(path)) throw new UnreadableReference(path, said('sets.why.doesNotExist'));
-  const problems: ReferenceProblem[] = [];
-  for await (const file of receiptsOf(path)) {
-    const read =
-      'why' in file ? file : await kitReceiptEntry(file.where, file.bytes, trust, nodeEd25519Verify);
-    if ('why' in read) problems.push({ where: file.where, why: read.why });
-    else entries.add(read.entry);
-  }
+  const kit = kitReader(trust, { trustKit, verifyEd25519: nodeEd25519Verify }, (entry) => entries.add(entry));
+  for await (const file of receiptsOf(path)) await kit.take(file);
   return {
     kind: 'kit',
     source: path,
     entries: await entries.seal({ fromWindows: false }, readerTurns()),
-    problems,
     digests: [],
+    ...kit.finish(),
   };
 }

@@ -2,7 +2,7 @@ import { loadFileLines } from './load-file-lines';
 import { readerTurns } from '../evidence/event-loop-turns';
 import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
-import { digestOf, looksLikeWindows, normalName } from '../../verifier/sets/reference';
+import { digestOf, looksLikeWindows, normalName, unsigned } from '../../verifier/sets/reference';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import { LimitExceeded, LIMITS } from '../../protocol/limits';
@@ -175,5 +175,6 @@ async function referenceOf(
     entries: await entries.seal({ fromWindows }, takeTurn),
     problems: [],
     digests: (['md5', 'sha1'] as const).filter((digest) => needed.has(digest)),
+    ...unsigned(),
   };
 }

@@ -6,7 +6,8 @@ import type { CsvRecord, CsvSeparator } from './csv-records';
 import { NotWellFormed, csvRecords, headOf, textOf } from './csv-records';
 import type { Reference, ReferenceCertification, ReferenceProblem } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
-import { commonRoot, digestOf, looksLikeWindows } from '../../verifier/sets/reference';
+import { commonRoot, digestOf, looksLikeWindows, unsigned } from '../../verifier/sets/reference';
+import { DEMO_IN_REGISTER } from '../evidence/custody-register';
 import { UnreadableReference } from './read-load-file';
 import { readerTurns } from '../evidence/event-loop-turns';
 import { said } from '../../protocol/said';
@@ -63,6 +64,7 @@ type KeptLine = {
   sha256: { text: string; read: ReturnType<typeof digestOf> };
   id: string;
   line: number;
+  demo: boolean;
 };
 
 async function referenceOf(
@@ -73,13 +75,14 @@ async function referenceOf(
 ): Promise<Reference> {
   const takeTurn = readerTurns();
   const problems: ReferenceProblem[] = [];
+  let anyDemo = false;
   // Lines wait for this computer's lookup of their contents, a production's worth at a time: a
   // register of 100,000 is not held whole.
   const kept: KeptLine[] = [];
   const enter = async () => {
     const sha256s = kept.flatMap(({ sha256 }) => (sha256.read?.digest === 'sha256' ? [sha256.read.hex] : []));
     const lookup = sha256s.length ? await lookupHere(sha256s) : () => null;
-    for (const { name, written, sha256: cellOf, id, line } of kept.splice(0)) {
+    for (const { name, written, sha256: cellOf, id, line, demo } of kept.splice(0)) {
       const turn = takeTurn();
       if (turn) await turn;
       const where = `${path}, line ${line}`;
@@ -88,18 +91,20 @@ async function referenceOf(
         problems.push({ where, why: said('sets.why.notASha256', { value: cellOf.text }) });
         continue;
       }
-      entries.add({
-        name,
-        writtenAs: written,
-        digests: { sha256: sha256.hex },
-        certification: lookup(sha256.hex, id || null) ?? { id: id || null, signedAt: null, anchoredAt: null },
-        where,
-      });
+      const certification = lookup(sha256.hex, id || null) ?? {
+        id: id || null,
+        signedAt: null,
+        anchoredAt: null,
+      };
+      // The register's word can add DEMO, never take it away.
+      if (demo) certification.demo = true;
+      anyDemo ||= certification.demo === true;
+      entries.add({ name, writtenAs: written, digests: { sha256: sha256.hex }, certification, where });
     }
   };
   const root = commonRoot();
   let fromWindows = false;
-  let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id', number> | undefined;
+  let at: Record<'state' | 'file' | 'path' | 'sha256' | 'id' | 'environment', number> | undefined;
   let missing: string[] = [];
   try {
     for (const record of records) {
@@ -114,6 +119,7 @@ async function referenceOf(
           path: header.indexOf('Path'),
           sha256: header.indexOf('SHA-256'),
           id: header.indexOf('Certification id'),
+          environment: header.indexOf('Environment'),
         };
         continue;
       }
@@ -145,6 +151,7 @@ async function referenceOf(
         sha256: { text: sha256, read: digestOf(sha256) },
         id: cellOf(record, at.id),
         line,
+        demo: at.environment >= 0 && cellOf(record, at.environment).includes(DEMO_IN_REGISTER),
       });
       if (kept.length >= Math.max(1, entries.keptInMemory)) await enter();
     }
@@ -155,6 +162,7 @@ async function referenceOf(
       entries: await entries.seal({ fromWindows, sharedFolder: root.length() }, takeTurn),
       problems,
       digests: [],
+      ...unsigned(anyDemo),
     };
   } catch (error) {
     entries.close();

@@ -1,5 +1,6 @@
-import type { SetReport, SetResult } from '../../protocol/sets';
-import { SET_VERDICT_WORDS, setSummaryInEnglish } from '../../protocol/sets';
+import type { Fingerprints, SetReport, SetResult } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, setOutcome, setSummaryInEnglish } from '../../protocol/sets';
+import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
 import type { LocalTimeOptions } from '../../protocol/time-format';
@@ -15,6 +16,7 @@ const FAILING = new Set<SetResult['verdict']>([
   'not_certified',
   'missing',
   'unreadable',
+  'untrusted',
 ]);
 
 const COLUMNS: TableColumn<SetResult>[] = [
@@ -60,27 +62,47 @@ export function setReportPdf(
   const { summary } = report;
   const against = REFERENCE_WORDS[report.reference.kind].replace('{{source}}', report.reference.source ?? '');
   const counts = setSummaryInEnglish(summary);
-  const verdict = summary.passed
-    ? en.cli.sets.passed
-    : summary.documents === 0 || summary.referenceEntries === 0
-      ? en.cli.sets.nothingChecked
-      : en.cli.sets.failed.replace('see the lines above', 'see the lines below');
+  const outcome = setOutcome(summary);
+  const words = en.cli.sets;
+  const fingerprints = ({ logKeys, tsaRoots }: Fingerprints) => [
+    ...logKeys.map((key) => `Log key: ${fingerprintInGroups(key)}`),
+    ...tsaRoots.map((root) => `Timestamping authority’s root: ${fingerprintInGroups(root)}`),
+  ];
+  const trustedFromKit = fingerprints(report.reference.trustedFromKit);
   return tablePdf(() => report.results, {
     title: 'Verification of a set of documents',
     heading: 'Verification of a Set of Documents',
     intro: `${against}. The set: ${report.roots.join(', ')}. Made ${made} (${utcIso(options.generatedAt.getTime())} UTC). A certification’s time is given only where its log signed it; a register or load file is not signed.`,
     lead: [
+      ...(summary.demo ? [words.demo] : []),
       counts,
-      verdict,
+      ...(outcome === 'untrusted'
+        ? []
+        : [
+            outcome === 'failed'
+              ? words.failed.replace('see the lines above', 'see the lines below')
+              : words[outcome],
+          ]),
+      ...(summary.counts.untrusted > 0
+        ? [
+            words.untrusted.replace('{{count}}', summary.counts.untrusted.toLocaleString('en')),
+            ...fingerprints(report.reference.untrusted),
+            'If they match, check again trusting them (evidence-desk verify … --trust-kit, or the app’s “check again, trusting this kit’s keys”).',
+          ]
+        : []),
+      ...(trustedFromKit.length
+        ? ['Checked trusting the kit’s own keys, as the person checking chose:', ...trustedFromKit]
+        : []),
       ...report.reference.problems.map(
         (problem) => `In the reference, not used: ${problem.where}: ${inEnglish(problem.why)}`,
       ),
     ],
     columns: COLUMNS,
-    footerText: (rows, _demo, sealWords) =>
-      `Verification of ${rows.toLocaleString('en')} line${rows === 1 ? '' : 's'} · made by Evidence Desk on ${made} · ${sealWords}`,
+    footerText: (rows, demo, sealWords) =>
+      `Verification of ${rows.toLocaleString('en')} line${rows === 1 ? '' : 's'} · made by Evidence Desk on ${made}${demo ? ' · DEMO — no legal weight' : ''} · ${sealWords}`,
     empty: 'Nothing was checked.',
-    isDemo: () => false,
+    // The whole check rests on the reference: a sandbox's certifications make all of it DEMO.
+    isDemo: () => summary.demo,
     generatedAt: options.generatedAt,
     timestamper: options.timestamper,
   });

@@ -16,6 +16,8 @@ const HEADER = [
   'Certified at (UTC, signed)',
   'Anchored at (UTC, signed)',
   'Note',
+  'DEMO',
+  'Signed by a key not trusted (fingerprint)',
 ];
 
 /** A result as the report's line: what nobody signed is left empty, never filled from a clock. */
@@ -32,6 +34,8 @@ function line(result: SetResult): string[] {
     certification?.signedAt ?? '',
     certification?.anchoredAt ?? '',
     result.note ? inEnglish(result.note) : '',
+    certification?.demo ? 'DEMO — made on a sandbox, no legal weight' : '',
+    [certification?.untrusted?.logKey, certification?.untrusted?.tsaRoot].filter(Boolean).join(' '),
   ];
 }
 

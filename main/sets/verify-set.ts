@@ -192,7 +192,13 @@ async function checkSet(
   lines.finish();
   report(true);
   return {
-    reference: { kind: reference.kind, source: reference.source, problems: reference.problems },
+    reference: {
+      kind: reference.kind,
+      source: reference.source,
+      problems: reference.problems,
+      untrusted: reference.untrusted,
+      trustedFromKit: reference.trustedFromKit,
+    },
     roots: paths.map((path) => resolve(path)),
     results: lines,
     summary: summaryOf({ ...lines.counts }, reference),

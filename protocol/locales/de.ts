@@ -50,8 +50,15 @@ export const de: Catalogue = {
       tryNow: 'Jetzt versuchen',
       resume: 'Senden fortsetzen',
       keyChanged:
-        '<strong>Der Log-Schlüssel des Dienstes hat sich geändert.</strong> Neue Zertifizierungen werden erst geprüft, wenn Sie dem neuen Schlüssel vertrauen. Vergleichen Sie seinen Fingerabdruck <code>{{fingerprint}}</code> mit dem, den der Dienst veröffentlicht; vertrauen Sie ihm nur, wenn beide übereinstimmen.',
-      trustKey: 'Sie stimmen überein: neuem Schlüssel vertrauen',
+        '<strong>Der Dienst signiert jetzt mit einem anderen Schlüssel.</strong> Solange dem neuen Schlüssel nicht vertraut wird, können neue Zertifizierungen nicht als geprüft angezeigt werden. Ein neuer Schlüssel ist oft Routine, kann aber auch bedeuten, dass sich jemand als der Dienst ausgibt: Bitten Sie Ihre IT-Abteilung, seinen Fingerabdruck mit dem vom Dienst veröffentlichten zu vergleichen, bevor ihm jemand vertraut.',
+      keyChangedLocked:
+        '<strong>Der Dienst signiert jetzt mit einem anderen Schlüssel.</strong> Ihre IT-Abteilung entscheidet, welchen Schlüsseln dieser Computer vertraut: Neue Zertifizierungen werden als geprüft angezeigt, sobald sie diesen Schlüssel geprüft und ihm vertraut hat. Bis dahin geht nichts verloren.',
+      newFingerprint: 'Fingerabdruck des neuen Schlüssels:',
+      trustKey: 'Dem neuen Schlüssel vertrauen…',
+      trustKeyConfirm:
+        'Vertrauen Sie ihm nur, wenn jede Gruppe oben mit dem Fingerabdruck übereinstimmt, den der Dienst veröffentlicht, wie Ihre IT-Abteilung bestätigt hat. Jede noch nicht geprüfte Zertifizierung wird dann damit geprüft.',
+      trustKeyConfirmed: 'Er stimmt überein: dem neuen Schlüssel vertrauen',
+      cancel: 'Abbrechen',
     },
     progress: {
       fingerprinting_one: 'Fingerabdruck {{done}} von {{count}} Datei',
@@ -374,7 +381,20 @@ export const de: Catalogue = {
       couldNotVerify: 'Die Menge konnte nicht geprüft werden',
       passed: 'Bestanden: alles aus der Referenz wurde gefunden und geprüft',
       notPassed: 'Nicht bestanden: siehe die Zeilen unten',
-      nothingChecked: 'Nicht bestanden: nichts wurde geprüft',
+      noDocuments: 'Nicht bestanden: es wurden keine Dokumente zum Prüfen gefunden',
+      emptyReference: 'Nicht bestanden: die Referenz enthält nichts, wogegen geprüft werden kann',
+      untrustedHeadline:
+        'Noch nicht bestanden: zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen',
+      untrusted_one:
+        '{{count}} Dokument ist durch dieses Paket zertifiziert, aber seine Signaturen beruhen auf einem Schlüssel, dem dieser Computer nicht vertraut. Vergleichen Sie, bevor Sie ihm vertrauen, seinen Fingerabdruck mit dem, den der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+      untrusted_other:
+        '{{count}} Dokumente sind durch dieses Paket zertifiziert, aber ihre Signaturen beruhen auf Schlüsseln, denen dieser Computer nicht vertraut. Vergleichen Sie, bevor Sie ihnen vertrauen, ihre Fingerabdrücke mit denen, die der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+      logKeyFingerprint: 'Protokollschlüssel: {{fingerprint}}',
+      tsaRootFingerprint: 'Stammzertifikat des Zeitstempeldienstes: {{fingerprint}}',
+      trustKit: 'Sie stimmen überein: erneut prüfen und den Schlüsseln dieses Pakets vertrauen',
+      trustedFromKit:
+        'Geprüft mit Vertrauen in die Schlüssel dieses Pakets, wie Sie es gewählt haben. Ihre Fingerabdrücke:',
+      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Ihre Kryptographie ist echt, aber sie haben keine rechtliche Wirkung.',
       against: {
         kit: 'Gegen das Nachweispaket {{source}}.',
         register: 'Gegen das Register {{source}}.',
@@ -386,6 +406,7 @@ export const de: Catalogue = {
       all: 'Alle ({{count}})',
       verdicts: {
         verified: 'Geprüft',
+        untrusted: 'Zertifiziert, Schlüssel nicht vertraut',
         changed: 'Geändert',
         renamed: 'Umbenannt',
         not_certified: 'Nicht zertifiziert',
@@ -746,6 +767,8 @@ export const de: Catalogue = {
       notOurs: 'ist beschädigt oder keine Datenbank von Evidence Desk',
     },
     profile: {
+      logKeyLocked:
+        'Ihre IT-Abteilung entscheidet, welchen Protokollschlüsseln dieser Computer vertraut (Richtlinie LockLogKeys): Bitten Sie sie, den neuen Schlüssel zu prüfen und ihm per Richtlinie (TrustedLogKeys) zu vertrauen.',
       noLongerAccepted:
         'Die gespeicherten Einstellungen von „{{id}}“ werden nicht mehr akzeptiert ({{reasons}}); geben Sie sie in den Einstellungen erneut ein.',
       embeddedNeedsNoSettings: 'Die eingebaute Sandbox braucht keine Einstellungen.',
@@ -844,7 +867,7 @@ export const de: Catalogue = {
   },
   cli: {
     usage:
-      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Vorgabe 600: Exit 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauter Log-Schlüssel: --log-key\n                        oder der hier hinterlegte; vertraute Zeitstempel-Wurzel: --tsa-root oder die\n                        der hier aufbewahrten Token), sonst gegen ihre Zertifizierungen in dieser\n                        Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...]\n                        prüft einen ganzen Satz (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit 0 nur, wenn\n                        alles aus der Referenz gefunden und bestätigt ist; nichts geprüft ist\n                        ein Fehler\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Log-Schlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg-C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Vorgabe: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
+      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Vorgabe 600: Exit 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauter Log-Schlüssel: --log-key\n                        oder der hier hinterlegte; vertraute Zeitstempel-Wurzel: --tsa-root oder die\n                        der hier aufbewahrten Token), sonst gegen ihre Zertifizierungen in dieser\n                        Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Satz (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit 0 nur, wenn\n                        alles aus der Referenz gefunden und bestätigt ist; nichts geprüft ist\n                        ein Fehler. Den Schlüsseln eines Pakets wird nur mit --trust-kit (oder\n                        --log-key und --tsa-root) vertraut, nach dem Vergleich ihrer\n                        Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Log-Schlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg-C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Vorgabe: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
     files_one: '{{count, number}} Datei',
     files_other: '{{count, number}} Dateien',
@@ -853,6 +876,7 @@ export const de: Catalogue = {
     rootCertificates_one: '{{count, number}} Wurzelzertifikat',
     rootCertificates_other: '{{count, number}} Wurzelzertifikate',
     and: '{{first}} und {{second}}',
+    or: 'oder',
     demo: 'DEMO — in einer Sandbox erstellt: echte Kryptografie, aber keine rechtliche Wirkung.',
     demoShort: ' (DEMO — keine rechtliche Wirkung)',
     environment: {
@@ -915,6 +939,7 @@ export const de: Catalogue = {
     sets: {
       verdict: {
         verified: 'geprüft',
+        untrusted: 'zertifiziert, Schlüssel nicht vertraut',
         changed: 'geändert',
         renamed: 'umbenannt',
         not_certified: 'nicht zertifiziert',
@@ -928,10 +953,20 @@ export const de: Catalogue = {
         'this-computer': 'Geprüft gegen die Zertifizierungen auf diesem Computer',
       },
       summary:
-        '{{documents}}: {{verified}} geprüft, {{changed}} geändert, {{renamed}} umbenannt, {{not_certified}} nicht zertifiziert, {{unreadable}} nicht lesbar; {{missing}} aus der Referenz fehlen.',
+        '{{documents}}: {{verified}} geprüft{{untrusted}}, {{changed}} geändert, {{renamed}} umbenannt, {{not_certified}} nicht zertifiziert, {{unreadable}} nicht lesbar; {{missing}} aus der Referenz fehlen.',
       passed: 'BESTANDEN: alles aus der Referenz wurde gefunden und geprüft.',
       failed: 'NICHT BESTANDEN: siehe die Zeilen oben.',
-      nothingChecked: 'NICHT BESTANDEN: nichts wurde geprüft (keine Dokumente oder eine leere Referenz).',
+      noDocuments: 'NICHT BESTANDEN: nichts wurde geprüft: in der Menge wurden keine Dokumente gefunden.',
+      emptyReference:
+        'NICHT BESTANDEN: die Referenz enthält keine verwendbare Zertifizierung (siehe oben), daher konnte kein Dokument als zertifiziert gefunden werden.',
+      untrusted:
+        'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem, den der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+      untrustedCount: ', {{count}} unter einem nicht vertrauten Schlüssel zertifiziert',
+      untrustedNext: 'Wenn sie übereinstimmen, führen Sie denselben Befehl erneut mit {{options}} aus.',
+      trustedFromKit: 'Mit Vertrauen in die Schlüssel dieses Pakets, wie verlangt (--trust-kit):',
+      logKey: '  Protokollschlüssel                      {{fingerprint}}',
+      tsaRoot: '  Stammzertifikat des Zeitstempeldienstes  {{fingerprint}}',
+      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Ihre Kryptographie ist echt, aber sie haben keine rechtliche Wirkung.',
       referenceProblem: 'In der Referenz, nicht verwendet: {{where}}: {{why}}',
       signed: 'Zertifizierung {{id}}, signiert {{when}}',
       notSigned:

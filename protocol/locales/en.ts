@@ -51,8 +51,15 @@ export const en = {
       tryNow: 'Try now',
       resume: 'Resume sending',
       keyChanged:
-        '<strong>The service’s log key changed.</strong> New certifications are not checked until you trust the new key. Compare its fingerprint <code>{{fingerprint}}</code> with the one the service publishes; trust it only if they match.',
-      trustKey: 'They match: trust the new key',
+        '<strong>The service now signs with a different key.</strong> Until the new key is trusted, new certifications cannot be shown as verified. A new key is often routine, but it can also mean someone is posing as the service: ask your IT department to compare its fingerprint with the one the service publishes before anyone trusts it.',
+      keyChangedLocked:
+        '<strong>The service now signs with a different key.</strong> Your IT department decides which keys this computer trusts: new certifications are shown as verified once they have checked this one and trusted it. Nothing is lost meanwhile.',
+      newFingerprint: 'Fingerprint of the new key:',
+      trustKey: 'Trust the new key…',
+      trustKeyConfirm:
+        'Trust it only if every group above matches the fingerprint the service publishes, as your IT department confirmed. Every certification not yet verified is then checked with it.',
+      trustKeyConfirmed: 'It matches: trust the new key',
+      cancel: 'Cancel',
     },
     progress: {
       fingerprinting_one: 'Fingerprinting {{done}} of {{count}} file',
@@ -365,7 +372,18 @@ export const en = {
       couldNotVerify: 'Could not verify the set',
       passed: 'Passed: everything in the reference was found and verified',
       notPassed: 'Not passed: see the lines below',
-      nothingChecked: 'Not passed: nothing was checked',
+      noDocuments: 'Not passed: no documents were found to check',
+      emptyReference: 'Not passed: the reference holds nothing to check against',
+      untrustedHeadline: 'Not passed yet: certified, but signed by a key you have not trusted',
+      untrusted_one:
+        '{{count}} document is certified by this kit, but its signatures rest on a key this computer has not trusted. Before trusting it, compare its fingerprint with the one the service publishes (ask your IT department, or whoever sent the kit):',
+      untrusted_other:
+        '{{count}} documents are certified by this kit, but their signatures rest on keys this computer has not trusted. Before trusting them, compare their fingerprints with the ones the service publishes (ask your IT department, or whoever sent the kit):',
+      logKeyFingerprint: 'Log key: {{fingerprint}}',
+      tsaRootFingerprint: 'Timestamping authority’s root: {{fingerprint}}',
+      trustKit: 'They match: check again, trusting this kit’s keys',
+      trustedFromKit: 'Checked trusting this kit’s keys, as you chose. Their fingerprints:',
+      demo: 'DEMO: certifications of this reference were made on a sandbox. Their cryptography is real, but they carry no legal weight.',
       against: {
         kit: 'Against the evidence kit {{source}}.',
         register: 'Against the register {{source}}.',
@@ -377,6 +395,7 @@ export const en = {
       all: 'All ({{count}})',
       verdicts: {
         verified: 'Verified',
+        untrusted: 'Certified, key not trusted',
         changed: 'Changed',
         renamed: 'Renamed',
         not_certified: 'Not certified',
@@ -704,6 +723,8 @@ export const en = {
       notOurs: 'is damaged or is not an Evidence Desk database',
     },
     profile: {
+      logKeyLocked:
+        'Your IT department decides which log keys this computer trusts (policy LockLogKeys): ask them to check the new key and trust it by policy (TrustedLogKeys).',
       noLongerAccepted:
         'The saved settings of "{{id}}" are no longer accepted ({{reasons}}); enter them again in Settings.',
       embeddedNeedsNoSettings: 'The embedded sandbox needs no settings.',
@@ -796,7 +817,7 @@ export const en = {
   /** The command line's own words (evidence-desk), in the language LANG or LC_ALL asks for. */
   cli: {
     usage:
-      "Usage: evidence-desk <command> [options]\n\nCommands:\n  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]\n                [--wait [--timeout S]]\n                        hash files (folders expand) locally and queue their certification;\n                        the matter (case or client-matter number) stays on this computer;\n                        content already certified here is named and skipped, unless --again\n  sync [--wait [--timeout S]]\n                        send what is queued; with --wait, until every certification settles\n                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)\n  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]\n                        counts by state and by matter, connectivity, and optionally the rows\n  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]\n              [--tsa-root FINGERPRINT|ROOT.pem]\n                        hash FILE and check it, offline: against its receipt or certificate (no\n                        queue needed; trusted log key: --log-key, or the one pinned here; trusted\n                        timestamping root: --tsa-root, or those of tokens kept here), or else\n                        against the certifications of it in this queue\n  verify PATH... [--against KIT|REGISTER.csv|LOAD.dat] [--report FILE.pdf|FILE.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...]\n                        a whole set (files and folders) against an evidence kit (folder or zip),\n                        the register (export --csv) or a load file; without --against, against\n                        this computer's certifications. Exit 0 only when everything in the\n                        reference was found and verified; nothing checked is a failure\n  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]\n                        write the evidence kit for the chosen certifications: a receipt and a\n                        certificate each, the register, verify.html, the log key and a README\n  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]\n                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified\n                        what, when, every state change, and every removal\n  config [receipts-beside-files on|off]\n                        show or change a preference: a receipt written beside each certified file\n                        once it is anchored (off unless chosen)\n  profile show | use ID | test [ID] | trust-key FINGERPRINT\n  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]\n              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID]] [--use]\n                        secrets are asked for (no echo), or read one per line from a pipe;\n                        --tsa-url names the timestamping authority (RFC 3161) that confirms each\n                        batch's time, --tsa-ca the root certificate(s) it must chain to. Public\n                        authorities (addresses only; get their roots from them): {{authorities}}\n  watch [add FOLDER --event-type TYPE --asset-type TYPE [--matter M] [--include GLOB] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume FOLDER]\n                        certify what lands in a folder, each file once it has stopped changing\n                        (S seconds, default 3); alone, watch in the foreground until Ctrl-C;\n                        network shares are polled every 60 s (--poll S: always, every S s)\n  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)\n\nOptions for every command:\n  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)\n  --json                machine-readable output on stdout\n\nNetworks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the\nsystem's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.\n  -h, --help\n\nExit codes: 0 done; 1 something failed (a file, a certification, a verification);\n2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.\n",
+      "Usage: evidence-desk <command> [options]\n\nCommands:\n  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]\n                [--wait [--timeout S]]\n                        hash files (folders expand) locally and queue their certification;\n                        the matter (case or client-matter number) stays on this computer;\n                        content already certified here is named and skipped, unless --again\n  sync [--wait [--timeout S]]\n                        send what is queued; with --wait, until every certification settles\n                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)\n  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]\n                        counts by state and by matter, connectivity, and optionally the rows\n  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]\n              [--tsa-root FINGERPRINT|ROOT.pem]\n                        hash FILE and check it, offline: against its receipt or certificate (no\n                        queue needed; trusted log key: --log-key, or the one pinned here; trusted\n                        timestamping root: --tsa-root, or those of tokens kept here), or else\n                        against the certifications of it in this queue\n  verify PATH... [--against KIT|REGISTER.csv|LOAD.dat] [--report FILE.pdf|FILE.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        a whole set (files and folders) against an evidence kit (folder or zip),\n                        the register (export --csv) or a load file; without --against, against\n                        this computer's certifications. Exit 0 only when everything in the\n                        reference was found and verified; nothing checked is a failure.\n                        A kit's own keys are trusted only with --trust-kit (or --log-key and\n                        --tsa-root), after comparing their fingerprints with the service's\n  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]\n                        write the evidence kit for the chosen certifications: a receipt and a\n                        certificate each, the register, verify.html, the log key and a README\n  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]\n                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified\n                        what, when, every state change, and every removal\n  config [receipts-beside-files on|off]\n                        show or change a preference: a receipt written beside each certified file\n                        once it is anchored (off unless chosen)\n  profile show | use ID | test [ID] | trust-key FINGERPRINT\n  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]\n              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID]] [--use]\n                        secrets are asked for (no echo), or read one per line from a pipe;\n                        --tsa-url names the timestamping authority (RFC 3161) that confirms each\n                        batch's time, --tsa-ca the root certificate(s) it must chain to. Public\n                        authorities (addresses only; get their roots from them): {{authorities}}\n  watch [add FOLDER --event-type TYPE --asset-type TYPE [--matter M] [--include GLOB] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume FOLDER]\n                        certify what lands in a folder, each file once it has stopped changing\n                        (S seconds, default 3); alone, watch in the foreground until Ctrl-C;\n                        network shares are polled every 60 s (--poll S: always, every S s)\n  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)\n\nOptions for every command:\n  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)\n  --json                machine-readable output on stdout\n\nNetworks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the\nsystem's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.\n  -h, --help\n\nExit codes: 0 done; 1 something failed (a file, a certification, a verification);\n2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.\n",
     runHelp: 'Run evidence-desk --help for usage.',
     files_one: '{{count, number}} file',
     files_other: '{{count, number}} files',
@@ -805,6 +826,7 @@ export const en = {
     rootCertificates_one: '{{count, number}} root certificate',
     rootCertificates_other: '{{count, number}} root certificates',
     and: '{{first}} and {{second}}',
+    or: 'or',
     demo: 'DEMO — made on a sandbox: real cryptography, but no legal weight.',
     demoShort: ' (DEMO — no legal weight)',
     environment: {
@@ -866,6 +888,7 @@ export const en = {
     sets: {
       verdict: {
         verified: 'verified',
+        untrusted: 'certified, key not trusted',
         changed: 'changed',
         renamed: 'renamed',
         not_certified: 'not certified',
@@ -879,10 +902,20 @@ export const en = {
         'this-computer': 'Checked against the certifications on this computer',
       },
       summary:
-        '{{documents}}: {{verified}} verified, {{changed}} changed, {{renamed}} renamed, {{not_certified}} not certified, {{unreadable}} unreadable; {{missing}} of the reference missing.',
+        '{{documents}}: {{verified}} verified{{untrusted}}, {{changed}} changed, {{renamed}} renamed, {{not_certified}} not certified, {{unreadable}} unreadable; {{missing}} of the reference missing.',
       passed: 'PASSED: everything in the reference was found and verified.',
       failed: 'NOT PASSED: see the lines above.',
-      nothingChecked: 'NOT PASSED: nothing was checked (no documents, or an empty reference).',
+      noDocuments: 'NOT PASSED: nothing was checked: no documents were found in the set.',
+      emptyReference:
+        'NOT PASSED: the reference holds no certification that could be used (see above), so no document could be found certified.',
+      untrusted:
+        'NOT PASSED YET: {{count}} certified, but signed by a key you have not trusted. Compare each fingerprint below with the one the service publishes (ask your IT department, or whoever sent the kit):',
+      untrustedCount: ', {{count}} certified under a key not trusted',
+      untrustedNext: 'If they match, run the same command again with {{options}}.',
+      trustedFromKit: 'Trusting this kit’s keys, as asked (--trust-kit):',
+      logKey: '  log key                        {{fingerprint}}',
+      tsaRoot: '  timestamping authority’s root  {{fingerprint}}',
+      demo: 'DEMO: certifications of this reference were made on a sandbox. Their cryptography is real, but they carry no legal weight.',
       referenceProblem: 'In the reference, not used: {{where}}: {{why}}',
       signed: 'certification {{id}}, signed {{when}}',
       notSigned:

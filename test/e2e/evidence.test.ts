@@ -243,11 +243,18 @@ describe('saving and verifying evidence in the app', () => {
       const { page } = harness;
       await harness.drop(harness.ws.files({ 'after.pdf': 'after the move' }));
       await page.getByRole('button', { name: 'Certify' }).click();
-      const banner = page.getByRole('alert').filter({ hasText: 'log key changed' });
+      const banner = page.getByRole('alert').filter({ hasText: 'signs with a different key' });
       await banner.waitFor({ timeout: 20_000 });
-      expect(await banner.textContent()).toContain(services[1]!.logKey.keyId);
-      await harness.screenshot('screen-log-key-changed-light-large');
-      await banner.getByRole('button', { name: 'They match: trust the new key' }).click();
+      // What is at stake, who to ask, and the fingerprint in groups a person compares.
+      const said = (await banner.textContent()) ?? '';
+      expect(said).toContain('ask your IT department');
+      expect(said).toContain(services[1]!.logKey.keyId.toUpperCase().match(/.{4}/g)!.join(' '));
+      await harness.screenshotEverywhere('screen-log-key-changed');
+      // Trusting it is a second, deliberate step.
+      await banner.getByRole('button', { name: 'Trust the new key…' }).click();
+      expect(await banner.textContent()).toContain('Trust it only if every group above matches');
+      await harness.screenshotEverywhere('screen-log-key-confirm');
+      await banner.getByRole('button', { name: 'It matches: trust the new key' }).click();
       await banner.waitFor({ state: 'detached' });
       await expect
         .poll(() => page.locator('[role="row"] .badge').allTextContents(), { timeout: 10_000 })

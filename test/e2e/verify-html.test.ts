@@ -53,8 +53,15 @@ afterAll(async () => {
 const receiptOf = (name: string) => join(kit, 'certifications', `${name}.receipt.json`);
 const certificateOf = (name: string) => join(kit, 'certifications', `${name}.certificate.pdf`);
 
-/** Opens a verify.html from disk and records every request it makes besides loading itself. */
-async function open(path = join(kit, 'verify.html')): Promise<{ page: Page; requests: string[] }> {
+/**
+ * Opens a verify.html from disk and records every request it makes besides loading itself. A kit's
+ * page offers the kit's keys; unless told not to, they are trusted as a recipient does once the
+ * fingerprints are compared ("They match").
+ */
+async function open(
+  path = join(kit, 'verify.html'),
+  { trustKit = true }: { trustKit?: boolean } = {},
+): Promise<{ page: Page; requests: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
   const requests: string[] = [];
   page.on('request', (request) => {
@@ -69,9 +76,19 @@ async function open(path = join(kit, 'verify.html')): Promise<{ page: Page; requ
     if (message.type() === 'error') errors.push(message.text());
   });
   await page.goto(`file://${path}`);
-  await expect.poll(() => page.locator('#trusted-keys').textContent()).not.toBe('');
+  if (path.startsWith(kit)) {
+    await expect.poll(() => page.locator('#kit-key-list li').count()).toBeGreaterThan(0);
+    if (trustKit) await page.getByLabel('They match: trust this kit’s keys').check();
+  }
   expect(errors).toEqual([]);
   return { page, requests };
+}
+
+/** Opens the kit's page again, fresh, trusting the kit's keys again (a reload forgets the tick). */
+async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await expect.poll(() => page.locator('#kit-key-list li').count()).toBeGreaterThan(0);
+  await page.getByLabel('They match: trust this kit’s keys').check();
 }
 
 async function check(page: Page, document: string, proof: string): Promise<string> {
@@ -101,7 +118,7 @@ describe('verify.html, opened from the kit', () => {
     expect(signed).toContain(receipt.timestamp!.gen_time);
     expect(signed).not.toContain('Exhibit B.pdf');
     expect(stated).toContain('Exhibit B.pdf');
-    await page.reload();
+    await reload(page);
     expect(await check(page, docs[1]!, certificateOf('Exhibit B.pdf'))).toMatch(
       /^Verified: this is the certified document/,
     );
@@ -152,7 +169,7 @@ describe('verify.html, opened from the kit', () => {
       expect(changed.length, name).toBe(receiptText.length);
       const path = join(ws.dir, `tampered-${name}.receipt.json`);
       writeFileSync(path, changed);
-      await page.reload();
+      await reload(page);
       expect(await check(page, docs[0]!, path), name).toMatch(/^The proof does not hold together/);
     }
     expect(requests).toEqual([]);
@@ -164,7 +181,7 @@ describe('verify.html, opened from the kit', () => {
     for (const [field, edited] of Object.entries(editedCopies(receipt))) {
       const path = join(ws.dir, `edited-${field}.receipt.json`);
       writeFileSync(path, JSON.stringify(edited));
-      await page.reload();
+      await reload(page);
       const said = await check(page, docs[0]!, path);
       expect(said, field).toMatch(refusedCopy(field));
       expect(said, field).not.toMatch(/2019|Verified/);
@@ -182,7 +199,7 @@ describe('verify.html, opened from the kit', () => {
       ),
     );
     await page
-      .getByLabel('Also trust the log key with this SHA-256 fingerprint')
+      .getByLabel('Or trust the log key with this SHA-256 fingerprint')
       .fill(receipt.log_key!.fingerprint);
     // The log key alone is not enough: the timestamp's authority must be trusted too.
     await expect
@@ -192,7 +209,7 @@ describe('verify.html, opened from the kit', () => {
       (await page.getByRole('status').textContent()) ?? '',
     )?.[1];
     await page
-      .getByLabel('Also trust the timestamping authority whose root certificate has this SHA-256 fingerprint')
+      .getByLabel('and the timestamping authority whose root certificate has this SHA-256 fingerprint')
       .fill(rootFingerprint ?? '');
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Verified/);
     expect(requests).toEqual([]);
@@ -238,7 +255,7 @@ describe('verify.html, opened from the kit', () => {
         certificate.subarray(-60),
       ]),
     );
-    await page.reload();
+    await reload(page);
     const markersStarted = Date.now();
     expect(await check(page, docs[0]!, markers)).toMatch(
       /^Verified against the receipt inside, but this certificate PDF was changed/,
@@ -250,11 +267,11 @@ describe('verify.html, opened from the kit', () => {
       values,
       JSON.stringify({ ...genuine, timestamp: { ...genuine.timestamp, path: Array(300_000).fill({}) } }),
     );
-    await page.reload();
+    await reload(page);
     expect(await check(page, docs[0]!, values)).toMatch(/^Refused.*a receipt may hold at most 20,000 values/);
     const notDemo = join(ws.dir, 'not-demo.receipt.json');
     writeFileSync(notDemo, JSON.stringify({ ...genuine, demo: false, notice: null }));
-    await page.reload();
+    await reload(page);
     expect(await check(page, docs[0]!, notDemo)).toMatch(
       /^The proof does not hold together.*demo in the receipt differs/,
     );
@@ -265,7 +282,7 @@ describe('verify.html, opened from the kit', () => {
         { name: 'b.receipt.json', stream: readFileSync(receiptOf('Exhibit B.pdf')) },
       ]),
     );
-    await page.reload();
+    await reload(page);
     expect(await check(page, docs[1]!, updated)).toMatch(
       /^Verified against the receipt inside, but this certificate PDF was changed after it was sealed.*its seal no longer holds/,
     );
@@ -329,13 +346,31 @@ describe('verify.html, opened from the kit', () => {
       copyFileSync(join(ws.dir, 'docs', name), join(production, name));
     writeFileSync(join(production, 'Exhibit B.pdf'), 'exhibit b, edited');
     writeFileSync(join(production, 'Cover letter.pdf'), 'never certified');
-    const { page, requests } = await open();
+    // Opened, before anything is given: made on a sandbox, it says DEMO.
+    const { page, requests } = await open(undefined, { trustKit: false });
+    expect(await page.locator('#kit-demo').isVisible()).toBe(true);
+    expect(await page.locator('#kit-demo').textContent()).toMatch(/^\s*DEMO: this kit was made on a sandbox/);
+    // The kit's keys are offered, grouped to compare, and not trusted for being in the kit.
+    const logKey = (JSON.parse(readFileSync(receiptOf('Exhibit A.pdf'), 'utf8')) as Receipt).log_key!
+      .fingerprint;
+    expect(await page.locator('#kit-key-list').textContent()).toContain(
+      `Log key: ${logKey.toUpperCase().match(/.{4}/g)!.join(' ')}`,
+    );
     await page.locator('#set-folder').setInputFiles(production);
     await page.locator('#set-kit').setInputFiles(kit);
     await expect
       .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
       .toMatch(
-        /^Not passed: see the lines below 4 documents: 2 verified, 1 changed, 0 renamed, 1 not certified/,
+        /^Not passed: see the lines below 4 documents: 0 verified, 2 certified under a key not trusted, 1 changed, 0 renamed, 1 not certified.* 2 certified, but signed by a key you have not trusted: compare the fingerprints .*DEMO: certifications of this reference were made on a sandbox/,
+      );
+    await page.locator('#trust-kit').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'verify-html-set-untrusted.png'), fullPage: true });
+    // Once the fingerprints match and the person says so, the same kit verifies them.
+    await page.getByLabel('They match: trust this kit’s keys').check();
+    await expect
+      .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
+      .toMatch(
+        /^Not passed: see the lines below 4 documents: 2 verified, 1 changed, 0 renamed, 1 not certified.*DEMO: certifications of this reference were made on a sandbox/,
       );
     const rows = await page
       .locator('#set-table tbody tr')

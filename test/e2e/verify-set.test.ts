@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
+import { METADATA, openCore } from '../support/core';
 
 // A whole production in the app: dropped with its register, read with progress, a verdict per
 // document with the counts as filters, and the report saved. Chromium on the real core; the save
@@ -47,6 +48,10 @@ describe('verifying a set in the app', () => {
     await expect
       .poll(() => verdict.textContent(), { timeout: 20_000 })
       .toMatch(/^Not passed: see the lines below/);
+    // Made on this sandbox: the set's verdict says DEMO, as a single document's does.
+    expect(await verdict.textContent()).toContain(
+      'DEMO: certifications of this reference were made on a sandbox',
+    );
     // Seen: what is drawn at its top left is the element itself, not something over it or nothing.
     const inSight = (element: Locator) =>
       element.evaluate((node) => {
@@ -81,5 +86,48 @@ describe('verifying a set in the app', () => {
     expect(existsSync(saved)).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
+  }, 90_000);
+
+  it("says a kit signed by another service's key is certified but not trusted, and checks again trusting it when asked", async () => {
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
+    const { page, ws } = harness;
+    // The kit comes from another office: another sandbox, whose log key this app has never trusted.
+    const sender = await openCore(join(ws.dir, 'sender data'), { embeddedSandbox: { batchIntervalMs: 200 } });
+    const kit = join(ws.dir, 'their kit.zip');
+    const production = join(ws.dir, 'docs');
+    try {
+      const { queued } = await sender.certify(ws.files({ 'a.pdf': 'a', 'b.pdf': 'b' }), METADATA);
+      await sender.sync.waitUntilSettled(queued.map((row) => row.id));
+      await sender.exports.exportEvidence({}, { dir: join(ws.dir, 'their kit'), zip: kit });
+    } finally {
+      await sender.close();
+    }
+    await page.getByRole('button', { name: 'Verify…' }).click();
+    await page.getByRole('button', { name: 'Verify a whole set…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify a set of documents' });
+    await harness.drop([production, kit]);
+    await expect.poll(() => dialog.textContent()).toContain('their kit.zip');
+    await dialog.getByRole('button', { name: 'Check', exact: true }).click();
+    const verdict = dialog.getByRole('status').first();
+    await expect
+      .poll(() => verdict.textContent(), { timeout: 20_000 })
+      .toMatch(/^Not passed yet: certified, but signed by a key you have not trusted/);
+    const said = (await verdict.textContent()) ?? '';
+    expect(said).toContain('2 documents are certified by this kit, but their signatures rest on keys');
+    expect(said).toMatch(/Log key: [0-9A-F]{4}( [0-9A-F]{4}){15}/);
+    expect(said).toContain('DEMO');
+    expect(said).not.toMatch(/Not certified|nothing was checked/i);
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(viewport);
+        await harness.screenshot(`screen-verify-set-untrusted-${scheme}-${size}`);
+      }
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'They match: check again, trusting this kit’s keys' }).click();
+    await expect
+      .poll(() => verdict.textContent(), { timeout: 20_000 })
+      .toMatch(/^Passed: everything in the reference was found and verified/);
+    expect(await verdict.textContent()).toContain('Checked trusting this kit’s keys, as you chose.');
   }, 90_000);
 });

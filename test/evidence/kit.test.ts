@@ -91,13 +91,14 @@ describe('the evidence kit', () => {
     ) as Receipt;
     expect(readme).toContain(receipt.log_key!.fingerprint);
     expect(readme).toMatch(/WARNING — DEMO: 4 of these certifications were made on a sandbox/);
-    // verify.html trusts exactly the kit's log key and timestamp root, and allows no network request.
+    // verify.html offers exactly the kit's log key and timestamp root (trusted only once the reader
+    // compares them), says DEMO, and allows no network request.
     const page = readFileSync(join(kit, 'verify.html'), 'utf8');
     const root = execFileSync('openssl', ['x509', '-in', join(kit, 'tsa-root.pem'), '-outform', 'DER']);
     const rootFingerprint = createHash('sha256').update(root).digest('hex');
     expect(readme).toContain(rootFingerprint);
     expect(page).toContain(
-      `<script type="application/json" id="kit-trusted-keys">${JSON.stringify({ logKeys: [receipt.log_key!.fingerprint], tsaRoots: [rootFingerprint] })}</script>`,
+      `<script type="application/json" id="kit-trusted-keys">${JSON.stringify({ logKeys: [receipt.log_key!.fingerprint], tsaRoots: [rootFingerprint], demo: true })}</script>`,
     );
     expect(page).toMatch(/connect-src 'none'/);
     // Nothing the kit says to a reader is a program's placeholder for a value it failed to word.

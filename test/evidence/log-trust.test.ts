@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import type { Sandbox } from '../../sandbox/server';
-import { runCli } from '../support/cli';
+import { runCli, runCliWith } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import { countingProxy } from '../support/counting-proxy';
@@ -126,6 +126,12 @@ describe('the log key', () => {
     expect(status.stdout).toMatch(
       new RegExp(`WARNING: the service's log key changed \\(now ${second.logKey.keyId}\\)`),
     );
+    // Where IT decides (policy LockLogKeys), nobody at this computer can trust it, and is told who can.
+    const locked = await runCliWith(ws.dataDir, ['profile', 'trust-key', second.logKey.keyId], undefined, {
+      EVIDENCE_DESK_LOCK_LOG_KEYS: '1',
+    });
+    expect(locked.code).toBe(3);
+    expect(locked.stderr).toContain('Your IT department decides which log keys this computer trusts');
     const refused = await runCli(ws.dataDir, ['profile', 'trust-key']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`evidence-desk profile trust-key ${second.logKey.keyId}`);
@@ -137,6 +143,30 @@ describe('the log key', () => {
     const reopened = await core();
     expect(reopened.queue.details(after.id).row.verification).toBe('verified');
     expect(reopened.status().logKeyChange).toBeNull();
+  }, 90_000);
+
+  it('is trusted without anyone at this computer when IT trusts it by policy, and never by a click when IT has locked it', async () => {
+    const first = await sandbox();
+    const second = await sandbox();
+    const policy = { locked: true, trusted: [second.logKey.keyId] };
+    const desk = await openCore(ws.dataDir, { logKeyPolicy: policy });
+    closing.push(() => desk.close());
+    await useSandboxProfile(desk, first, 'firm');
+    expect((await certifyOne(desk)).verification).toBe('verified');
+    // The service moves to the key IT has checked: verified, with no one asked.
+    await useSandboxProfile(desk, second, 'firm');
+    expect((await certifyOne(desk)).verification).toBe('verified');
+    expect(desk.status().logKeyChange).toBeNull();
+    // A key IT has not checked waits, says IT decides, and a click is refused.
+    policy.trusted = [];
+    const third = await sandbox();
+    await useSandboxProfile(desk, third, 'firm');
+    expect((await certifyOne(desk)).verification).toBe('unverifiable');
+    expect(desk.status().logKeyChange).toMatchObject({
+      fingerprint: third.logKey.keyId,
+      lockedByPolicy: true,
+    });
+    await expect(desk.profiles.acceptLogKeyChange()).rejects.toMatchObject({ code: 'forbidden' });
   }, 90_000);
 });
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
@@ -27,6 +27,12 @@ let production: string;
 let register: string;
 let kit: string;
 
+/** A PEM public key's SHA-256 fingerprint, as the kit's README has it computed with openssl. */
+const fingerprintOfPem = (pem: string) =>
+  createHash('sha256')
+    .update(execFileSync('openssl', ['pkey', '-pubin', '-in', pem, '-outform', 'DER']))
+    .digest('hex');
+const PDF_PICTURES = join(process.cwd(), 'test-results', 'pdf');
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const NFC = 'Geschäftsbericht.pdf';
@@ -138,8 +144,8 @@ describe('verifying a set', () => {
 
     // The command line names the certification a changed or missing document was certified as.
     const printed = (await runCli(ws.dataDir, ['verify', set, '--against', register])).stdout;
-    expect(printed).toMatch(/^changed {8}contract\.pdf {2}certification cert_\S+, signed \d{4}-/m);
-    expect(printed).toMatch(/^missing {8}annex\/annex 2\.pdf {2}certification cert_\S+, signed \d{4}-/m);
+    expect(printed).toMatch(/^changed +contract\.pdf {2}certification cert_\S+, signed \d{4}-/m);
+    expect(printed).toMatch(/^missing +annex\/annex 2\.pdf {2}certification cert_\S+, signed \d{4}-/m);
 
     // For scripts: the same report as JSON, its sentences in English, and exit 1.
     const asJson = await runCli(ws.dataDir, ['verify', set, '--against', register, '--json']);
@@ -155,9 +161,14 @@ describe('verifying a set', () => {
     expect(parsed.results.find((result) => result.name === 'pipe.pdf')?.note).toMatch(/not a document/);
 
     // The untouched production passes, against the register, the kit and this computer.
+    // Each made on this sandbox: each says DEMO.
     for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {
       const clean = await core.verification.verifySet([production], against);
-      expect(clean.summary, JSON.stringify(against)).toMatchObject({ passed: true, documents: 5 });
+      expect(clean.summary, JSON.stringify(against)).toMatchObject({
+        passed: true,
+        documents: 5,
+        demo: true,
+      });
       await expectSameOnDisk(production, against, clean);
     }
   }, 60_000);
@@ -214,7 +225,7 @@ describe('verifying a set', () => {
       const loadFile = join(production, `production.${encoding}.dat`);
       writeFileSync(loadFile, bytes);
       const report = await core.verification.verifySet([production], { path: loadFile });
-      expect(report.summary, encoding).toMatchObject({ passed: true, documents: 5 });
+      expect(report.summary, encoding).toMatchObject({ passed: true, documents: 5, demo: false });
       expect(verdicts(report)[NFC], encoding).toBe('verified');
       if (encoding === 'utf-8') await expectSameOnDisk(production, { path: loadFile }, report);
       rmSync(loadFile);
@@ -361,6 +372,7 @@ describe('verifying a set', () => {
         anchored: (page) => counted(store.queue.anchoredSignedFacts('embedded', page)),
         anchoredOf: (sha256s) => counted(store.queue.anchoredSignedFactsOf('embedded', sha256s)),
         anchoredCount: () => store.queue.counts('embedded').anchored,
+        demo: false,
       };
       // A register of all 20,000: the last is found (every page was read), with its signed times.
       const every = Array.from({ length: 20_000 }, (_, i) => sha256(`${i}`));
@@ -388,14 +400,75 @@ describe('verifying a set', () => {
     }
   }, 60_000);
 
-  it("rests a kit's receipts on the log key and timestamping root given with --log-key and --tsa-root", async () => {
-    // The other side's computer: it trusts nothing of our sandbox yet.
+  it("on the other side's computer: certified but not trusted until the kit's keys are, DEMO throughout, nothing left behind", async () => {
+    // An empty data folder: it trusts nothing of our sandbox, and holds nothing.
     const theirs = join(ws.dir, 'other-side');
-    const untrusted = await runCli(theirs, ['verify', production, '--against', kit]);
+    const zip = join(ws.dir, 'kit.zip');
+    const csv = join(ws.dir, 'their-report.csv');
+    const pdf = join(ws.dir, 'their-report.pdf');
+    const untrusted = await runCli(theirs, ['verify', production, '--against', kit, '--report', pdf]);
     expect(untrusted.code).toBe(1);
-    expect(untrusted.stdout).toMatch(/not used: .*signed by a log key you have not trusted/);
-    // Given the kit's keys, as the kit's README tells them (ignored for a set before: exit 1).
-    const trusting = await runCli(theirs, [
+    // Each document is certified by the kit; what is missing is the reader's trust, said as such.
+    expect(untrusted.stdout.match(/^certified, key not trusted {2}/gm)).toHaveLength(5);
+    expect(untrusted.stdout).not.toMatch(/^not certified|nothing was checked|not used/m);
+    const logKey = fingerprintOfPem(join(kit, 'log-key.pem'));
+    const grouped = (hex: string) => hex.toUpperCase().match(/.{4}/g)?.join(' ');
+    expect(untrusted.stdout).toContain(
+      '5 files: 0 verified, 5 certified under a key not trusted, 0 changed, 0 renamed, 0 not certified, 0 unreadable; 0 of the reference missing.',
+    );
+    expect(untrusted.stdout).toMatch(/^DEMO: certifications of this reference were made on a sandbox\./m);
+    expect(untrusted.stdout).toMatch(
+      /^NOT PASSED YET: 5 certified, but signed by a key you have not trusted\./m,
+    );
+    expect(untrusted.stdout).toContain(`log key                        ${grouped(logKey)}`);
+    expect(untrusted.stdout).toMatch(/timestamping authority’s root {2}[0-9A-F]{4}( [0-9A-F]{4}){15}$/m);
+    expect(untrusted.stdout).toContain(
+      `If they match, run the same command again with --trust-kit (or --log-key ${join(kit, 'log-key.pem')} --tsa-root ${join(kit, 'tsa-root.pem')}).`,
+    );
+    // The report says the same, and DEMO, on paper and for Excel.
+    const paper = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(paper).toMatch(/DEMO: certifications of this reference were made on a sandbox/);
+    expect(paper).toContain('NOT PASSED YET: 5 certified, but signed by a key you have not trusted');
+    expect(paper).toContain(`Log key: ${grouped(logKey)}`);
+    expect(paper).toContain('DEMO — no legal weight');
+    // Looked at, as the other side reads it.
+    mkdirSync(PDF_PICTURES, { recursive: true });
+    execFileSync('pdftoppm', [
+      '-r',
+      '90',
+      '-png',
+      '-singlefile',
+      pdf,
+      join(PDF_PICTURES, 'set-report-untrusted'),
+    ]);
+    await runCli(theirs, ['verify', production, '--against', zip, '--report', csv]);
+    const rows = parse(readFileSync(csv, 'utf8').replace(/^\ufeff/, ''), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(
+      rows.map((row) => [row.Verdict, row.DEMO, row['Signed by a key not trusted (fingerprint)']]),
+    ).toEqual(
+      Array(5).fill([
+        'certified, key not trusted',
+        'DEMO — made on a sandbox, no legal weight',
+        expect.stringContaining(logKey),
+      ]),
+    );
+    // Nothing was written there: no queue, no sandbox database (both were created before).
+    expect(existsSync(theirs) ? readdirSync(theirs) : []).toEqual([]);
+
+    // Trusting the kit's keys, as asked once their fingerprints were compared: the kit's folder or its zip.
+    for (const against of [kit, zip]) {
+      const trusting = await runCli(theirs, ['verify', production, '--against', against, '--trust-kit']);
+      expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
+      expect(trusting.stdout).toContain('Trusting this kit’s keys, as asked (--trust-kit):');
+      expect(trusting.stdout).toContain(grouped(logKey));
+      expect(trusting.stdout).toMatch(/^DEMO: /m);
+      expect(trusting.code).toBe(0);
+    }
+    // Or given its key files one by one, as the kit's README tells them.
+    const given = await runCli(theirs, [
       'verify',
       production,
       '--against',
@@ -405,8 +478,9 @@ describe('verifying a set', () => {
       '--tsa-root',
       join(kit, 'tsa-root.pem'),
     ]);
-    expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
-    expect(trusting.code).toBe(0);
+    expect(given.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
+    expect(given.code).toBe(0);
+    expect(existsSync(theirs) ? readdirSync(theirs) : []).toEqual([]);
   }, 60_000);
 
   it('reads files whose names are not UTF-8 when a large set keeps its waiting files on disk', async () => {

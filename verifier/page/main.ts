@@ -11,6 +11,10 @@ import { chosenFile, verdictWords } from './set-check';
 import type { PageChecks } from './worker-link';
 import { checksHere, checksInWorker, serveChecks } from './worker-link';
 import { SET_LINES_SHOWN } from '../../protocol/sets';
+import { en } from '../../protocol/locales/en';
+import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
+
+const SET_DEMO_NOTICE = en.cli.sets.demo;
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -35,15 +39,19 @@ let run = 0;
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
-/** What the kit trusts: its log keys and TSA roots (a kit before v2 listed log keys only). */
-function kitTrust(): Trust {
+/**
+ * What the kit says of itself: the log keys and TSA roots its receipts rest on (a kit before v2
+ * listed log keys only), and whether it was made on a sandbox. Its keys are offered, never trusted
+ * for being in the kit: the person checking compares their fingerprints and ticks "They match".
+ */
+function kitSays(): Trust & { demo: boolean } {
   try {
     const trust = JSON.parse($('kit-trusted-keys').textContent ?? '[]') as unknown;
-    if (Array.isArray(trust)) return { logKeys: strings(trust), tsaRoots: [] };
-    const { logKeys, tsaRoots } = (trust ?? {}) as Record<string, unknown>;
-    return { logKeys: strings(logKeys), tsaRoots: strings(tsaRoots) };
+    if (Array.isArray(trust)) return { logKeys: strings(trust), tsaRoots: [], demo: false };
+    const { logKeys, tsaRoots, demo } = (trust ?? {}) as Record<string, unknown>;
+    return { logKeys: strings(logKeys), tsaRoots: strings(tsaRoots), demo: demo === true };
   } catch {
-    return { logKeys: [], tsaRoots: [] };
+    return { logKeys: [], tsaRoots: [], demo: false };
   }
 }
 
@@ -53,7 +61,7 @@ const fingerprintIn = (id: string): string[] => {
 };
 
 function trusted(): Trust {
-  const kit = kitTrust();
+  const kit = $<HTMLInputElement>('trust-kit').checked ? kitSays() : { logKeys: [], tsaRoots: [] };
   return {
     logKeys: [...kit.logKeys, ...fingerprintIn('extra-key')],
     tsaRoots: [...kit.tsaRoots, ...fingerprintIn('extra-tsa-root')],
@@ -182,17 +190,21 @@ async function check(): Promise<void> {
 function start(): void {
   // The page's own script, started again in a worker, does the heavy work there.
   checks = checksInWorker(document.currentScript?.textContent ?? '') ?? checksHere;
-  const kit = kitTrust();
-  $('trusted-keys').textContent = [
-    kit.logKeys.length
-      ? `This kit trusts the log key with fingerprint ${kit.logKeys.join(', ')}.`
-      : 'This page trusts no log key yet: add the fingerprint the service publishes below.',
-    kit.tsaRoots.length
-      ? `It trusts the timestamping authority whose root certificate has the SHA-256 fingerprint ${kit.tsaRoots.join(', ')}.`
-      : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const kit = kitSays();
+  // Made on a sandbox: said before anything is dropped, and again with each verdict.
+  $('kit-demo').hidden = !kit.demo;
+  const offered = [
+    ...kit.logKeys.map((key) => `Log key: ${fingerprintInGroups(key)}`),
+    ...kit.tsaRoots.map((root) => `Timestamping authority’s root: ${fingerprintInGroups(root)}`),
+  ];
+  $('kit-keys').hidden = offered.length === 0;
+  $('kit-key-list').replaceChildren(
+    ...offered.map((text) => Object.assign(document.createElement('li'), { textContent: text })),
+  );
+  $<HTMLInputElement>('trust-kit').addEventListener('change', () => {
+    void check();
+    checkSet();
+  });
   $<HTMLInputElement>('document').addEventListener('change', (event) => {
     documentFile = (event.target as HTMLInputElement).files?.[0];
     void check();
@@ -205,7 +217,7 @@ function start(): void {
   $<HTMLInputElement>('extra-tsa-root').addEventListener('input', () => void check());
   const setFolder = $<HTMLInputElement>('set-folder');
   const setKit = $<HTMLInputElement>('set-kit');
-  const checkSet = () => {
+  function checkSet() {
     const documents = [...(setFolder.files ?? [])];
     const kitFiles = [...(setKit.files ?? [])];
     if (!documents.length || !kitFiles.length) return;
@@ -213,13 +225,21 @@ function start(): void {
     progress.hidden = false;
     void checks.production(documents.map(chosenFile), kitFiles.map(chosenFile), trusted(), {
       progress: (fraction) => (progress.value = fraction),
-      result: (kind, headline, text) => {
+      result: (kind, headline, text, demo) => {
         progress.hidden = true;
         const result = $('set-result');
         result.className = `result ${kind}`;
         result.replaceChildren(
           Object.assign(document.createElement('strong'), { textContent: headline }),
           ` ${text}`,
+          ...(demo
+            ? [
+                Object.assign(document.createElement('p'), {
+                  className: 'demo',
+                  textContent: SET_DEMO_NOTICE,
+                }),
+              ]
+            : []),
         );
       },
       lines: (results, total) => {
@@ -244,7 +264,7 @@ function start(): void {
         );
       },
     });
-  };
+  }
   setFolder.addEventListener('change', checkSet);
   setKit.addEventListener('change', checkSet);
   const drop = $('drop');

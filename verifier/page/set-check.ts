@@ -1,11 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { SetResult } from '../../protocol/sets';
+import type { SetOutcome, SetResult } from '../../protocol/sets';
 import {
   SET_LINES_SHOWN,
   SET_VERDICT_WORDS,
   linesShown,
   plainEnglish,
+  setOutcome,
   setSummaryInEnglish,
 } from '../../protocol/sets';
 import { matchSet, summarise } from '../sets/match-set';
@@ -14,7 +15,7 @@ import type { Reference, ReferenceEntry } from '../sets/reference';
 import { entriesInMemory } from '../sets/entries-in-memory';
 import { normalName } from '../sets/reference';
 import type { Trust } from '../verify-receipt';
-import { kitReceiptEntry } from '../sets/kit-receipt';
+import { kitReader } from '../sets/kit-receipt';
 import { LIMITS } from '../../protocol/limits';
 
 /**
@@ -38,15 +39,21 @@ export const chosenFile = (file: File): ChosenFile => ({
 /** The kit's receipts that hold, as a reference; each that does not is reported on its own. */
 async function kitReference(files: ChosenFile[], trust: Trust): Promise<Reference> {
   const entries: ReferenceEntry[] = [];
-  const problems: Reference['problems'] = [];
-  for (const { file, path: where } of files.filter((candidate) => RECEIPT.test(candidate.path))) {
+  // The kit's keys are in `trust` only when the person ticked "They match" (docs/evidence.md).
+  const kit = kitReader(trust, { trustKit: false }, (entry) => entries.push(entry));
+  for (const { file, path: where } of files.filter((candidate) => RECEIPT.test(candidate.path)))
     // A file larger than any receipt is refused by its size, unread (docs/security.md).
-    const bytes = new Uint8Array(await file.slice(0, LIMITS.receiptBytes + 1).arrayBuffer());
-    const read = await kitReceiptEntry(where, bytes, trust);
-    if ('why' in read) problems.push({ where, why: read.why });
-    else entries.push(read.entry);
-  }
-  return { kind: 'kit', source: null, entries: await entriesInMemory(entries, false), problems, digests: [] };
+    await kit.take({
+      where,
+      bytes: new Uint8Array(await file.slice(0, LIMITS.receiptBytes + 1).arrayBuffer()),
+    });
+  return {
+    kind: 'kit',
+    source: null,
+    entries: await entriesInMemory(entries, false),
+    digests: [],
+    ...kit.finish(),
+  };
 }
 
 async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<string> {
@@ -61,7 +68,7 @@ async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<s
 
 export interface SetCheckView {
   progress(fraction: number): void;
-  result(kind: 'verified' | 'failed', headline: string, text: string): void;
+  result(kind: 'verified' | 'failed' | 'warning', headline: string, text: string, demo: boolean): void;
   /** The lines shown (the first of each verdict), and how many the report has. */
   lines(shown: SetResult[], total: number): void;
 }
@@ -103,18 +110,27 @@ export async function checkProduction(
     reference,
   );
   const summary = summarise(results, reference);
-  const text = `${setSummaryInEnglish(summary)}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${plainEnglish(problem.why)}`).join('')}`;
+  const outcome = setOutcome(summary);
+  const untrusted = summary.counts.untrusted
+    ? ` ${summary.counts.untrusted.toLocaleString('en')} certified, but signed by a key you have not trusted: compare the fingerprints under “3. Whose signatures vouch for it” with the ones the service publishes, and tick “They match” if they do.`
+    : '';
+  const text = `${setSummaryInEnglish(summary)}${untrusted}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${plainEnglish(problem.why)}`).join('')}`;
   view.result(
-    summary.passed ? 'verified' : 'failed',
-    summary.passed
-      ? 'Passed: every certification of the kit was found, and every document verified'
-      : summary.documents === 0 || summary.referenceEntries === 0
-        ? 'Not passed: nothing was checked'
-        : 'Not passed: see the lines below',
+    outcome === 'passed' ? 'verified' : outcome === 'untrusted' ? 'warning' : 'failed',
+    SET_HEADLINES[outcome],
     text,
+    summary.demo,
   );
   // A production of 100,000 is not 100,000 rows: the counts above are for all of them.
   view.lines(linesShown(results, SET_LINES_SHOWN), results.length);
 }
 
 export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];
+
+const SET_HEADLINES: Record<SetOutcome, string> = {
+  passed: 'Passed: every certification of the kit was found, and every document verified',
+  noDocuments: 'Not passed: no documents were found to check',
+  emptyReference: 'Not passed: the kit holds no certification that could be used',
+  untrusted: 'Not passed yet: certified, but signed by a key you have not trusted',
+  failed: 'Not passed: see the lines below',
+};

@@ -31,7 +31,14 @@ type Job = Work & { id: number };
 
 type Report =
   | { id: number; event: 'progress'; fraction: number }
-  | { id: number; event: 'result'; kind: 'verified' | 'failed'; headline: string; text: string }
+  | {
+      id: number;
+      event: 'result';
+      kind: Parameters<SetCheckView['result']>[0];
+      headline: string;
+      text: string;
+      demo: boolean;
+    }
   | { id: number; event: 'lines'; shown: SetResult[]; total: number }
   | { id: number; event: 'done'; value: unknown }
   | { id: number; event: 'error'; message: string };
@@ -96,7 +103,7 @@ export function checksInWorker(script: string): PageChecks | null {
         () => checksHere.production(documents, kit, trust, view),
         (report) => {
           if (report.event === 'progress') view.progress(report.fraction);
-          if (report.event === 'result') view.result(report.kind, report.headline, report.text);
+          if (report.event === 'result') view.result(report.kind, report.headline, report.text, report.demo);
           if (report.event === 'lines') view.lines(report.shown, report.total);
         },
       ),
@@ -118,7 +125,8 @@ export function serveChecks(scope: { onmessage: unknown; postMessage(report: Rep
             ? await checksHere.document(job.document, job.proof, job.trust, progress)
             : await checksHere.production(job.documents, job.kit, job.trust, {
                 progress,
-                result: (kind, headline, text) => post({ id, event: 'result', kind, headline, text }),
+                result: (kind, headline, text, demo) =>
+                  post({ id, event: 'result', kind, headline, text, demo }),
                 lines: (shown, total) => post({ id, event: 'lines', shown, total }),
               });
       post({ id, event: 'done', value });

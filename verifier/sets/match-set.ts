@@ -13,6 +13,7 @@ export type ReadDocument =
 /**
  * Each document against the reference, by content and by name:
  * - verified: the reference has this content under this name;
+ * - untrusted: so it has, but its certification rests on a key or root not trusted by whoever checks;
  * - changed: the reference has this name with other content;
  * - renamed: the reference has this content under another name;
  * - not certified: neither.
@@ -57,7 +58,9 @@ export function setMatcher(reference: Reference): SetMatcher {
     const { sameName, sameContent } = entries.candidates(document.name, document.digests);
     const exact = sameName.find((entry) => sameContent.some((same) => same.at === entry.at));
     const verdict: SetVerdict = exact
-      ? 'verified'
+      ? exact.certification?.untrusted
+        ? 'untrusted'
+        : 'verified'
       : sameName.length
         ? 'changed'
         : sameContent.length
@@ -116,5 +119,6 @@ export function summaryOf(counts: Record<SetVerdict, number>, reference: Referen
     referenceEntries: reference.entries.size,
     referenceProblems: reference.problems.length,
     passed,
+    demo: reference.demo,
   };
 }

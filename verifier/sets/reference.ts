@@ -1,19 +1,11 @@
 import type { Said } from '../../protocol/said';
-import type { ReferenceKind } from '../../protocol/sets';
+import type { Fingerprints, ReferenceKind, SetCertification } from '../../protocol/sets';
 
 /** The digests a reference may hold for a document: ours (SHA-256), or a load file's (MD5, SHA-1). */
 export type Digest = 'sha256' | 'md5' | 'sha1';
 export type ExtraDigest = Exclude<Digest, 'sha256'>;
 
-/** What the reference knows of one certification, and who vouches for it. */
-export interface ReferenceCertification {
-  /** The service's certification id, when the reference names one. */
-  id: string | null;
-  /** When it was certified, as signed (the log's leaf or tree head); null when nobody signed a time. */
-  signedAt: string | null;
-  /** When it was anchored, as signed by the log; null when not signed or not known. */
-  anchoredAt: string | null;
-}
+export type ReferenceCertification = SetCertification;
 
 /** One document the reference lists. */
 export interface ReferenceEntry {
@@ -68,7 +60,23 @@ export interface Reference {
   problems: ReferenceProblem[];
   /** Besides SHA-256, the digests its entries carry: each file is read once for all of them. */
   digests: ExtraDigest[];
+  /** Some of its certifications were made on a sandbox (DEMO). */
+  demo: boolean;
+  /** The keys and roots some of its certifications rest on that are not trusted (a kit's). */
+  untrusted: Fingerprints;
+  /** The kit's keys and roots, trusted because the person checking chose to (see docs/evidence.md). */
+  trustedFromKit: Fingerprints;
 }
+
+/** No fingerprints: a reference nobody signed, or one whose keys were all trusted already. */
+export const noFingerprints = (): Fingerprints => ({ logKeys: [], tsaRoots: [] });
+
+/** What a reference says beyond its entries, for a reference with no signed certifications. */
+export const unsigned = (demo = false) => ({
+  demo,
+  untrusted: noFingerprints(),
+  trustedFromKit: noFingerprints(),
+});
 
 /** A name as compared: '/' for '\\', NFC (macOS writes NFD), no leading './'. */
 // Printable ASCII with no backslash, './' or '//': already as compared (most names; no work).

@@ -7,6 +7,7 @@ import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
 import { useDesk } from '../store';
 import { useSay } from '../i18n';
+import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 
 export function DemoBanner() {
   const { data } = useStatus();
@@ -21,13 +22,15 @@ export function DemoBanner() {
 }
 
 /**
- * The service's log key changed: nothing is checked with the new key until the person has compared
- * its fingerprint with the one the service publishes, and says so.
+ * The service's log key changed: nothing is checked with the new key until it is trusted. What is
+ * at stake is said in plain words, the fingerprint in groups to compare, and trusting it takes a
+ * second, deliberate step; where IT decides (policy LockLogKeys), the banner only says so.
  */
 export function LogKeyChangeBanner() {
   const { t } = useTranslation();
   const change = useStatus().data?.logKeyChange;
   const [problem, setProblem] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   if (!change) return null;
   const accept = async () => {
     try {
@@ -38,17 +41,35 @@ export function LogKeyChangeBanner() {
   };
   return (
     <div className="banner banner-key" role="alert">
-      <span>
-        <Trans
-          i18nKey="banner.keyChanged"
-          values={{ fingerprint: change.fingerprint }}
-          components={{ strong: <strong />, code: <code /> }}
-        />
-        {problem ? ` ${problem}` : ''}
-      </span>
-      <button type="button" onClick={() => void accept()}>
-        {t('banner.trustKey')}
-      </button>
+      <div>
+        <p>
+          <Trans
+            i18nKey={change.lockedByPolicy ? 'banner.keyChangedLocked' : 'banner.keyChanged'}
+            components={{ strong: <strong /> }}
+          />
+        </p>
+        <p>
+          {t('banner.newFingerprint')}{' '}
+          <code className="fingerprint">{fingerprintInGroups(change.fingerprint)}</code>
+        </p>
+        {confirming && <p>{t('banner.trustKeyConfirm')}</p>}
+        {problem && <p>{problem}</p>}
+      </div>
+      {!change.lockedByPolicy &&
+        (confirming ? (
+          <span className="banner-actions">
+            <button type="button" onClick={() => void accept()}>
+              {t('banner.trustKeyConfirmed')}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              {t('banner.cancel')}
+            </button>
+          </span>
+        ) : (
+          <button type="button" onClick={() => setConfirming(true)}>
+            {t('banner.trustKey')}
+          </button>
+        ))}
     </div>
   );
 }

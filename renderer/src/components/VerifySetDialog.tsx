@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SetReportView, SetVerdict } from '../../../protocol/sets';
-import { SET_VERDICTS } from '../../../protocol/sets';
+import type {
+  Fingerprints as FingerprintSet,
+  SetOutcome,
+  SetReportView,
+  SetVerdict,
+} from '../../../protocol/sets';
+import { SET_VERDICTS, setOutcome } from '../../../protocol/sets';
+import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { ask, bridge, messageOf } from '../bridge';
 import { useFormat, useSay } from '../i18n';
 import { desk, useDesk } from '../store';
@@ -23,6 +29,41 @@ function chosenFolder(files: FileList | null): string | null {
 }
 
 const nameOf = (path: string) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+
+const OUTCOME_HEADLINES = {
+  passed: 'verifySet.passed',
+  noDocuments: 'verifySet.noDocuments',
+  emptyReference: 'verifySet.emptyReference',
+  untrusted: 'verifySet.untrustedHeadline',
+  failed: 'verifySet.notPassed',
+} as const satisfies Record<SetOutcome, string>;
+
+/** How the verdict looks: waiting only on trust is amber, not red. */
+const OUTCOME_LOOKS = {
+  passed: 'verified',
+  noDocuments: 'failed',
+  emptyReference: 'failed',
+  untrusted: 'warning',
+  failed: 'failed',
+} as const satisfies Record<SetOutcome, string>;
+
+const hasAny = (fingerprints: FingerprintSet) =>
+  fingerprints.logKeys.length + fingerprints.tsaRoots.length > 0;
+
+/** Fingerprints as a person compares them, in groups of four, each named by what it is. */
+function Fingerprints({ of }: { of: FingerprintSet }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="fingerprints">
+      {of.logKeys.map((key) => (
+        <li key={key}>{t('verifySet.logKeyFingerprint', { fingerprint: fingerprintInGroups(key) })}</li>
+      ))}
+      {of.tsaRoots.map((root) => (
+        <li key={root}>{t('verifySet.tsaRootFingerprint', { fingerprint: fingerprintInGroups(root) })}</li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * A whole set (a production, a data room) against a reference: a kit, our register, a load file,
@@ -59,7 +100,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
       else setPaths((before) => (before.includes(path) ? before : [...before, path]));
   }, [dropped]);
 
-  const check = async () => {
+  const check = async (trustKit = false) => {
     setBusy(true);
     setProblem(null);
     setReport(null);
@@ -68,7 +109,12 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
     desk.set({ setProgress: null });
     try {
       setReport(
-        await ask(bridge().verifySet({ paths, ...(reference ? { against: { path: reference } } : {}) })),
+        await ask(
+          bridge().verifySet({
+            paths,
+            ...(reference ? { against: { path: reference, ...(trustKit ? { trustKit } : {}) } } : {}),
+          }),
+        ),
       );
     } catch (error) {
       setProblem(messageOf(error));
@@ -146,7 +192,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
         </button>
       </div>
       <div
-        className={`verdict verdict-${summary ? (summary.passed ? 'verified' : 'failed') : problem ? 'failed' : 'neutral'}`}
+        className={`verdict verdict-${summary ? OUTCOME_LOOKS[setOutcome(summary)] : problem ? 'failed' : 'neutral'}`}
         role="status"
         aria-live="polite"
         ref={verdict}
@@ -171,16 +217,26 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
           </>
         ) : summary && report ? (
           <>
-            <h3>
-              {summary.passed
-                ? t('verifySet.passed')
-                : summary.documents === 0 || summary.referenceEntries === 0
-                  ? t('verifySet.nothingChecked')
-                  : t('verifySet.notPassed')}
-            </h3>
+            <h3>{t(OUTCOME_HEADLINES[setOutcome(summary)])}</h3>
+            {summary.demo && <p className="demo-mark">{t('verifySet.demo')}</p>}
             <p>
               {t(`verifySet.against.${report.reference.kind}`, { source: report.reference.source ?? '' })}
             </p>
+            {summary.counts.untrusted > 0 && (
+              <div className="untrusted-keys">
+                <p>{t('verifySet.untrusted', { count: summary.counts.untrusted })}</p>
+                <Fingerprints of={report.reference.untrusted} />
+                <button type="button" onClick={() => void check(true)}>
+                  {t('verifySet.trustKit')}
+                </button>
+              </div>
+            )}
+            {hasAny(report.reference.trustedFromKit) && (
+              <div className="untrusted-keys">
+                <p>{t('verifySet.trustedFromKit')}</p>
+                <Fingerprints of={report.reference.trustedFromKit} />
+              </div>
+            )}
             {report.reference.problems.map((entry) => (
               <p key={entry.where} className="demo-mark">
                 {t('verifySet.referenceProblem', { where: entry.where, why: say(entry.why) })}
