@@ -1,5 +1,5 @@
-import type { LogKeyPolicy } from './desktop-policy/log-key-policy';
-import { logKeyPolicyOf, readLogKeyPolicy } from './desktop-policy/log-key-policy';
+import type { ItPolicy } from './desktop-policy/it-policy';
+import { itPolicyOf, readItPolicy } from './desktop-policy/it-policy';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ServiceProfile } from '../protocol/profiles';
@@ -12,6 +12,7 @@ import type {
   QueueChanges,
   Sender,
 } from '../protocol/views';
+import type { Identity } from './config/identity';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
 import type { EmbeddedServiceStarter } from './config/embedded-service';
@@ -76,7 +77,7 @@ export interface CoreOptions {
   /** How often watched folders and their waiting files are looked at; tests shorten it. */
   watchTiming?: Partial<WatchTiming>;
   /** IT's policy on log keys; read from the environment and the OS's policy store unless given. */
-  logKeyPolicy?: LogKeyPolicy;
+  itPolicy?: ItPolicy;
 }
 
 export interface CoreEvents {
@@ -96,7 +97,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   private readonly connections: ProfileConnections;
   private readonly logKeys: LogTrust;
   /** Who decides which log keys are trusted here (IT's policy). */
-  private logKeyPolicy: LogKeyPolicy;
+  private itPolicy: ItPolicy;
   private readonly log: Logger;
   /** Sending the queue: connection, engine, pause and resume, and the waits. */
   readonly sync: SyncControl;
@@ -128,12 +129,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       { dataDir: options.dataDir, start: options.startEmbedded },
       options.networkFor,
     );
-    this.logKeyPolicy = options.logKeyPolicy ?? logKeyPolicyOf(process.env);
+    this.itPolicy = options.itPolicy ?? itPolicyOf(process.env);
     this.logKeys = new LogTrust({
       settings: store.settings,
       active: () => this.profiles.trustedService(),
       log: this.log,
-      trustedByPolicy: () => this.logKeyPolicy.trusted,
+      trustedByPolicy: () => this.itPolicy.trusted,
     });
     this.timestamps = new TimestampEngine({
       batches: store.timestamps,
@@ -158,7 +159,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       activeProfileId,
       isDemo: (profileId) => this.connections.summary(profileId).demo,
     });
-    this.preferences = new Preferences(store.settings);
+    this.preferences = new Preferences(store.settings, () => this.itPolicy);
     this.sync = new SyncControl({
       store,
       profiles: this.connections,
@@ -185,7 +186,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       pool: this.pool,
       log: this.log,
       activeProfileId,
-      identity: currentIdentity,
+      identity: () => this.identity(),
       onQueued: () => this.afterQueued(),
       timing: options.watchTiming,
     });
@@ -195,14 +196,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       logKeys: this.logKeys,
       queue: this.queue,
       store,
-      logKeyPolicy: () => this.logKeyPolicy,
+      itPolicy: () => this.itPolicy,
     });
   }
 
   static async open(options: CoreOptions): Promise<EvidenceCore> {
     const core = new EvidenceCore(options, openStore(join(options.dataDir, 'queue.sqlite')));
     // What IT set in the OS's policy store (the environment was read already).
-    if (!options.logKeyPolicy) core.logKeyPolicy = await readLogKeyPolicy(process.platform, process.env);
+    if (!options.itPolicy) core.itPolicy = await readItPolicy(process.platform, process.env);
     core.stopReceiptsBeside = keepReceiptsBesideFiles(core.store, core.preferences, core.exports, core.log);
     try {
       await core.sync.connect();
@@ -213,6 +214,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       throw error;
     }
     return core;
+  }
+
+  /** Who certifies: the computer's login, and the person's name and firm as written in Settings. */
+  private identity(): Identity {
+    const { name, firm } = this.preferences.certifier;
+    return { ...currentIdentity(), name, firm };
   }
 
   get activeProfileId(): string {
@@ -235,7 +242,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       queue: this.store.queue,
       pool: this.pool,
       profileId: this.activeProfileId,
-      identity: currentIdentity(),
+      identity: this.identity(),
       onQueued: () => this.sync.wake(),
       onProgress: (progress) => this.emit('progress', progress),
     });

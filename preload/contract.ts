@@ -82,6 +82,9 @@ export const CALLS = {
     receiptsBesideFiles: z.boolean().optional(),
     language: z.enum(LANGUAGE_CHOICES as [LanguageChoice, ...LanguageChoice[]]).optional(),
     launchAtLogin: z.boolean().optional(),
+    sourceSystem: z.string().max(128).optional(),
+    certifierName: z.string().max(128).optional(),
+    certifierFirm: z.string().max(128).optional(),
   }),
   settings: z.object({}),
   /** With `use`, the saved profile also becomes the active one, in the same call (the previous stays active if it cannot). */

@@ -1,4 +1,10 @@
 import type { ReceiptVerdict } from './receipt';
+import { inEnglish } from './locales';
+import { eventSaid, kindSaid } from './vocabulary';
+
+/** An event and kind of document in English words, the codes kept only when not ones we name. */
+export const eventAndKindInEnglish = (event: string, kind: string): string =>
+  [inEnglish(eventSaid(event)), kind && inEnglish(kindSaid(kind))].filter(Boolean).join(' · ');
 
 /** Which fact a line states: the key of its label in every shell (English here, i18next in the app). */
 export type FactKey =
@@ -14,6 +20,7 @@ export type FactKey =
   | 'fileName'
   | 'matter'
   | 'certifiedBy'
+  | 'login'
   | 'queuedAt'
   | 'seenAnchoredAt';
 
@@ -27,6 +34,8 @@ export interface FactLine {
   time?: string;
   entry?: { entry: number; of: number };
   by?: { user: string; computer: string };
+  /** The event and kind of document as the service's codes: each shell says them in its reader's words. */
+  codes?: { event: string; kind: string };
 }
 
 export const FACT_LABELS: Record<FactKey, string> = {
@@ -42,6 +51,7 @@ export const FACT_LABELS: Record<FactKey, string> = {
   fileName: 'File name',
   matter: 'Matter',
   certifiedBy: 'Certified by',
+  login: 'Computer login',
   queuedAt: 'Queued at (computer clock)',
   seenAnchoredAt: 'Seen anchored at (computer clock)',
 };
@@ -58,7 +68,12 @@ export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[];
   const { log, time, stated } = verdict.facts;
   const signed: FactLine[] = [];
   if (log) {
-    if (log.eventType) signed.push({ key: 'event', value: `${log.eventType} · ${log.assetType ?? ''}` });
+    if (log.eventType)
+      signed.push({
+        key: 'event',
+        value: eventAndKindInEnglish(log.eventType, log.assetType ?? ''),
+        codes: { event: log.eventType, kind: log.assetType ?? '' },
+      });
     if (log.sourceSystem) signed.push({ key: 'sourceSystem', value: log.sourceSystem });
     if (log.certifiedAt) signed.push({ key: 'certifiedAt', value: log.certifiedAt, time: log.certifiedAt });
     signed.push({ key: 'anchoredAt', value: log.anchoredAt, time: log.anchoredAt });
@@ -76,10 +91,12 @@ export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[];
   }
   const said: FactLine[] = [{ key: 'fileName', value: stated.fileName }];
   if (stated.matter) said.push({ key: 'matter', value: stated.matter });
-  const { certifiedBy: user, computer } = stated;
+  const { certifiedBy: user, computer, person } = stated;
+  if (person) said.push({ key: 'certifiedBy', value: person });
   if (user || computer)
     said.push({
-      key: 'certifiedBy',
+      // The login is a technical detail beside the person's name, or all there is of who certified.
+      key: person ? 'login' : 'certifiedBy',
       value: [user, computer].filter(Boolean).join(' on '),
       ...(user && computer ? { by: { user, computer } } : {}),
     });

@@ -64,7 +64,13 @@ export const receiptSchema = z.object({
     source_system: text,
     event_type: text,
     matter: text.nullable(),
-    certified_by: z.object({ user: text.nullable(), computer: text.nullable() }),
+    certified_by: z.object({
+      user: text.nullable(),
+      computer: text.nullable(),
+      /** v2, optional: the person's name and firm, as written once in Settings. */
+      name: text.nullable().optional(),
+      firm: text.nullable().optional(),
+    }),
     /** v2: the time the log signed in the leaf (the computer's clock only when nothing signed one). */
     certified_at: isoTime,
     /** v2: when this computer queued it, by its own clock; stated, never signed. */
@@ -139,6 +145,8 @@ export interface StatedFacts {
   matter: string | null;
   certifiedBy: string | null;
   computer: string | null;
+  /** The person, as they wrote their name and firm ("Jane Doe, Smith & Partners"); null when not given. */
+  person: string | null;
   /** The certifying computer's clock (v1 receipts, or evidence nobody here can check), not a signature. */
   computerClock: { certifiedAt: string; anchoredAt: string | null } | null;
 }

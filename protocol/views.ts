@@ -41,6 +41,9 @@ export interface CertificationRow {
   /** The operating-system user who certified it, and the computer's name (null for rows made before these were recorded). */
   certifiedBy: string | null;
   certifiedOn: string | null;
+  /** The person who certified, as they wrote their name and firm once (null before it was set). */
+  certifierName: string | null;
+  certifierFirm: string | null;
   /** The case or client-matter number the batch was certified for; kept on this computer, never sent. */
   matter: string | null;
   /** One certify action (drop, command) = one batch: the list shows a batch's files in path order. */
@@ -249,6 +252,10 @@ export interface SettingsView {
   language: LanguageChoice;
   /** Whether Evidence Desk starts at login; null where the shell cannot (tests, the CLI). */
   launchAtLogin: boolean | null;
+  /** The source system certifications name; `byPolicy` when IT sets it (it cannot be changed here). */
+  sourceSystem: { name: string; byPolicy: boolean };
+  /** Who certifies here, as written once (null until then). */
+  certifier: { name: string | null; firm: string | null };
 }
 
 export interface ConnectionTest {

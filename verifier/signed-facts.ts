@@ -88,9 +88,15 @@ export function statedFactsOf(receipt: Receipt, logSigned: boolean): StatedFacts
     matter: c.matter,
     certifiedBy: c.certified_by.user,
     computer: c.certified_by.computer,
+    person: personOf(c.certified_by),
     computerClock:
       receipt.format === RECEIPT_V1 || !logSigned
         ? { certifiedAt: c.certified_at, anchoredAt: c.anchored_at }
         : null,
   };
+}
+
+/** The person who certified, as they wrote it: "name, firm", either alone, or null. */
+export function personOf(by: { name?: string | null; firm?: string | null }): string | null {
+  return [by.name, by.firm].filter(Boolean).join(', ') || null;
 }

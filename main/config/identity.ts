@@ -4,6 +4,9 @@ import { hostname, userInfo } from 'node:os';
 export interface Identity {
   user: string | null;
   computer: string | null;
+  /** The person, as they wrote their name and firm once (Settings); the login above stays beside it. */
+  name?: string | null;
+  firm?: string | null;
 }
 
 export function currentIdentity(): Identity {

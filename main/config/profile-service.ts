@@ -8,7 +8,7 @@ import type { ServiceAnswer } from '../service/service-client';
 import type { Store } from '../store';
 import type { SyncControl } from '../sync/sync-control';
 import type { ProfileConnections } from './profile-connections';
-import type { LogKeyPolicy } from '../desktop-policy/log-key-policy';
+import type { ItPolicy } from '../desktop-policy/it-policy';
 import { DeskError } from '../errors';
 import { said } from '../../protocol/said';
 
@@ -18,8 +18,8 @@ export interface ProfileServiceDeps {
   logKeys: LogTrust;
   queue: QueueView;
   store: Store;
-  /** IT decides which log keys are trusted (main/desktop-policy/log-key-policy.ts). */
-  logKeyPolicy(): LogKeyPolicy;
+  /** IT decides which log keys are trusted (main/desktop-policy/it-policy.ts). */
+  itPolicy(): ItPolicy;
 }
 
 /**
@@ -100,7 +100,7 @@ export class ProfileService {
           previousFingerprint: change.previousFingerprint,
           fingerprint: change.fingerprint,
           seenAt: change.seenAt,
-          lockedByPolicy: this.deps.logKeyPolicy().locked,
+          lockedByPolicy: this.deps.itPolicy().locked,
         }
       : null;
   }
@@ -111,7 +111,7 @@ export class ProfileService {
    */
   async acceptLogKeyChange(): Promise<number> {
     const { logKeys, queue, store } = this.deps;
-    if (this.deps.logKeyPolicy().locked) throw new DeskError('forbidden', said('profile.logKeyLocked'));
+    if (this.deps.itPolicy().locked) throw new DeskError('forbidden', said('profile.logKeyLocked'));
     if (!logKeys.acceptKeyChange(this.deps.connections.activeId)) return 0;
     const unchecked = queue
       .list({ states: ['anchored'], limit: 1_000_000 })

@@ -1,3 +1,5 @@
+import { eventSaid, kindSaid } from '../../protocol/vocabulary';
+import { personOf } from '../../verifier/signed-facts';
 import { writeExcelCsv } from './excel-csv';
 import { exportFailed } from '../errors';
 import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
@@ -31,7 +33,7 @@ const HEADER = [
   'Size (bytes)',
   'SHA-256',
   'Event',
-  'Asset type',
+  'Kind of document',
   'Source system',
   'Environment',
   'Certified by',
@@ -44,6 +46,8 @@ const HEADER = [
   'Timeline (UTC)',
   'Watched folder',
   'Changed after certification',
+  'Event code',
+  'Kind code',
 ];
 
 /**
@@ -79,11 +83,11 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
     row.filePath,
     String(row.fileSize),
     row.assetHash,
-    row.eventType,
-    row.assetType,
+    inEnglish(eventSaid(row.eventType)),
+    inEnglish(kindSaid(row.assetType)),
     row.sourceSystem,
     environmentWords(environment),
-    row.certifiedBy ?? '',
+    certifierWords(row),
     row.certifiedOn ?? '',
     utcIso(row.createdAt),
     row.state,
@@ -95,6 +99,8 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
       .join('; '),
     watchedFolder ?? '',
     follows ? followsWords(follows) : '',
+    row.eventType,
+    row.assetType,
   ];
 }
 
@@ -102,6 +108,13 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
 function followsWords(earlier: CertificationRow): string {
   const which = earlier.serviceId ? `certification ${earlier.serviceId}` : `the certification queued`;
   return `changed after ${which} of ${utcIso(earlier.createdAt)} (SHA-256 ${earlier.assetHash})`;
+}
+
+/** Who certified: the person as they wrote it, and the computer's login beside it; the login alone before. */
+function certifierWords(row: CertificationRow): string {
+  const person = personOf({ name: row.certifierName, firm: row.certifierFirm });
+  if (!person) return row.certifiedBy ?? '';
+  return row.certifiedBy ? `${person} (login ${row.certifiedBy})` : person;
 }
 
 function removalLine(entry: AuditEntry): string[] {

@@ -38,7 +38,12 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
       source_system: row.sourceSystem,
       event_type: row.eventType,
       matter: row.matter,
-      certified_by: { user: row.certifiedBy, computer: row.certifiedOn },
+      certified_by: {
+        user: row.certifiedBy,
+        computer: row.certifiedOn,
+        ...(row.certifierName ? { name: row.certifierName } : {}),
+        ...(row.certifierFirm ? { firm: row.certifierFirm } : {}),
+      },
       certified_at: signed.certifiedAt ?? utcIso(row.createdAt),
       queued_at: utcIso(row.createdAt),
       request_id: row.requestId,

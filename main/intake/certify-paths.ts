@@ -81,6 +81,8 @@ export async function certifyPaths(
         eventType: batch.event_type,
         certifiedBy: deps.identity.user,
         certifiedOn: deps.identity.computer,
+        certifierName: deps.identity.name ?? null,
+        certifierFirm: deps.identity.firm ?? null,
         matter: batch.matter ?? null,
         batchId,
       });

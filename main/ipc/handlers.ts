@@ -140,8 +140,23 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     matters: () => ({ recent: core.queue.recentMatters(), counts: core.queue.matterCounts() }),
     showInFolder: ({ id }) => acting(() => shell.showInFolder(core.queue.details(id).row.filePath)),
     acceptLogKey: async () => ({ rechecked: await core.profiles.acceptLogKeyChange() }),
-    setPreferences: ({ receiptsBesideFiles, language, launchAtLogin }) =>
+    setPreferences: ({
+      receiptsBesideFiles,
+      language,
+      launchAtLogin,
+      sourceSystem,
+      certifierName,
+      certifierFirm,
+    }) =>
       acting(() => {
+        if (sourceSystem !== undefined) core.preferences.setSourceSystem(sourceSystem);
+        if (certifierName !== undefined || certifierFirm !== undefined) {
+          const before = core.preferences.certifier;
+          core.preferences.setCertifier({
+            name: certifierName ?? before.name,
+            firm: certifierFirm ?? before.firm,
+          });
+        }
         if (receiptsBesideFiles !== undefined) core.preferences.setReceiptsBesideFiles(receiptsBesideFiles);
         if (launchAtLogin !== undefined) shell.setLaunchAtLogin(launchAtLogin);
         if (language !== undefined) {
@@ -159,6 +174,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         receiptsBesideFiles: core.preferences.receiptsBesideFiles,
         language: core.preferences.language,
         launchAtLogin: shell.launchAtLogin(),
+        sourceSystem: core.preferences.sourceSystem,
+        certifier: core.preferences.certifier,
       };
     },
     saveProfile: ({ profile, secrets, use }) =>

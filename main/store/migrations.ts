@@ -195,4 +195,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX certifications_anchored_facts ON certifications(profile_id, id, asset_hash, service_id, file_name)
     WHERE state = 'anchored';
   `,
+  // 13: who certified, as the person wrote it once (their name and firm); the login stays beside it.
+  `
+  ALTER TABLE certifications ADD COLUMN certifier_name TEXT;
+  ALTER TABLE certifications ADD COLUMN certifier_firm TEXT;
+  `,
 ];

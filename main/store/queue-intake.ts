@@ -17,8 +17,8 @@ export class QueueIntake extends QueueTransitions {
     const insert = this.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
        source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
-       matter, batch_id, watched_folder_id, follows_id, hash_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       certifier_name, certifier_firm, matter, batch_id, watched_folder_id, follows_id, hash_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const rows = this.db.transaction(() =>
       items.map((item): CertificationRow => {
@@ -38,6 +38,8 @@ export class QueueIntake extends QueueTransitions {
           now,
           item.certifiedBy ?? null,
           item.certifiedOn ?? null,
+          item.certifierName ?? null,
+          item.certifierFirm ?? null,
           item.matter ?? null,
           item.batchId ?? now,
           item.watchedFolderId ?? null,

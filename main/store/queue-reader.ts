@@ -18,6 +18,7 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   service_state AS serviceState, error_code AS errorCode, error_message AS errorMessage, raw_response AS rawResponse,
   evidence, verification, verification_message AS verificationMessage, created_at AS createdAt,
   updated_at AS updatedAt, anchored_at AS anchoredAt, certified_by AS certifiedBy, certified_on AS certifiedOn,
+  certifier_name AS certifierName, certifier_firm AS certifierFirm,
   matter, batch_id AS batchId, timestamp_path AS timestampPath, watched_folder_id AS watchedFolderId,
   follows_id AS followsId,
   (SELECT state FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampState,

@@ -65,7 +65,14 @@ export type NewCertification = Pick<
   Partial<
     Pick<
       CertificationRow,
-      'certifiedBy' | 'certifiedOn' | 'matter' | 'batchId' | 'watchedFolderId' | 'followsId'
+      | 'certifiedBy'
+      | 'certifiedOn'
+      | 'certifierName'
+      | 'certifierFirm'
+      | 'matter'
+      | 'batchId'
+      | 'watchedFolderId'
+      | 'followsId'
     >
   >;
 
@@ -80,6 +87,8 @@ export function freshRow(
     ...item,
     certifiedBy: item.certifiedBy ?? null,
     certifiedOn: item.certifiedOn ?? null,
+    certifierName: item.certifierName ?? null,
+    certifierFirm: item.certifierFirm ?? null,
     matter: item.matter ?? null,
     batchId: item.batchId ?? now,
     watchedFolderId: item.watchedFolderId ?? null,

@@ -9,6 +9,11 @@ export const SETTING = {
   language: 'language',
   /** 'on' when a receipt is written beside each certified file once anchored (preferences). */
   receiptsBesideFiles: 'receipts_beside_files',
+  /** The source system the service records for certifications made here (preferences; IT's policy wins). */
+  sourceSystem: 'source_system',
+  /** Who certifies at this computer, as the person wrote it once: their name, and their firm (preferences). */
+  certifierName: 'certifier_name',
+  certifierFirm: 'certifier_firm',
   /** A saved service profile, as JSON (profile connections; secrets are in the keychain, never here). */
   profile: (id: string) => `profile:${id}` as const,
   /** The log key pinned for a profile, base64 SPKI (log trust). */

@@ -181,6 +181,8 @@ export class WatchedFolders extends EventEmitter<WatchedFoldersEvents> {
           eventType: folder.eventType,
           certifiedBy: identity.user,
           certifiedOn: identity.computer,
+          certifierName: identity.name ?? null,
+          certifierFirm: identity.firm ?? null,
           matter: folder.matter,
           batchId,
         },

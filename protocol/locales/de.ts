@@ -13,7 +13,7 @@ export const de: Catalogue = {
     environment: {
       embedded: 'Demo-Sandbox',
       'service-sandbox': 'Sandbox des Dienstes',
-      production: 'Produktion',
+      production: 'Produktivumgebung',
       custom: 'Eigener Dienst',
       named: '{{environment}}: {{name}}',
       long: {
@@ -28,14 +28,14 @@ export const de: Catalogue = {
       offline: 'Offline',
       auth_failed: 'Zugangsdaten abgelehnt',
       needs_setup: 'Einrichtung nötig',
-      standby: 'Wartet',
+      standby: 'In Bereitschaft',
       standbyForCommandLine: 'Von der Kommandozeile gesendet',
       paused: 'Senden pausiert',
       unknown: 'Verbinde…',
       ready: 'Bereit',
     },
     banner: {
-      demo: 'Demo-Umgebung: Zertifizierungen hier sind echte kryptografische Nachweise, haben aber <strong>keine rechtliche Bedeutung</strong>. Wählen Sie für den Produktivbetrieb in den Einstellungen einen Dienst.',
+      demo: 'Demo-Umgebung: Zertifizierungen hier sind echte kryptografische Nachweise, haben aber <strong>keinen Beweiswert</strong>. Wählen Sie für den Produktivbetrieb in den Einstellungen einen Dienst.',
       offline: 'Der Zertifizierungsdienst ist nicht erreichbar.',
       standbyApp: 'Ein anderes Evidence-Desk-Fenster auf diesem Computer sendet diese Warteschlange.',
       standbyCommandLine:
@@ -122,8 +122,8 @@ export const de: Catalogue = {
       region: 'Ausgewählte Zertifizierungen',
       chosen_one: '{{count}} ausgewählt',
       chosen_other: '{{count}} ausgewählt',
-      saveEvidence: 'Ihre Nachweise speichern…',
-      exportRegister: 'Ihr Register exportieren…',
+      saveEvidence: 'Nachweise der Auswahl speichern…',
+      exportRegister: 'Register der Auswahl exportieren…',
       sendAgain_one: '{{count}} fehlgeschlagene erneut senden',
       sendAgain_other: '{{count}} fehlgeschlagene erneut senden',
       clear: 'Auswahl aufheben',
@@ -150,7 +150,7 @@ export const de: Catalogue = {
       pendingService: 'In Bearbeitung · Dienst: {{state}}',
       lastCheckFailed: '{{state}} · letzte Abfrage fehlgeschlagen',
       verified: 'Verankert ✓ geprüft',
-      invalid: 'Verankert — Nachweis nicht bestätigt',
+      invalid: 'Verankert — Nachweis ungültig',
       unverifiable: 'Verankert — hier nicht prüfbar',
       failed: 'Fehlgeschlagen',
       unknownReason: 'Grund unbekannt',
@@ -159,11 +159,11 @@ export const de: Catalogue = {
       queued: 'Ihr Fingerabdruck wartet auf diesem Computer und wird an den Zertifizierungsdienst gesendet.',
       submitting: 'Ihr Fingerabdruck wird gerade an den Zertifizierungsdienst gesendet.',
       pending:
-        'Der Dienst hat den Fingerabdruck erhalten und trägt ihn in sein öffentliches Log ein; das dauert meist einige Minuten.',
+        'Der Dienst hat den Fingerabdruck erhalten und trägt ihn in sein öffentliches Protokoll ein; das dauert meist einige Minuten.',
       verified:
-        'Ihr Fingerabdruck steht im öffentlichen Log des Dienstes, und dieser Computer hat den Nachweis geprüft: Jeder kann bestätigen, dass genau dieser Inhalt zum angegebenen Zeitpunkt existierte, ohne Evidence Desk vertrauen zu müssen.',
+        'Ihr Fingerabdruck steht im öffentlichen Protokoll des Dienstes, und dieser Computer hat den Nachweis geprüft: Jeder kann bestätigen, dass genau dieser Inhalt zum angegebenen Zeitpunkt existierte, ohne Evidence Desk vertrauen zu müssen.',
       invalid:
-        'Der Dienst meldet den Eintrag, aber der gesendete Nachweis ließ sich nicht bestätigen. Verlassen Sie sich nicht auf diese Zertifizierung; zertifizieren Sie die Datei erneut.',
+        'Der Dienst meldet die Eintragung, aber der übermittelte Nachweis hält der Prüfung nicht stand. Verlassen Sie sich nicht auf diese Zertifizierung; zertifizieren Sie die Datei erneut.',
       unverifiable:
         'Der Dienst meldet den Eintrag, aber sein Nachweis liegt in einer Form vor, die dieser Computer nicht prüfen kann. Bewahren Sie den Beleg auf: Er lässt sich dort prüfen, wo diese Form bekannt ist.',
       failed:
@@ -177,16 +177,29 @@ export const de: Catalogue = {
       matter: 'Akte (Aktenzeichen oder Mandatsnummer, optional)',
       assetType: 'Art des Dokuments',
       sourceSystem: 'Quellsystem',
-      event: 'Ereignis',
-      eventHint: 'Großbuchstaben und Unterstriche, etwa DOCUMENT_SIGNED.',
-      eventInvalid: 'Verwenden Sie Großbuchstaben, Ziffern und einzelne Unterstriche, etwa DOCUMENT_SIGNED.',
+      event: 'Was ist mit den Dokumenten geschehen?',
+      otherEvent: 'Anderes Ereignis…',
+      otherEventLabel: 'Ereigniscode des Dienstes',
+      otherKind: 'Eine andere Art…',
+      otherKindLabel: 'Art des Dokuments, in Ihren Worten',
+      files: 'Die Dateien',
+      moreFiles_one: 'und {{number}} weitere Datei',
+      moreFiles_other: 'und {{number}} weitere Dateien',
+      who: 'Wer zertifiziert',
+      whoHint:
+        'Wird nur einmal abgefragt: Ihr Name und Ihre Kanzlei erscheinen auf jedem Zertifikat, das Sie hier erstellen. Sie können beides in den Einstellungen ändern.',
+      yourName: 'Ihr Name',
+      yourFirm: 'Ihre Kanzlei',
+      eventHint: 'Der Code des Dienstes dafür: Großbuchstaben und Unterstriche, etwa CONTRACT_EXECUTED.',
+      eventInvalid:
+        'Verwenden Sie Großbuchstaben, Ziffern und einzelne Unterstriche, etwa CONTRACT_EXECUTED.',
       cancel: 'Abbrechen',
       certify: 'Zertifizieren',
     },
     details: {
       title: 'Zertifizierung',
       loading: 'Wird geladen…',
-      demo: 'DEMO — in einer Sandbox erstellt: echte Kryptografie, aber keine rechtliche Bedeutung.',
+      demo: 'DEMO — in einer Sandbox erstellt: echte Kryptografie, aber kein Beweiswert.',
       what: 'Was zertifiziert wurde',
       file: 'Datei',
       size: 'Größe',
@@ -201,6 +214,7 @@ export const de: Catalogue = {
       event: 'Ereignis',
       assetType: 'Art des Dokuments',
       sourceSystem: 'Quellsystem',
+      codes: 'Ereignis und Art, wie der Dienst sie erfasst',
       watchedFolder: 'Überwachter Ordner',
       changedAfter: 'Geändert nach Zertifizierung',
       earlierCertification: 'Die Datei wurde nach Zertifizierung {{id}} geändert: öffnen',
@@ -212,10 +226,10 @@ export const de: Catalogue = {
       notAnchored: 'Noch nicht',
       timeConfirmed: 'Zeit bestätigt',
       timeConfirmedBy: 'durch {{authority}} (RFC-3161-Zeitstempel)',
-      timeAsked: 'Angefragt; die Zeitstempelstelle hat noch nicht geantwortet.',
+      timeAsked: 'Angefragt; der Zeitstempeldienst hat noch nicht geantwortet.',
       timeNotYet: 'Noch nicht, wird später erneut angefragt: {{reason}}',
       noTimestamp:
-        'Für dieses Profil ist keine Zeitstempelstelle eingerichtet: Die Zeit beruht allein auf dem Dienst.',
+        'Für dieses Profil ist kein Zeitstempeldienst eingerichtet: Die Zeit beruht allein auf dem Dienst.',
       utcTitle: 'UTC: {{iso}}',
       where: 'Wer und wo',
       certifiedBy: 'Zertifiziert von',
@@ -230,7 +244,7 @@ export const de: Catalogue = {
       certificationId: 'Zertifizierungs-ID (Dienst)',
       requestId: 'Anfrage-ID',
       serviceState: 'Status beim Dienst',
-      logPosition: 'Position im Log',
+      logPosition: 'Position im Protokoll',
       entryOf: 'Eintrag {{entry}} von {{of}}',
       lastCheck: 'Letzte Abfrage',
       evidenceCheck: 'Nachweis',
@@ -270,7 +284,7 @@ export const de: Catalogue = {
       couldNotVerify: 'Prüfung nicht möglich',
       verifiedHere: 'Geprüft: Dieses Dokument ist hier zertifiziert',
       certifiedAs: 'Zertifiziert als „{{name}}“ am {{when}}. {{message}}',
-      certifiedNotVerified: 'Hier zertifiziert, aber nicht bestätigt',
+      certifiedNotVerified: 'Hier zertifiziert, aber nicht erfolgreich geprüft',
       notCertifiedVersion: 'Nicht die zertifizierte Fassung',
       changedSince:
         'Eine Datei namens „{{name}}“ wurde am {{when}} zertifiziert, ihr Inhalt hat sich seitdem aber geändert.',
@@ -278,36 +292,37 @@ export const de: Catalogue = {
       giveProof: 'Um es dennoch zu prüfen, geben Sie auch seinen Beleg oder sein Zertifikat an.',
       verdicts: {
         verifiedSealBroken:
-          'Gegen den Beleg im Zertifikat-PDF geprüft, aber das PDF wurde nach dem Versiegeln verändert',
+          'Anhand des Belegs im Zertifikat-PDF geprüft, aber das PDF wurde nach dem Versiegeln verändert',
         verified: 'Geprüft: Dies ist das zertifizierte Dokument',
         content_differs: 'Nicht das zertifizierte Dokument',
         receipt_invalid: 'Der Nachweis ist in sich nicht stimmig',
-        untrusted_key: 'Stimmig, aber mit einem Log-Schlüssel signiert, dem Sie nicht vertrauen',
+        untrusted_key: 'In sich stimmig, aber mit einem Protokollschlüssel signiert, dem Sie nicht vertrauen',
         not_anchored: 'Noch nicht prüfbar: Die Zertifizierung wurde nicht verankert',
-        timestamp_invalid: 'Der Zeitstempel hält nicht',
-        untrusted_tsa: 'Stimmig, aber von einer Zeitstempelstelle gestempelt, der Sie nicht vertrauen',
+        timestamp_invalid: 'Der Zeitstempel hält der Prüfung nicht stand',
+        untrusted_tsa:
+          'In sich stimmig, aber der Zeitstempel stammt von einem Zeitstempeldienst, dem Sie nicht vertrauen',
       },
       why: {
         verifiedLog:
-          'Dies ist genau der zertifizierte Inhalt für das Ereignis {{event}}, zertifiziert {{certifiedAt}}, verankert {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Log, signiert mit dem vertrauten Log-Schlüssel {{key}}…).',
+          'Dies ist genau der zertifizierte Inhalt für das Ereignis {{event}}, zertifiziert am {{certifiedAt}}, verankert am {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Protokoll, signiert mit dem vertrauenswürdigen Protokollschlüssel {{key}}…).',
         verifiedLogV1:
-          'Dies ist genau der zertifizierte Inhalt, verankert {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Log, signiert mit dem vertrauten Log-Schlüssel {{key}}…).',
+          'Dies ist genau der zertifizierte Inhalt, verankert am {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Protokoll, signiert mit dem vertrauenswürdigen Protokollschlüssel {{key}}…).',
         timeConfirmed: 'Zeit bestätigt von {{authority}} am {{when}} (RFC 3161).',
         timeOnly:
           'Dieser Inhalt existierte am {{when}}, laut {{authority}} (RFC-3161-Zeitstempel); der eigene Nachweis des Dienstes kann hier nicht geprüft werden.',
-        noTimestamp: 'Kein unabhängiger Zeitstempel: die Zeit beruht allein auf dem Log.',
+        noTimestamp: 'Kein unabhängiger Zeitstempel: Die Zeit beruht allein auf dem Protokoll.',
         content_differs:
           'Dies ist nicht die zertifizierte Datei: der Nachweis gilt für den Inhalt mit SHA-256 {{sha256}} (als Name ist „{{file}}“ angegeben), und der Inhalt dieser Datei ist ein anderer.',
         receipt_invalid: {
           format: 'Dies ist kein Beleg und kein Zertifikat von Evidence Desk, das diese Version lesen kann.',
           copy: '{{field}} im Beleg weicht von dem ab, was signiert wurde: die lesbare Abschrift wurde bearbeitet.',
-          leaf: 'Der Beleg wurde verändert oder beschädigt: sein signierter Log-Eintrag passt nicht zu der Zertifizierung, die er beschreibt.',
+          leaf: 'Der Beleg wurde verändert oder beschädigt: Sein signierter Protokolleintrag passt nicht zu der Zertifizierung, die er beschreibt.',
           proof:
-            'Der Beleg wurde verändert oder beschädigt: sein Pfad führt nicht zur signierten Wurzel des Logs.',
-          root: 'Der Beleg wurde verändert oder beschädigt: sein Pfad und sein signierter Baumkopf beschreiben verschiedene Logs.',
-          signature: 'Der Beleg wurde verändert oder beschädigt: die Signatur des Logs hält nicht.',
+            'Der Beleg wurde verändert oder beschädigt: Sein Prüfpfad führt nicht zur signierten Wurzel des Protokolls.',
+          root: 'Der Beleg wurde verändert oder beschädigt: Sein Prüfpfad und sein signierter Protokollstand beschreiben verschiedene Protokolle.',
+          signature: 'Der Beleg wurde verändert oder beschädigt: Die Signatur des Protokolls ist ungültig.',
           key_id:
-            'Der Log-Schlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: der Beleg wurde verändert.',
+            'Der Protokollschlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: Der Beleg wurde verändert.',
           ambiguous:
             'Das Zertifikat enthält mehr als einen Beleg; es ist nicht eindeutig, welcher gilt. Es wird daher abgelehnt.',
           limit: 'Der Nachweis wurde abgelehnt: {{bound}}.',
@@ -318,14 +333,14 @@ export const de: Catalogue = {
           path: 'Der Zeitstempel deckt diese Zertifizierung nicht ab.',
           imprint: 'Der Zeitstempel gilt für andere Daten als diese Zertifizierung.',
           nonce: 'Der Zeitstempel ist nicht die Antwort auf die Anfrage, die er zu beantworten vorgibt.',
-          signature: 'Die Signatur des Zeitstempeldienstes hält nicht.',
+          signature: 'Die Signatur des Zeitstempeldienstes ist ungültig.',
           usage: 'Das Zertifikat, das den Zeitstempel signiert hat, ist nicht für Zeitstempel bestimmt.',
           signer_binding: 'Der Zeitstempel nennt das Zertifikat nicht, das ihn signiert hat.',
           validity: 'Die Zeit des Zeitstempels liegt außerhalb der Gültigkeit seines Unterzeichners.',
-          chain: 'Das Zertifikat des Zeitstempels führt zu keiner vertrauten Wurzel.',
+          chain: 'Das Zertifikat des Zeitstempels führt zu keinem vertrauenswürdigen Wurzelzertifikat.',
         },
         untrusted_key:
-          'Der Beleg ist in sich stimmig, aber mit einem Log-Schlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
+          'Der Beleg ist in sich stimmig, aber mit einem Protokollschlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
         untrusted_tsa:
           'Der Beleg ist in sich stimmig, aber seine Zeit wurde von {{authority}} bestätigt, dessen Wurzel dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}).',
         not_anchored:
@@ -337,40 +352,41 @@ export const de: Catalogue = {
           untrusted:
             'Das Zertifikat-PDF wurde von {{authority}} versiegelt, aber Sie vertrauen der Wurzel dieses Siegels nicht (Fingerabdruck {{fingerprint}}): das Siegel wurde daher nicht berücksichtigt.',
           broken:
-            'Das Zertifikat-PDF wurde nach dem Versiegeln verändert: sein Siegel hält nicht mehr. Der enthaltene Beleg kann für das Dokument weiterhin als Nachweis dienen; verlassen Sie sich aber auf nichts anderes in diesem PDF.',
+            'Das Zertifikat-PDF wurde nach dem Versiegeln verändert: sein Siegel ist nicht mehr gültig. Der enthaltene Beleg kann für das Dokument weiterhin als Nachweis dienen; verlassen Sie sich aber auf nichts anderes in diesem PDF.',
         },
-        demo: 'DEMO: diese Zertifizierung wurde in einer Sandbox erstellt. Ihre Kryptografie ist echt, aber sie hat keine rechtliche Wirkung.',
+        demo: 'DEMO: Diese Zertifizierung wurde in einer Sandbox erstellt. Die Kryptografie ist echt, die Zertifizierung hat aber keinen Beweiswert.',
       },
       signedHeading: 'Signiert',
-      statedHeading: 'Angaben des Ausstellers dieser Quittung, nicht signiert',
+      statedHeading: 'Angaben des Ausstellers dieses Belegs, nicht signiert',
       facts: {
         event: 'Ereignis',
         sourceSystem: 'Quellsystem',
         certifiedAt: 'Zertifiziert am',
         anchoredAt: 'Verankert am',
-        logEntry: 'Log-Eintrag',
+        logEntry: 'Protokolleintrag',
         logEntryValue: '{{entry}} von {{size}}',
         certificationId: 'Zertifizierungs-ID',
         timeConfirmedAt: 'Zeit bestätigt am',
         timeConfirmedBy: 'Zeit bestätigt durch',
-        keyFingerprint: 'Fingerabdruck des Log-Schlüssels',
+        keyFingerprint: 'Fingerabdruck des Protokollschlüssels',
         fileName: 'Dateiname',
         matter: 'Akte',
         certifiedBy: 'Zertifiziert von',
+        login: 'Anmeldename am Computer',
         queuedAt: 'Eingereiht am (Uhr des Computers)',
         seenAnchoredAt: 'Als verankert gesehen am (Uhr des Computers)',
       },
       close: 'Schließen',
     },
     verifySet: {
-      title: 'Eine Menge von Dokumenten prüfen',
-      open: 'Eine ganze Menge prüfen…',
+      title: 'Dokumentenbestand prüfen',
+      open: 'Dokumentenbestand prüfen…',
       explain:
-        'Ziehen Sie eine Produktion oder einen Datenraum hierher (Ordner oder Dateien) und ihre Referenz: das Nachweispaket, das Register (CSV) oder eine Ladedatei (DAT). Ohne Referenz wird gegen die Zertifizierungen auf diesem Computer geprüft. Nichts verlässt diesen Computer.',
+        'Ziehen Sie den zu prüfenden Dokumentenbestand hierher, etwa die der Gegenseite vorgelegten Dokumente oder einen Datenraum (Ordner oder Dateien), und dazu die Referenz: das Nachweispaket, das Register (CSV) oder eine Ladedatei (DAT). Ohne Referenz wird mit den Zertifizierungen auf diesem Computer abgeglichen. Nichts verlässt diesen Computer.',
       chooseSet: 'Ordner wählen…',
       noSet: 'Noch keine Dokumente',
-      chooseKit: 'Paketordner…',
-      chooseFile: 'Paket-Zip, Register oder Ladedatei…',
+      chooseKit: 'Nachweispaket (Ordner)…',
+      chooseFile: 'Nachweispaket (ZIP), Register oder Ladedatei…',
       thisComputer: 'Die Zertifizierungen auf diesem Computer',
       check: 'Prüfen',
       waiting: 'Warte auf die Dokumente.',
@@ -378,7 +394,7 @@ export const de: Catalogue = {
       reading: '{{done}} von {{total}} Dokumenten gelesen.',
       timeLeft: 'Noch etwa {{seconds}} s.',
       progress: 'Fortschritt',
-      couldNotVerify: 'Die Menge konnte nicht geprüft werden',
+      couldNotVerify: 'Der Dokumentenbestand konnte nicht geprüft werden',
       passed: 'Bestanden: alles aus der Referenz wurde gefunden und geprüft',
       notPassed: 'Nicht bestanden: siehe die Zeilen unten',
       noDocuments: 'Nicht bestanden: es wurden keine Dokumente zum Prüfen gefunden',
@@ -386,20 +402,20 @@ export const de: Catalogue = {
       untrustedHeadline:
         'Noch nicht bestanden: zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen',
       untrusted_one:
-        '{{count}} Dokument ist durch dieses Paket zertifiziert, aber seine Signaturen beruhen auf einem Schlüssel, dem dieser Computer nicht vertraut. Vergleichen Sie, bevor Sie ihm vertrauen, seinen Fingerabdruck mit dem, den der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+        '{{count}} Dokument ist durch dieses Nachweispaket zertifiziert, aber seine Signaturen beruhen auf einem Schlüssel, dem dieser Computer nicht vertraut. Bevor Sie ihm vertrauen, vergleichen Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
       untrusted_other:
-        '{{count}} Dokumente sind durch dieses Paket zertifiziert, aber ihre Signaturen beruhen auf Schlüsseln, denen dieser Computer nicht vertraut. Vergleichen Sie, bevor Sie ihnen vertrauen, ihre Fingerabdrücke mit denen, die der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+        '{{count}} Dokumente sind durch dieses Nachweispaket zertifiziert, aber ihre Signaturen beruhen auf Schlüsseln, denen dieser Computer nicht vertraut. Bevor Sie ihnen vertrauen, vergleichen Sie ihre Fingerabdrücke mit den vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
       logKeyFingerprint: 'Protokollschlüssel: {{fingerprint}}',
-      tsaRootFingerprint: 'Stammzertifikat des Zeitstempeldienstes: {{fingerprint}}',
-      trustKit: 'Sie stimmen überein: erneut prüfen und den Schlüsseln dieses Pakets vertrauen',
+      tsaRootFingerprint: 'Wurzelzertifikat des Zeitstempeldienstes: {{fingerprint}}',
+      trustKit: 'Sie stimmen überein: erneut prüfen und den Schlüsseln dieses Nachweispakets vertrauen',
       trustedFromKit:
-        'Geprüft mit Vertrauen in die Schlüssel dieses Pakets, wie Sie es gewählt haben. Ihre Fingerabdrücke:',
-      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Ihre Kryptographie ist echt, aber sie haben keine rechtliche Wirkung.',
+        'Geprüft; wie von Ihnen gewählt, wurde den Schlüsseln dieses Nachweispakets vertraut. Deren Fingerabdrücke:',
+      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Die Kryptografie ist echt, die Zertifizierungen haben aber keinen Beweiswert.',
       against: {
-        kit: 'Gegen das Nachweispaket {{source}}.',
-        register: 'Gegen das Register {{source}}.',
-        'load-file': 'Gegen die Ladedatei {{source}}.',
-        'this-computer': 'Gegen die Zertifizierungen auf diesem Computer.',
+        kit: 'Abgleich mit dem Nachweispaket {{source}}.',
+        register: 'Abgleich mit dem Register {{source}}.',
+        'load-file': 'Abgleich mit der Ladedatei {{source}}.',
+        'this-computer': 'Abgleich mit den Zertifizierungen auf diesem Computer.',
       },
       referenceProblem: 'Aus der Referenz nicht verwendet: {{where}}: {{why}}',
       show: 'Zeigen',
@@ -428,7 +444,7 @@ export const de: Catalogue = {
     watch: {
       title: 'Überwachte Ordner',
       explain:
-        'Dateien, die in einem überwachten Ordner ankommen, werden von selbst zertifiziert, jede, sobald sie sich nicht mehr ändert: Scans vom Kopierer, Exporte aus dem Dokumentensystem. Nur ihre Fingerabdrücke verlassen diesen Computer. Evidence Desk überwacht, solange es läuft, auch aus dem Infobereich.',
+        'Dateien, die in einem überwachten Ordner eingehen, werden automatisch zertifiziert, jeweils sobald sie sich nicht mehr ändern, etwa Scans vom Kopierer oder Exporte aus dem Dokumentenmanagementsystem. Nur ihre Fingerabdrücke verlassen diesen Computer. Evidence Desk überwacht, solange es läuft, auch aus dem Infobereich.',
       none: 'Noch wird kein Ordner überwacht.',
       add: 'Ordner überwachen…',
       status: {
@@ -460,7 +476,7 @@ export const de: Catalogue = {
       settle: 'Eine Datei zertifizieren, wenn sie sich so lange nicht geändert hat (Sekunden)',
       method: 'Wie neue Dateien bemerkt werden',
       methods: {
-        auto: 'Nach dem Ort des Ordners entscheiden (Netzwerkfreigaben werden regelmäßig angesehen)',
+        auto: 'Automatisch nach Speicherort des Ordners (Netzwerkfreigaben werden regelmäßig abgefragt)',
         events: 'Das System meldet jede Änderung (ein Ordner auf diesem Computer)',
         poll: 'Regelmäßig nachsehen (eine Netzwerkfreigabe oder ein verbundenes Laufwerk)',
       },
@@ -480,12 +496,12 @@ export const de: Catalogue = {
       title: 'Einstellungen',
       loading: 'Die aktuellen Einstellungen werden geladen…',
       couldNotRead: 'Die aktuellen Einstellungen konnten nicht gelesen werden: {{reason}}',
-      service: 'Wohin Zertifizierungen gehen',
+      service: 'Zertifizierungsdienst',
       environmentLabel: 'Umgebung',
       environments: {
         embedded: 'Eingebaute Sandbox (Demo, ohne Zugangsdaten)',
         'service-sandbox': 'Sandbox des Dienstes',
-        production: 'Produktion',
+        production: 'Produktivumgebung',
         custom: 'Eigener Dienst',
       },
       profileId: 'Profilname (Kleinbuchstaben)',
@@ -497,13 +513,13 @@ export const de: Catalogue = {
       apiSecret: 'API-Geheimnis (optional)',
       hmacKey: 'Signaturschlüssel (HMAC)',
       signRequests: 'Anfragen signieren',
-      logKey: 'Log-Schlüssel (optional: öffentlicher PEM-Schlüssel oder SHA-256-Fingerabdruck)',
+      logKey: 'Protokollschlüssel (optional: öffentlicher PEM-Schlüssel oder SHA-256-Fingerabdruck)',
       savedSecret: '(im Schlüsselbund gespeichert — zum Ersetzen eintippen)',
       invalid: {
         id: 'Kleinbuchstaben, Ziffern und Bindestriche, beginnend mit Buchstabe oder Ziffer (höchstens 40).',
         url: 'Geben Sie eine vollständige Adresse ein, etwa https://api.example.com.',
         urlHttps:
-          'Für die Produktion muss die Adresse mit https:// beginnen (einfaches http:// erreicht nur diesen Computer).',
+          'Für die Produktivumgebung muss die Adresse mit https:// beginnen (einfaches http:// erreicht nur diesen Computer).',
         urlCredentials:
           'Lassen Sie Benutzername und Passwort aus der Adresse weg; verwenden Sie Client-ID und Client-Geheimnis.',
         clientId: 'Geben Sie die Client-ID ein, die Ihnen der Dienst genannt hat.',
@@ -511,25 +527,32 @@ export const de: Catalogue = {
         hmacKey: 'Signieren ist eingeschaltet: Geben Sie den Signaturschlüssel des Dienstes ein.',
         logKey:
           'Fügen Sie einen öffentlichen PEM-Schlüssel (-----BEGIN PUBLIC KEY-----…) oder einen Fingerabdruck aus 64 Hexadezimalzeichen ein.',
-        tsaUrl: 'Geben Sie die vollständige Adresse der Stelle ein, etwa http://timestamp.digicert.com.',
-        tsaPolicy: 'Eine Policy ist ein Objektbezeichner wie 1.2.3.4; oder lassen Sie das Feld leer.',
+        tsaUrl:
+          'Geben Sie die vollständige Adresse des Zeitstempeldienstes ein, etwa http://timestamp.digicert.com.',
+        tsaPolicy:
+          'Geben Sie die Richtlinie als Objektbezeichner (OID) an, etwa 1.2.3.4, oder lassen Sie das Feld leer.',
         tsaCa:
-          'Fügen Sie das Wurzelzertifikat der Stelle ein (PEM, beginnt mit -----BEGIN CERTIFICATE-----).',
+          'Fügen Sie das Wurzelzertifikat des Zeitstempeldienstes ein (PEM, beginnt mit -----BEGIN CERTIFICATE-----).',
         other: 'Bitte prüfen Sie diesen Wert.',
       },
       tsa: {
         title: 'Unabhängige Zeit (RFC 3161)',
-        use: 'Die Zeit jeder Charge von einer Zeitstempelstelle bestätigen lassen',
-        url: 'Adresse der Stelle',
-        policy: 'Policy (optionaler Objektbezeichner)',
+        use: 'Die Zeit jedes Stapels von einem Zeitstempeldienst bestätigen lassen',
+        url: 'Adresse des Zeitstempeldienstes',
+        policy: 'Richtlinie (optional, Objektbezeichner/OID)',
         suggestions:
-          'Bekannte Stellen: {{names}}. Es wird nichts abgerufen: Laden Sie das Wurzelzertifikat von der Website der Stelle und fügen Sie es unten ein.',
+          'Bekannte Zeitstempeldienste: {{names}}. Es wird nichts automatisch abgerufen: Laden Sie das Wurzelzertifikat von der Website des Zeitstempeldienstes herunter und fügen Sie es unten ein.',
         roots: 'Wurzelzertifikat(e), denen vertraut wird (PEM)',
         embedded:
-          'Die Demo-Sandbox bestätigt die Zeit jeder Charge mit ihrer eigenen DEMO-Zeitstempelstelle (RFC 3161).',
+          'Die Demo-Sandbox bestätigt die Zeit jedes Stapels mit ihrem eigenen DEMO-Zeitstempeldienst (RFC 3161).',
       },
       fixFirst: 'Einige Einstellungen brauchen Ihre Aufmerksamkeit; sie sind oben markiert.',
-      preferences: 'Vorlieben',
+      preferences: 'Einstellungen',
+      you: 'Sie und Ihre Kanzlei',
+      sourceSystem: 'Quellsystem',
+      sourceSystemHint:
+        'Der Name, den der Dienst als Herkunft Ihrer Zertifizierungen erfasst. Ihre IT-Abteilung kann ihn festlegen.',
+      sourceSystemByPolicy: 'Von Ihrer IT-Abteilung für diesen Computer festgelegt.',
       receiptsBeside:
         'Einen Beleg neben jeder zertifizierten Datei speichern, sobald sie verankert ist (<code>DATEI.receipt.json</code>)',
       language: 'Sprache',
@@ -549,6 +572,33 @@ export const de: Catalogue = {
   },
   said: {
     asWritten: '{{text}}',
+    preferences: {
+      sourceSystemByPolicy:
+        'Ihre IT-Abteilung legt das Quellsystem für diesen Computer fest (Richtlinie SourceSystem).',
+    },
+    vocabulary: {
+      event: {
+        DOCUMENT_SIGNED: 'Unterzeichnet',
+        DOCUMENT_RECEIVED: 'Empfangen',
+        DOCUMENT_SENT: 'Versandt',
+        DOCUMENT_PRODUCED: 'Der Gegenseite vorgelegt',
+        DOCUMENT_FILED: 'Bei Gericht eingereicht',
+        EVIDENCE_COLLECTED: 'Als Beweismittel gesichert',
+        DOCUMENT_APPROVED: 'Genehmigt',
+        DOCUMENT_ARCHIVED: 'Archiviert',
+      },
+      kind: {
+        contract: 'Vertrag',
+        correspondence: 'Korrespondenz',
+        exhibit: 'Anlage',
+        scan: 'Scan',
+        email: 'E-Mail',
+        invoice: 'Rechnung',
+        image: 'Bild',
+        recording: 'Aufnahme',
+        document: 'Sonstiges Dokument',
+      },
+    },
     limits: {
       receiptBytes: `ein Beleg wird nur bis zu ${size(LIMITS.receiptBytes)} gelesen; dieser ist größer`,
       jsonDepth: `in einem Beleg dürfen höchstens ${LIMITS.jsonDepth} Listen und Objekte ineinander verschachtelt sein; in diesem sind es mehr`,
@@ -615,14 +665,14 @@ export const de: Catalogue = {
       timeout: 'Der Dienst hat nicht rechtzeitig geantwortet.',
       unreachable: 'Der Dienst ist nicht erreichbar: {{reason}}.',
       requestNotMade: 'Die Anfrage konnte nicht gestellt werden: {{reason}}',
-      noLogKey: 'Der Dienst hat keinen Log-Schlüssel veröffentlicht.',
+      noLogKey: 'Der Dienst hat keinen Protokollschlüssel veröffentlicht.',
       unreadableConsistency:
         'Der Dienst hat einen Konsistenznachweis gesendet, den diese App nicht lesen kann.',
       notACertification: 'Der Dienst antwortete mit etwas, das keine Zertifizierung ist.',
       noId: 'Der Dienst hat nicht gesagt, um welche Zertifizierung es sich handelt (keine ID).',
-      reportsFailed: 'Der Dienst meldet diese Zertifizierung als {{state}}.',
+      reportsFailed: 'Der Dienst meldet diese Zertifizierung als fehlgeschlagen (Status „{{state}}“).',
       unknownState:
-        'Der Dienst nennt diese Zertifizierung „{{word}}“, einen Zustand, den Evidence Desk nicht kennt; es fragt weiter nach, bis der Dienst verankert oder fehlgeschlagen meldet.',
+        'Der Dienst meldet für diese Zertifizierung den Status „{{word}}“, den Evidence Desk nicht kennt; Evidence Desk fragt weiter nach, bis der Dienst „verankert“ oder „fehlgeschlagen“ meldet.',
       lost: 'Der Dienst kennt diese Zertifizierung nicht mehr.',
       lastLookFailed: 'Die letzte Abfrage beim Dienst ist fehlgeschlagen: {{reason}}',
     },
@@ -673,7 +723,7 @@ export const de: Catalogue = {
       sentAgain: 'auf Wunsch erneut gesendet',
       sentAgainBy: 'auf Wunsch von {{user}} erneut gesendet',
       resumed: 'fortgesetzt, nachdem die App beim Senden beendet wurde',
-      serviceReports: 'der Dienst meldet „{{state}}“',
+      serviceReports: 'der Dienst meldet den Status „{{state}}“',
       checkedAgain: 'erneut geprüft: {{result}}',
     },
     evidence: {
@@ -682,30 +732,30 @@ export const de: Catalogue = {
         'Der Nachweis liegt in einem Format vor, das diese App nicht prüfen kann; er wird unverändert aufbewahrt.',
       keptAsReceived: '{{reason}} Der Nachweis wird unverändert aufbewahrt.',
       didNotVerify: 'Der Nachweis hält der Prüfung nicht stand: {{reason}}',
-      verified: 'Nachweis geprüft: Eintrag {{entry}} von {{size}} im Log, signiert {{signedAt}}.',
-      notAnchoredYet: 'Noch nicht verankert ({{state}}).',
+      verified: 'Nachweis geprüft: Eintrag {{entry}} von {{size}} im Protokoll, signiert am {{signedAt}}.',
+      notAnchoredYet: 'Noch nicht verankert (Status „{{state}}“).',
       failure: {
         evidence_unreadable: 'der Nachweis kann nicht gelesen werden',
-        leaf_hash_mismatch: 'sein Log-Eintrag passt nicht zu der Zertifizierung, die er beschreibt',
+        leaf_hash_mismatch: 'sein Protokolleintrag passt nicht zu der Zertifizierung, die er beschreibt',
         asset_hash_mismatch: 'er gilt für einen anderen Inhalt als diese Datei',
         certification_mismatch: 'er gilt für eine andere Zertifizierung',
-        inclusion_proof_invalid: 'der Pfad führt nicht zur signierten Wurzel des Logs',
-        tree_head_mismatch: 'Pfad und signierter Baumkopf beschreiben verschiedene Logs',
-        tree_head_signature_invalid: 'die Signatur des Logs hält nicht',
-        key_id_mismatch: 'er nennt einen anderen Log-Schlüssel als den vertrauten',
+        inclusion_proof_invalid: 'der Prüfpfad führt nicht zur signierten Wurzel des Protokolls',
+        tree_head_mismatch: 'Prüfpfad und signierter Protokollstand beschreiben verschiedene Protokolle',
+        tree_head_signature_invalid: 'die Signatur des Protokolls ist ungültig',
+        key_id_mismatch: 'er nennt einen anderen Protokollschlüssel als den vertrauenswürdigen',
       },
       logKeyUnreadableSetting:
-        'Der in den Einstellungen angegebene Log-Schlüssel ist kein lesbarer öffentlicher Schlüssel.',
+        'Der in den Einstellungen angegebene Protokollschlüssel ist kein lesbarer öffentlicher Schlüssel.',
       logKeyNotExpected:
-        'Der Dienst veröffentlicht einen Log-Schlüssel mit dem Fingerabdruck {{fingerprint}}, nicht den in den Einstellungen angegebenen {{expected}}; seinen Nachweisen wird nicht vertraut.',
+        'Der Dienst veröffentlicht einen Protokollschlüssel mit dem Fingerabdruck {{fingerprint}}, nicht den in den Einstellungen angegebenen {{expected}}; seinen Nachweisen wird nicht vertraut.',
       logKeyNotFetched:
-        'Der Log-Schlüssel zum Prüfen des Nachweises konnte nicht abgerufen werden; er wird später erneut angefragt.',
+        'Der Protokollschlüssel zum Prüfen des Nachweises konnte nicht abgerufen werden; er wird später erneut angefragt.',
       logKeyUnreadable:
-        'Der Dienst hat einen Log-Schlüssel veröffentlicht, der kein lesbarer Ed25519-Schlüssel ist.',
+        'Der Dienst hat einen Protokollschlüssel veröffentlicht, der kein lesbarer Ed25519-Schlüssel ist.',
       logKeyChanged:
-        'Der Log-Schlüssel des Dienstes hat sich geändert (Fingerabdruck {{before}}… ist jetzt {{after}}…). Nachweise werden mit dem neuen Schlüssel erst geprüft, wenn Sie ihn annehmen, nachdem Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten verglichen haben (Einstellungen oder evidence-desk profile trust-key).',
+        'Der Protokollschlüssel des Dienstes hat sich geändert (Fingerabdruck {{before}}… ist jetzt {{after}}…). Nachweise werden mit dem neuen Schlüssel erst geprüft, wenn Sie ihn annehmen, nachdem Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten verglichen haben (Einstellungen oder evidence-desk profile trust-key).',
       logRewritten:
-        'Das Log des Dienstes hat seine Geschichte umgeschrieben: sein Baumkopf mit {{newer}} Einträgen setzt den zuvor gesehenen mit {{older}} Einträgen nicht fort. Keinem Nachweis aus diesem Log kann vertraut werden; benachrichtigen Sie den Betreiber des Dienstes und bewahren Sie Ihre Belege auf.',
+        'Das Protokoll des Dienstes wurde nachträglich umgeschrieben: Sein signierter Protokollstand mit {{newer}} Einträgen setzt den zuvor gesehenen mit {{older}} Einträgen nicht fort. Keinem Nachweis aus diesem Protokoll kann vertraut werden; benachrichtigen Sie den Betreiber des Dienstes und bewahren Sie Ihre Belege auf.',
     },
     timestamp: {
       httpStatus: 'Der Zeitstempeldienst ({{host}}) antwortete mit HTTP {{status}}.',
@@ -720,7 +770,7 @@ export const de: Catalogue = {
       refusedSaying: 'Der Zeitstempeldienst ({{host}}) {{what}}: „{{said}}“.',
       status: {
         rejected: 'hat die Anfrage abgelehnt',
-        waiting: 'wartet (er antwortete „waiting“)',
+        waiting: 'meldet, dass die Anfrage noch bearbeitet wird (Status „waiting“)',
         revocationWarning: 'warnt, dass sein Zertifikat bald widerrufen wird',
         revoked: 'meldet, dass sein Zertifikat widerrufen wurde',
         other: 'antwortete mit Status {{status}}',
@@ -734,7 +784,7 @@ export const de: Catalogue = {
         imprint:
           'Der Zeitstempel von {{host}} gilt für andere Daten als diesen Stapel (sein Message Imprint weicht ab).',
         nonce: 'Der Zeitstempel von {{host}} beantwortet eine andere Anfrage (seine Nonce ist nicht unsere).',
-        signature: 'Die Signatur des Zeitstempels von {{host}} hält nicht.',
+        signature: 'Die Signatur des Zeitstempels von {{host}} ist ungültig.',
         usage:
           'Das Zertifikat, das den Zeitstempel von {{host}} signiert hat, ist nicht für Zeitstempel bestimmt (RFC 3161 verlangt die kritische erweiterte Schlüsselverwendung timeStamping).',
         signer_binding:
@@ -742,15 +792,16 @@ export const de: Catalogue = {
         validity:
           'Der Zeitstempel von {{host}} wurde außerhalb der Gültigkeit seines Signaturzertifikats erstellt.',
         chain:
-          'Das Zertifikat des Zeitstempeldienstes ({{host}}) führt zum Zeitpunkt des Zeitstempels zu keiner vertrauten Wurzel.',
+          'Das Zertifikat des Zeitstempeldienstes ({{host}}) führt zum Zeitpunkt des Zeitstempels zu keinem vertrauenswürdigen Wurzelzertifikat.',
         untrusted:
-          'Der Zeitstempel ist in sich stimmig, aber {{authority}} führt zu einem Wurzelzertifikat, dem dieser Computer nicht vertraut (SHA-256-Fingerabdruck {{fingerprint}}). Vergleichen Sie es mit der veröffentlichten Wurzel des Dienstes; wenn beide übereinstimmen, fügen Sie sie dem Profil hinzu.',
+          'Der Zeitstempel ist in sich stimmig, aber {{authority}} führt zu einem Wurzelzertifikat, dem dieser Computer nicht vertraut (SHA-256-Fingerabdruck {{fingerprint}}). Vergleichen Sie es mit dem vom Zeitstempeldienst veröffentlichten Wurzelzertifikat; wenn beide übereinstimmen, fügen Sie es dem Profil hinzu.',
       },
     },
     queue: {
       noCertification: 'Es gibt keine Zertifizierung {{id}}.',
       notRemovable: '{{name}} wurde bereits an den Dienst gesendet und kann nicht entfernt werden.',
-      illegalTransition: 'Diese Zertifizierung ist jetzt {{from}} und kann daher nicht {{to}} werden.',
+      illegalTransition:
+        'Diese Zertifizierung hat jetzt den Status „{{from}}“ und kann daher nicht in den Status „{{to}}“ wechseln.',
     },
     database: {
       tooNew:
@@ -782,11 +833,11 @@ export const de: Catalogue = {
       keychainUnavailable: 'Der Schlüsselbund des Systems konnte nicht verwendet werden: {{reason}}',
     },
     exports: {
-      failed: '{{what}} konnte nicht in {{path}} gespeichert werden: {{why}}.',
+      failed: '{{what}} konnte nicht unter {{path}} gespeichert werden: {{why}}.',
       kit: 'Das Nachweispaket',
       register: 'Das Register',
       report: 'Der Bericht',
-      chosenPlace: 'den gewählten Ort',
+      chosenPlace: 'dem gewählten Speicherort',
       why: {
         ENOENT: 'dieser Ordner existiert nicht',
         EACCES: 'Evidence Desk darf dort nicht schreiben',
@@ -795,9 +846,9 @@ export const de: Catalogue = {
         EDQUOT: 'das Speicherkontingent ist aufgebraucht',
       },
       verifierNotBuilt:
-        'Der Offline-Prüfer (verify.html) konnte in diesem Checkout nicht gebaut werden, daher kann kein Paket erstellt werden: führen Sie npm run build:verifier aus und lesen Sie, was es meldet.',
+        'Der Offline-Prüfer (verify.html) konnte in diesem Checkout nicht gebaut werden, daher kann kein Nachweispaket erstellt werden: führen Sie npm run build:verifier aus und lesen Sie, was es meldet.',
       verifierMissing:
-        'Der Offline-Prüfer (verify.html) fehlt in dieser Installation, daher kann kein Paket erstellt werden. Installieren Sie Evidence Desk neu.',
+        'Der Offline-Prüfer (verify.html) fehlt in dieser Installation, daher kann kein Nachweispaket erstellt werden. Installieren Sie Evidence Desk neu.',
     },
     watch: {
       notChosen: 'Wählen Sie den zu überwachenden Ordner im Ordnerdialog.',
@@ -832,10 +883,10 @@ export const de: Catalogue = {
         noHash: 'sie hat keinen Hash',
         notARegister: 'es ist kein Register, das Evidence Desk lesen kann ({{detail}})',
         noColumn: 'das Register hat keine Spalte {{columns}}',
-        notAnchored: '{{name}} ist {{state}}, nicht verankert: nicht gezählt',
+        notAnchored: '{{name}} hat den Status „{{state}}“ und ist nicht verankert: nicht mitgezählt',
         notASha256: 'sein SHA-256 ist keiner: {{value}}',
         notAKit: 'es ist kein Nachweispaket (es hat keinen Ordner certifications)',
-        notAZip: 'es ist weder ein Paketordner noch ein lesbares Zip',
+        notAZip: 'es ist weder der Ordner eines Nachweispakets noch eine lesbare ZIP-Datei',
         notAFile:
           'es ist keine gewöhnliche Datei (eine Pipe, ein Socket oder ein Gerät): sie wurde nicht geöffnet',
         zipOverlapping:
@@ -846,28 +897,31 @@ export const de: Catalogue = {
         notJson: 'es ist kein JSON',
         limit: 'abgelehnt: {{bound}}',
         receipt: {
-          content_differs: 'Der Nachweis hält nicht: sein Inhalt ist nicht der, den er nennt',
-          receipt_invalid: 'Der Nachweis hält nicht',
-          timestamp_invalid: 'Der Zeitstempel hält nicht',
-          untrusted_key: 'Stimmig, aber mit einem Log-Schlüssel signiert, dem Sie nicht vertrauen',
+          content_differs: 'Der Nachweis ist in sich nicht stimmig: Sein Inhalt ist nicht der, den er nennt',
+          receipt_invalid: 'Der Nachweis ist in sich nicht stimmig',
+          timestamp_invalid: 'Der Zeitstempel hält der Prüfung nicht stand',
+          untrusted_key:
+            'In sich stimmig, aber mit einem Protokollschlüssel signiert, dem Sie nicht vertrauen',
           not_anchored: 'Noch nicht prüfbar: die Zertifizierung war nicht verankert',
-          untrusted_tsa: 'Stimmig, aber von einem Zeitstempeldienst gestempelt, dem Sie nicht vertrauen',
+          untrusted_tsa:
+            'In sich stimmig, aber der Zeitstempel stammt von einem Zeitstempeldienst, dem Sie nicht vertrauen',
           verified: 'Geprüft',
         },
       },
-      noReportYet: 'Es gibt noch keinen Bericht zum Speichern: prüfen Sie zuerst eine Menge.',
+      noReportYet: 'Es gibt noch keinen Bericht zum Speichern: prüfen Sie zuerst einen Dokumentenbestand.',
       unreadableReference: 'Die Referenz kann nicht verwendet werden: {{where}}: {{why}}.',
       caseOnly: 'die Referenz schreibt den Namen als {{name}} (nur die Groß- und Kleinschreibung weicht ab)',
     },
     calls: {
       unknown: 'Diese Aktion gibt es nicht.',
-      internal: 'In Evidence Desk ist etwas schiefgegangen; die Einzelheiten stehen in seinem Protokoll.',
+      internal:
+        'In Evidence Desk ist etwas schiefgegangen; die Einzelheiten stehen im Fehlerprotokoll der Anwendung.',
       invalidInput: 'Evidence Desk wurde etwas gefragt, das es nicht lesen kann: {{detail}}',
     },
   },
   cli: {
     usage:
-      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Vorgabe 600: Exit 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauter Log-Schlüssel: --log-key\n                        oder der hier hinterlegte; vertraute Zeitstempel-Wurzel: --tsa-root oder die\n                        der hier aufbewahrten Token), sonst gegen ihre Zertifizierungen in dieser\n                        Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Satz (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit 0 nur, wenn\n                        alles aus der Referenz gefunden und bestätigt ist; nichts geprüft ist\n                        ein Fehler. Den Schlüsseln eines Pakets wird nur mit --trust-kit (oder\n                        --log-key und --tsa-root) vertraut, nach dem Vergleich ihrer\n                        Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Log-Schlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg-C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Vorgabe: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
+      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Standard 600: Exit-Code 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauenswürdiger Protokollschlüssel:\n                        --log-key oder der hier hinterlegte; vertrauenswürdiges Wurzelzertifikat:\n                        --tsa-root oder die der hier aufbewahrten Zeitstempel), sonst gegen ihre\n                        Zertifizierungen in dieser Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Bestand (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit-Code 0 nur, wenn\n                        alles aus der Referenz gefunden und geprüft ist; wurde nichts geprüft,\n                        gilt das als Fehler. Den Schlüsseln eines Nachweispakets wird nur mit\n                        --trust-kit (oder --log-key und --tsa-root) vertraut, nach dem Vergleich\n                        ihrer Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Protokollschlüssel und eine README\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss. Öffentliche Dienste (nur Adressen; ihre Wurzeln erhalten Sie\n                        von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg+C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Standard: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
     files_one: '{{count, number}} Datei',
     files_other: '{{count, number}} Dateien',
@@ -877,12 +931,12 @@ export const de: Catalogue = {
     rootCertificates_other: '{{count, number}} Wurzelzertifikate',
     and: '{{first}} und {{second}}',
     or: 'oder',
-    demo: 'DEMO — in einer Sandbox erstellt: echte Kryptografie, aber keine rechtliche Wirkung.',
-    demoShort: ' (DEMO — keine rechtliche Wirkung)',
+    demo: 'DEMO — in einer Sandbox erstellt: echte Kryptografie, aber kein Beweiswert.',
+    demoShort: ' (DEMO — kein Beweiswert)',
     environment: {
       embedded: 'Demo-Sandbox (in Evidence Desk eingebaut)',
       'service-sandbox': 'Sandbox des Dienstes',
-      production: 'Produktiver Dienst',
+      production: 'Produktivdienst',
       custom: 'Eigener Dienst',
     },
     state: {
@@ -947,32 +1001,33 @@ export const de: Catalogue = {
         unreadable: 'nicht lesbar',
       },
       against: {
-        kit: 'Geprüft gegen das Nachweispaket {{source}}',
-        register: 'Geprüft gegen das Register {{source}}',
-        'load-file': 'Geprüft gegen die Ladedatei {{source}}',
-        'this-computer': 'Geprüft gegen die Zertifizierungen auf diesem Computer',
+        kit: 'Abgeglichen mit dem Nachweispaket {{source}}',
+        register: 'Abgeglichen mit dem Register {{source}}',
+        'load-file': 'Abgeglichen mit der Ladedatei {{source}}',
+        'this-computer': 'Abgeglichen mit den Zertifizierungen auf diesem Computer',
       },
       summary:
         '{{documents}}: {{verified}} geprüft{{untrusted}}, {{changed}} geändert, {{renamed}} umbenannt, {{not_certified}} nicht zertifiziert, {{unreadable}} nicht lesbar; {{missing}} aus der Referenz fehlen.',
       passed: 'BESTANDEN: alles aus der Referenz wurde gefunden und geprüft.',
       failed: 'NICHT BESTANDEN: siehe die Zeilen oben.',
-      noDocuments: 'NICHT BESTANDEN: nichts wurde geprüft: in der Menge wurden keine Dokumente gefunden.',
+      noDocuments:
+        'NICHT BESTANDEN: Es wurde nichts geprüft, da im Dokumentenbestand keine Dokumente gefunden wurden.',
       emptyReference:
         'NICHT BESTANDEN: die Referenz enthält keine verwendbare Zertifizierung (siehe oben), daher konnte kein Dokument als zertifiziert gefunden werden.',
       untrusted:
-        'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem, den der Dienst veröffentlicht (fragen Sie Ihre IT-Abteilung oder den Absender des Pakets):',
+        'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
       untrustedCount: ', {{count}} unter einem nicht vertrauten Schlüssel zertifiziert',
       untrustedNext: 'Wenn sie übereinstimmen, führen Sie denselben Befehl erneut mit {{options}} aus.',
-      trustedFromKit: 'Mit Vertrauen in die Schlüssel dieses Pakets, wie verlangt (--trust-kit):',
-      logKey: '  Protokollschlüssel                      {{fingerprint}}',
-      tsaRoot: '  Stammzertifikat des Zeitstempeldienstes  {{fingerprint}}',
-      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Ihre Kryptographie ist echt, aber sie haben keine rechtliche Wirkung.',
+      trustedFromKit: 'Den Schlüsseln dieses Nachweispakets wird wie verlangt vertraut (--trust-kit):',
+      logKey: '  Protokollschlüssel                        {{fingerprint}}',
+      tsaRoot: '  Wurzelzertifikat des Zeitstempeldienstes  {{fingerprint}}',
+      demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Die Kryptografie ist echt, die Zertifizierungen haben aber keinen Beweiswert.',
       referenceProblem: 'In der Referenz, nicht verwendet: {{where}}: {{why}}',
       signed: 'Zertifizierung {{id}}, signiert {{when}}',
       notSigned:
         'nach Inhalt gefunden; keine signierte Zeit (die Referenz ist nicht signiert, und dieser Computer hat keine Zertifizierung davon)',
       progress: '{{done}} von {{files}} gelesen ({{percent}})',
-      listing: 'die Menge wird aufgelistet: bisher {{files}}',
+      listing: 'der Dokumentenbestand wird aufgelistet: bisher {{files}}',
       reportWritten: 'Der Bericht wurde in {{file}} geschrieben.',
     },
     hashing: {
@@ -993,7 +1048,7 @@ export const de: Catalogue = {
       lastCertified: 'zuletzt zertifiziert: {{when}}',
       lastAnchored: '; zuletzt verankert: {{when}}',
       keyChanged:
-        'WARNUNG: der Log-Schlüssel des Dienstes hat sich geändert (jetzt {{fingerprint}}); Nachweise werden erst geprüft, wenn Sie ihn annehmen: evidence-desk profile trust-key FINGERABDRUCK',
+        'WARNUNG: der Protokollschlüssel des Dienstes hat sich geändert (jetzt {{fingerprint}}); Nachweise werden erst geprüft, wenn Sie ihn annehmen: evidence-desk profile trust-key FINGERABDRUCK',
       connectivity: {
         unknown: 'unbekannt',
         online: 'verbunden',
@@ -1014,7 +1069,7 @@ export const de: Catalogue = {
     export: {
       progress: '{{done}} von {{total}} Zertifikaten geschrieben',
       saved: 'Die Nachweise von {{certifications}} wurden in {{where}} gespeichert.',
-      nothing: 'Nichts hat gepasst: das Paket enthält nur verify.html und seine README.',
+      nothing: 'Nichts hat gepasst: das Nachweispaket enthält nur verify.html und seine README.',
       register: 'Das Register von {{certifications}} wurde in {{file}} geschrieben.',
     },
     config: {
@@ -1034,7 +1089,7 @@ export const de: Catalogue = {
       apiKey: '  API-Schlüssel:  {{value}}; sein Geheimnis {{secret}}',
       signsYes: '  signiert Anfragen: ja; Signaturschlüssel {{secret}}',
       signsNo: '  signiert Anfragen: nein',
-      logKey: '  Log-Schlüssel:  {{value}}',
+      logKey: '  Protokollschlüssel: {{value}}',
       pemKey: 'ein PEM-Schlüssel',
       caFile: '  CA-Datei:       {{value}}',
       timestamps: '  Zeitstempel:    {{url}} (RFC 3161), vertraut über {{roots}}{{policy}}',
@@ -1048,11 +1103,11 @@ export const de: Catalogue = {
       activeIs: 'Das aktive Profil ist {{id}}.',
       activeIsNot:
         'Das aktive Profil ist {{id}} (um {{saved}} zu verwenden: evidence-desk profile use {{saved}} oder profile set … --use).',
-      keyUnchanged: 'Der Log-Schlüssel hat sich nicht geändert: es gibt nichts anzunehmen.',
+      keyUnchanged: 'Der Protokollschlüssel hat sich nicht geändert: es gibt nichts anzunehmen.',
       keyChanged:
-        'Der Log-Schlüssel des Dienstes hat sich von {{before}} zu {{after}} geändert. Vergleichen Sie den neuen Fingerabdruck mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, führen Sie aus: evidence-desk profile trust-key {{after}}',
+        'Der Protokollschlüssel des Dienstes hat sich von {{before}} zu {{after}} geändert. Vergleichen Sie den neuen Fingerabdruck mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, führen Sie aus: evidence-desk profile trust-key {{after}}',
       nowTrusting:
-        'Dem Log-Schlüssel {{fingerprint}} wird jetzt vertraut; {{certifications}} erneut geprüft.',
+        'Dem Protokollschlüssel {{fingerprint}} wird jetzt vertraut; {{certifications}} erneut geprüft.',
     },
     usageErrors: {
       watch:
@@ -1075,7 +1130,7 @@ export const de: Catalogue = {
       profileActions: 'profile nimmt show, use ID, test [ID], set oder trust-key FINGERABDRUCK.',
       tsaWithoutUrl: '--tsa-ca und --tsa-policy gehören zu --tsa-url.',
       tsaNeedsRoots:
-        '--tsa-url braucht --tsa-ca: das oder die Wurzelzertifikate, die der Dienst veröffentlicht, als PEM-Datei, damit seinen Token vertraut werden kann.',
+        '--tsa-url braucht --tsa-ca: das oder die Wurzelzertifikate, die der Zeitstempeldienst veröffentlicht, als PEM-Datei, damit seinen Zeitstempeln vertraut werden kann.',
       unreadableFile: '{{flag}} {{path}}: diese Datei kann nicht gelesen werden.',
       noCertificate:
         '--ca-file {{path}}: diese Datei enthält kein PEM-Zertifikat (-----BEGIN CERTIFICATE-----).',

@@ -173,9 +173,21 @@ export const en = {
       matter: 'Matter (case or client-matter number, optional)',
       assetType: 'Kind of document',
       sourceSystem: 'Source system',
-      event: 'Event',
-      eventHint: 'Capital letters and underscores, like DOCUMENT_SIGNED.',
-      eventInvalid: 'Use capital letters, digits and single underscores, like DOCUMENT_SIGNED.',
+      event: 'What happened to them',
+      eventHint: 'The service’s code for it: capital letters and underscores, like CONTRACT_EXECUTED.',
+      eventInvalid: 'Use capital letters, digits and single underscores, like CONTRACT_EXECUTED.',
+      otherEvent: 'Something else…',
+      otherEventLabel: 'The service’s code for what happened',
+      otherKind: 'Another kind…',
+      otherKindLabel: 'Kind of document, in your words',
+      files: 'The files',
+      moreFiles_one: 'and {{number}} more file',
+      moreFiles_other: 'and {{number}} more files',
+      who: 'Who is certifying',
+      whoHint:
+        'Asked once: your name and firm are written on every certificate you make here. Change them in Settings.',
+      yourName: 'Your name',
+      yourFirm: 'Your firm',
       cancel: 'Cancel',
       certify: 'Certify',
     },
@@ -197,6 +209,7 @@ export const en = {
       event: 'Event',
       assetType: 'Kind of document',
       sourceSystem: 'Source system',
+      codes: 'Event and kind, as the service records them',
       watchedFolder: 'Watched folder',
       changedAfter: 'Changed after certification',
       earlierCertification: 'The file changed after certification {{id}}: open it',
@@ -348,6 +361,7 @@ export const en = {
         fileName: 'File name',
         matter: 'Matter',
         certifiedBy: 'Certified by',
+        login: 'Computer login',
         queuedAt: 'Queued at (computer clock)',
         seenAnchoredAt: 'Seen anchored at (computer clock)',
       },
@@ -516,6 +530,11 @@ export const en = {
       },
       fixFirst: 'Some settings need attention; they are marked above.',
       preferences: 'Preferences',
+      you: 'You and your firm',
+      sourceSystem: 'Source system',
+      sourceSystemHint:
+        'The name the service records as where your certifications come from. Your IT department may set it.',
+      sourceSystemByPolicy: 'Set by your IT department for this computer.',
       receiptsBeside:
         'Save a receipt beside each certified file once it is anchored (<code>FILE.receipt.json</code>)',
       language: 'Language',
@@ -538,6 +557,34 @@ export const en = {
    */
   said: {
     asWritten: '{{text}}',
+    preferences: {
+      sourceSystemByPolicy:
+        'Your IT department sets the source system for this computer (policy SourceSystem).',
+    },
+    /** The service's codes for events and kinds of document, as legal staff say them (protocol/vocabulary.ts). */
+    vocabulary: {
+      event: {
+        DOCUMENT_SIGNED: 'Signed',
+        DOCUMENT_RECEIVED: 'Received',
+        DOCUMENT_SENT: 'Sent',
+        DOCUMENT_PRODUCED: 'Produced to the other side',
+        DOCUMENT_FILED: 'Filed with the court',
+        EVIDENCE_COLLECTED: 'Collected as evidence',
+        DOCUMENT_APPROVED: 'Approved',
+        DOCUMENT_ARCHIVED: 'Archived',
+      },
+      kind: {
+        contract: 'Contract',
+        correspondence: 'Correspondence',
+        exhibit: 'Exhibit',
+        scan: 'Scan',
+        email: 'Email',
+        invoice: 'Invoice',
+        image: 'Image',
+        recording: 'Recording',
+        document: 'Other document',
+      },
+    },
     /** Each bound of what is read from the other side (protocol/limits.ts, docs/security.md). */
     limits: BOUND_WORDS,
     file: {

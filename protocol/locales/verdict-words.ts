@@ -1,3 +1,5 @@
+import { sayWith } from './index';
+import { eventSaid, kindSaid } from '../vocabulary';
 import type { TFunction } from 'i18next';
 import type { ReceiptVerdict, SealVerdict, VerdictFacts } from '../receipt';
 import type { FactLine } from '../fact-lines';
@@ -75,15 +77,20 @@ export function factWords(
   t: TFunction<'app'>,
   when: (iso: string) => string,
 ): [string, string] {
+  const say = sayWith(t);
   return [
     t(`verify.facts.${line.key}`),
     line.time
       ? when(line.time)
-      : line.entry
-        ? t('verify.facts.logEntryValue', { entry: line.entry.entry, size: line.entry.of })
-        : line.by
-          ? t('details.byOn', line.by)
-          : line.value,
+      : line.codes
+        ? [say(eventSaid(line.codes.event)), line.codes.kind && say(kindSaid(line.codes.kind))]
+            .filter(Boolean)
+            .join(' · ')
+        : line.entry
+          ? t('verify.facts.logEntryValue', { entry: line.entry.entry, size: line.entry.of })
+          : line.by
+            ? t('details.byOn', line.by)
+            : line.value,
   ];
 }
 

@@ -134,7 +134,7 @@ export function App() {
         />
       </main>
       {chosen.length > 0 && (
-        <BatchForm count={chosen.length} onCertify={(m) => void certify(m)} onCancel={() => setChosen([])} />
+        <BatchForm paths={chosen} onCertify={(m) => void certify(m)} onCancel={() => setChosen([])} />
       )}
       {openId !== null && (
         <Details

@@ -135,7 +135,7 @@ describe('evidence-desk CLI', () => {
     expect(certified!.stderr).toMatch(/1 Datei eingereiht; 1 Datei konnte nicht zertifiziert werden/);
     expect(certified!.stdout).toMatch(/Vertrag\.pdf {2}verankert, Nachweis geprüft$/m);
     expect(status!.stdout).toMatch(/^Profil: embedded — Demo-Sandbox \(in Evidence Desk eingebaut\) \(DEMO/m);
-    expect(verified!.stdout).toMatch(/verankert: Nachweis geprüft: Eintrag 1 von 1 im Log/);
+    expect(verified!.stdout).toMatch(/verankert: Nachweis geprüft: Eintrag 1 von 1 im Protokoll/);
     expect(help!.stdout).toMatch(/^Aufruf: evidence-desk <Befehl>/);
     expect(unknown!.stderr).toMatch(/Unbekannter Befehl „launch“\.\nMit evidence-desk --help/);
     for (const run of runs) expect(englishOn(run.stdout + run.stderr)).toEqual([]);

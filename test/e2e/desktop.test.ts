@@ -26,18 +26,43 @@ describe('the desktop app in Chromium', () => {
     writeFileSync(join(folder, 'scan-2.png'), 'scan two');
     await harness.drop([contract!, annex!, folder]);
 
-    await page.getByRole('dialog', { name: 'Certify 3 items' }).waitFor();
+    const form = page.getByRole('dialog', { name: 'Certify 3 items' });
+    await form.waitFor();
+    // What is about to be certified, by name.
+    expect(await form.getByRole('list', { name: 'The files' }).locator('li').allTextContents()).toEqual([
+      'contract.pdf',
+      'annex.pdf',
+      'scans',
+    ]);
+    // Asked once, the first time: who is certifying.
+    await form.getByLabel('Your name').fill('Jane Doe');
+    await form.getByLabel('Your firm').fill('Smith & Partners');
+    // Words a paralegal uses, each the service's code; no code and no source system asked for.
+    expect(await form.textContent()).not.toMatch(/DOCUMENT_SIGNED|Source system|evidence-desk/);
+    expect(await form.getByLabel('What happened to them').locator('option').allTextContents()).toEqual(
+      expect.arrayContaining([
+        'Signed',
+        'Produced to the other side',
+        'Filed with the court',
+        'Something else…',
+      ]),
+    );
     expect(await accessibilityViolations(page)).toEqual([]);
-    await harness.screenshot('02-batch-form');
-    await page.getByLabel('Event').fill('document signed');
-    expect(await page.getByLabel('Event').inputValue()).toBe('DOCUMENT_SIGNED');
-    await page.getByLabel('Event').fill('signed!');
-    expect(await page.getByRole('button', { name: 'Certify' }).isDisabled()).toBe(true);
-    await page.getByText('Use capital letters, digits and single underscores').waitFor();
-    // Keyboard only: type the event, Enter submits the form.
-    await page.getByLabel('Event').fill('');
-    await page.getByLabel('Event').pressSequentially('document signed');
-    await page.getByLabel('Event').press('Enter');
+    await harness.screenshotEverywhere('02-batch-form');
+    // Something else: the service's code, typed as words, checked as typed.
+    await form.getByLabel('What happened to them').selectOption({ label: 'Something else…' });
+    await form.getByLabel('The service’s code for what happened').fill('signed!');
+    expect(await form.getByRole('button', { name: 'Certify' }).isDisabled()).toBe(true);
+    await form.getByText('Use capital letters, digits and single underscores').waitFor();
+    await form.getByLabel('The service’s code for what happened').fill('contract executed');
+    expect(await form.getByLabel('The service’s code for what happened').inputValue()).toBe(
+      'CONTRACT_EXECUTED',
+    );
+    await harness.screenshot('02-batch-form-other-event');
+    await form.getByLabel('What happened to them').selectOption({ label: 'Produced to the other side' });
+    await form.getByLabel('Kind of document').selectOption({ label: 'Contract' });
+    // Keyboard only: Enter in a field submits the form.
+    await form.getByLabel('Matter (case or client-matter number, optional)').press('Enter');
 
     await page.getByText('4 files queued for certification.').waitFor();
     await expect
@@ -50,6 +75,9 @@ describe('the desktop app in Chromium', () => {
         .toBe('Anchored ✓ verified');
     }
     await harness.screenshot('03-anchored');
+    expect(await page.locator('[role="row"] .event').allTextContents()).toEqual(
+      Array(4).fill('Produced to the other side'),
+    );
 
     await page.getByRole('button', { name: 'contract.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'contract.pdf' });
@@ -63,6 +91,12 @@ describe('the desktop app in Chromium', () => {
       expect.stringContaining('anchored'),
     ]);
     expect(await accessibilityViolations(page)).toEqual([]);
+    // In words, with the codes among the technical details; who certified by name and firm.
+    const facts = (await details.textContent()) ?? '';
+    expect(facts).toContain('Produced to the other side');
+    expect(facts).toContain('Contract');
+    expect(facts).toContain('Jane Doe, Smith & Partners');
+    expect(facts).toContain('DOCUMENT_PRODUCED · contract');
     await harness.screenshot('04-details');
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'detached' });

@@ -148,8 +148,8 @@ describe('the log key', () => {
   it('is trusted without anyone at this computer when IT trusts it by policy, and never by a click when IT has locked it', async () => {
     const first = await sandbox();
     const second = await sandbox();
-    const policy = { locked: true, trusted: [second.logKey.keyId] };
-    const desk = await openCore(ws.dataDir, { logKeyPolicy: policy });
+    const policy = { locked: true, trusted: [second.logKey.keyId], sourceSystem: null };
+    const desk = await openCore(ws.dataDir, { itPolicy: policy });
     closing.push(() => desk.close());
     await useSandboxProfile(desk, first, 'firm');
     expect((await certifyOne(desk)).verification).toBe('verified');

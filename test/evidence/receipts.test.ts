@@ -75,7 +75,7 @@ describe('receipts', () => {
     );
     const [verdict, stated] = trusted.stdout.split('Stated by whoever made this receipt, not signed:');
     const signed = verdict!.slice(verdict!.indexOf('Verified:'));
-    expect(signed).toMatch(/Signed:\n {2}Event: DOCUMENT_SIGNED · contract\n/);
+    expect(signed).toMatch(/Signed:\n {2}Event: Signed · Contract\n/);
     expect(signed).not.toContain('share purchase agreement.pdf');
     expect(stated).toMatch(/File name: share purchase agreement\.pdf\n {2}Certified by: \S+ on \S+/);
     expect(trusted.stdout).toMatch(/DEMO: this certification was made on a sandbox/);

@@ -26,7 +26,10 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
   const batch = batchMetadataSchema.safeParse({
     event_type: values['event-type'],
     asset_type: values['asset-type'],
-    source_system: values['source-system'] ?? 'evidence-desk',
+    // IT's policy wins over everything; then the option; then the setting.
+    source_system: core.preferences.sourceSystem.byPolicy
+      ? core.preferences.sourceSystem.name
+      : (values['source-system'] ?? core.preferences.sourceSystem.name),
     matter: values.matter,
   });
   if (!batch.success) throw new UsageError(batch.error.issues.map((issue) => issue.message).join('; '));

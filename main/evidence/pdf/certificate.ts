@@ -1,3 +1,7 @@
+import type { Said } from '../../../protocol/said';
+import { inEnglish } from '../../../protocol/locales';
+import { eventSaid, kindSaid } from '../../../protocol/vocabulary';
+import { personOf } from '../../../verifier/signed-facts';
 import QRCode from 'qrcode';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { Receipt } from '../../../protocol/receipt';
@@ -95,8 +99,8 @@ export async function renderCertificate(
   field(doc, 'SHA-256', receipt.file.sha256, { font: 'mono' });
   const qrTop = doc.y;
   const beside = { rightReserve: QR_SIZE + 12 };
-  field(doc, 'Event', c.event_type, beside);
-  field(doc, 'Asset type', c.asset_type, beside);
+  field(doc, 'Event', withCode(eventSaid(c.event_type), c.event_type), beside);
+  field(doc, 'Kind of document', withCode(kindSaid(c.asset_type), c.asset_type), beside);
   field(doc, 'Source system', c.source_system, beside);
   field(doc, 'Certified at', when(c.certified_at) ?? '—', beside);
   field(doc, 'Anchored at', when(c.anchored_at) ?? 'Not anchored yet', beside);
@@ -121,7 +125,10 @@ export async function renderCertificate(
   field(doc, 'File name', receipt.file.name);
   field(doc, 'Size', humanSize(receipt.file.size));
   field(doc, 'Matter', c.matter ?? '—');
-  field(doc, 'Certified by', byWhom(c.certified_by));
+  const person = personOf(c.certified_by);
+  field(doc, 'Certified by', person ?? byWhom(c.certified_by));
+  if (person && (c.certified_by.user || c.certified_by.computer))
+    field(doc, 'Computer login', byWhom(c.certified_by));
 
   section(doc, 'Where');
   field(
@@ -235,6 +242,12 @@ function qrCode(doc: Pdf, text: string, top: number): void {
 function whenText(iso: string, options: LocalTimeOptions): string {
   const ms = Date.parse(iso);
   return `${localWithZone(ms, options)}\n${utcIso(ms)} (UTC)`;
+}
+
+/** Words, and the service's code beside them when they differ from it. */
+function withCode(words: Said, code: string): string {
+  const text = inEnglish(words);
+  return text === code ? code : `${text} (${code})`;
 }
 
 function byWhom(by: Receipt['certification']['certified_by']): string {

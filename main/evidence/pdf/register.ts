@@ -1,3 +1,4 @@
+import { eventAndKindInEnglish } from '../../../protocol/fact-lines';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
 import type { DocumentTimestamper } from './seal';
@@ -24,9 +25,10 @@ const COLUMNS: TableColumn<Receipt>[] = [
   { title: 'File', width: 140, value: (r) => `${r.file.name}\n${r.file.size.toLocaleString('en')} bytes` },
   { title: 'Matter', width: 54, value: (r) => r.certification.matter ?? '—' },
   {
-    title: 'Event / asset type',
+    title: 'Event / kind of document',
     width: 92,
-    value: (r) => `${r.certification.event_type}\n${r.certification.asset_type}`,
+    value: (r) =>
+      eventAndKindInEnglish(r.certification.event_type, r.certification.asset_type).replace(' · ', '\n'),
   },
   {
     title: 'Certified / anchored (UTC)',

@@ -6,21 +6,17 @@ import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
 import { ask, bridge } from '../bridge';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
+import { useFormat, useSay } from '../i18n';
+import { EVENTS, KINDS, eventSaid, kindSaid } from '../../../protocol/vocabulary';
 
-const ASSET_TYPES = ['document', 'contract', 'invoice', 'email', 'image', 'recording'];
-const EVENT_TYPES = [
-  'DOCUMENT_SIGNED',
-  'DOCUMENT_RECEIVED',
-  'DOCUMENT_SENT',
-  'DOCUMENT_FILED',
-  'EVIDENCE_COLLECTED',
-];
 const REMEMBERED = 'evidence-desk:last-batch';
 const DEFAULTS: BatchMetadata = {
   asset_type: 'document',
   source_system: 'evidence-desk',
   event_type: 'DOCUMENT_SIGNED',
 };
+// The files a batch lists by name; the rest are counted.
+const NAMES_SHOWN = 5;
 
 export function rememberedMetadata(): BatchMetadata {
   try {
@@ -33,29 +29,58 @@ export function rememberedMetadata(): BatchMetadata {
   }
 }
 
-/** What the chosen files are and what happened to them: chosen once per batch, remembered for the next. */
+/**
+ * What the chosen files are and what happened to them: chosen once per batch, remembered for the
+ * next. The files are named (the first few, and how many more); the first time, the person says
+ * who they are, once. The source system is a setting, not asked here.
+ */
 export function BatchForm({
-  count,
+  paths,
   onCertify,
   onCancel,
 }: {
-  count: number;
+  paths: string[];
   onCertify(metadata: BatchMetadata): void;
   onCancel(): void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const [metadata, setMetadata] = useState(rememberedMetadata);
+  const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data;
+  const [certifier, setCertifier] = useState({ name: '', firm: '' });
+  const askWho = settings !== undefined && !settings.certifier.name;
+  const names = paths.slice(0, NAMES_SHOWN).map((path) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path);
   return (
-    <Dialog title={t('batch.title', { count })} onClose={onCancel}>
+    <Dialog title={t('batch.title', { count: paths.length })} onClose={onCancel}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (!metadataComplete(metadata)) return;
           localStorage.setItem(REMEMBERED, JSON.stringify(metadata));
-          onCertify(metadata);
+          void (async () => {
+            if (askWho && certifier.name.trim())
+              await ask(
+                bridge().setPreferences({ certifierName: certifier.name, certifierFirm: certifier.firm }),
+              );
+            onCertify({ ...metadata, source_system: settings?.sourceSystem.name ?? metadata.source_system });
+          })();
         }}
       >
+        <ul className="batch-files" aria-label={t('batch.files')}>
+          {names.map((name, index) => (
+            <li key={`${index}:${name}`}>{name}</li>
+          ))}
+          {paths.length > names.length && (
+            <li className="hint">
+              {t('batch.moreFiles', {
+                count: paths.length - names.length,
+                number: format.number(paths.length - names.length),
+              })}
+            </li>
+          )}
+        </ul>
         <p className="hint">{t('batch.explain')}</p>
+        {askWho && <WhoFields value={certifier} onChange={setCertifier} />}
         <MetadataFields metadata={metadata} onChange={setMetadata} />
         <div className="actions">
           <button type="button" onClick={onCancel}>
@@ -70,97 +95,169 @@ export function BatchForm({
   );
 }
 
+/** Who certifies, asked once (the first batch) and kept in Settings: a name and a firm. */
+export function WhoFields({
+  value,
+  onChange,
+}: {
+  value: { name: string; firm: string };
+  onChange(value: { name: string; firm: string }): void;
+}) {
+  const { t } = useTranslation();
+  const ids = { name: useId(), firm: useId(), help: useId() };
+  return (
+    <fieldset className="who">
+      <legend>{t('batch.who')}</legend>
+      <p id={ids.help} className="hint">
+        {t('batch.whoHint')}
+      </p>
+      <label htmlFor={ids.name}>{t('batch.yourName')}</label>
+      <input
+        id={ids.name}
+        value={value.name}
+        onChange={(event) => onChange({ ...value, name: event.target.value })}
+        maxLength={128}
+        autoComplete="name"
+        aria-describedby={ids.help}
+      />
+      <label htmlFor={ids.firm}>{t('batch.yourFirm')}</label>
+      <input
+        id={ids.firm}
+        value={value.firm}
+        onChange={(event) => onChange({ ...value, firm: event.target.value })}
+        maxLength={128}
+        autoComplete="organization"
+      />
+    </fieldset>
+  );
+}
+
 export const metadataComplete = (metadata: BatchMetadata): boolean =>
   EVENT_TYPE_PATTERN.test(metadata.event_type) &&
   metadata.asset_type.trim() !== '' &&
   metadata.source_system.trim() !== '';
 
+// The choice "something else": a field for the service's code (an event) or any word (a kind).
+const OTHER = '';
+
 /**
- * The matter, asset type, source system and event of a batch (or of what a watched folder
- * certifies), with the recent matters and the usual types offered.
+ * The matter, kind of document and event of a batch (or of what a watched folder certifies): the
+ * recent matters offered, and kinds and events as words, each one the service's code. "Other…"
+ * keeps a custom one possible.
  */
 export function MetadataFields({
   metadata,
   onChange,
-  withSourceSystem = true,
 }: {
   metadata: BatchMetadata;
   onChange(metadata: BatchMetadata): void;
-  withSourceSystem?: boolean;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const recentMatters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data
     ?.recent;
-  const ids = { matter: useId(), asset: useId(), source: useId(), event: useId(), eventHelp: useId() };
+  const matterId = useId();
   const eventValid = EVENT_TYPE_PATTERN.test(metadata.event_type);
-  const change = (field: keyof BatchMetadata) => (event: React.ChangeEvent<HTMLInputElement>) =>
-    onChange({
-      ...metadata,
-      [field]:
-        field === 'event_type'
-          ? event.target.value.toUpperCase().replace(/[\s-]+/g, '_')
-          : event.target.value,
-    });
+  const set = (field: keyof BatchMetadata, value: string) => onChange({ ...metadata, [field]: value });
   return (
     <>
-      <label htmlFor={ids.matter}>{t('batch.matter')}</label>
+      <label htmlFor={matterId}>{t('batch.matter')}</label>
       <input
-        id={ids.matter}
-        list={`${ids.matter}-recent`}
+        id={matterId}
+        list={`${matterId}-recent`}
         value={metadata.matter ?? ''}
-        onChange={change('matter')}
+        onChange={(event) => set('matter', event.target.value)}
         maxLength={64}
         autoComplete="off"
       />
-      <datalist id={`${ids.matter}-recent`}>
+      <datalist id={`${matterId}-recent`}>
         {(recentMatters ?? []).map((matter) => (
           <option key={matter} value={matter} />
         ))}
       </datalist>
-      <label htmlFor={ids.asset}>{t('batch.assetType')}</label>
-      <input
-        id={ids.asset}
-        list={`${ids.asset}-presets`}
+      <WordsOrOther
+        label={t('batch.assetType')}
+        codes={KINDS}
+        wordsOf={(kind) => say(kindSaid(kind))}
+        other={t('batch.otherKind')}
+        otherLabel={t('batch.otherKindLabel')}
         value={metadata.asset_type}
-        onChange={change('asset_type')}
-        required
-        maxLength={64}
+        onChange={(value) => set('asset_type', value)}
       />
-      <datalist id={`${ids.asset}-presets`}>
-        {ASSET_TYPES.map((type) => (
-          <option key={type} value={type} />
+      <WordsOrOther
+        label={t('batch.event')}
+        codes={EVENTS}
+        wordsOf={(code) => say(eventSaid(code))}
+        other={t('batch.otherEvent')}
+        otherLabel={t('batch.otherEventLabel')}
+        value={metadata.event_type}
+        // The service's codes are capital letters and underscores: words typed become one.
+        onChange={(value) => set('event_type', value.toUpperCase().replace(/[\s-]+/g, '_'))}
+        help={{ valid: eventValid, text: eventValid ? t('batch.eventHint') : t('batch.eventInvalid') }}
+      />
+    </>
+  );
+}
+
+/**
+ * One of the service's codes, chosen by its words; "other…" opens a field for one of the
+ * person's own (checked as typed, when `help` says how).
+ */
+function WordsOrOther({
+  label,
+  codes,
+  wordsOf,
+  other,
+  otherLabel,
+  value,
+  onChange,
+  help,
+}: {
+  label: string;
+  codes: readonly string[];
+  wordsOf(code: string): string;
+  other: string;
+  otherLabel: string;
+  value: string;
+  onChange(value: string): void;
+  help?: { valid: boolean; text: string };
+}) {
+  const ids = { choice: useId(), other: useId(), help: useId() };
+  const known = codes.includes(value);
+  return (
+    <>
+      <label htmlFor={ids.choice}>{label}</label>
+      <select
+        id={ids.choice}
+        value={known ? value : OTHER}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {codes.map((code) => (
+          <option key={code} value={code}>
+            {wordsOf(code)}
+          </option>
         ))}
-      </datalist>
-      {withSourceSystem && (
+        <option value={OTHER}>{other}</option>
+      </select>
+      {!known && (
         <>
-          <label htmlFor={ids.source}>{t('batch.sourceSystem')}</label>
+          <label htmlFor={ids.other}>{otherLabel}</label>
           <input
-            id={ids.source}
-            value={metadata.source_system}
-            onChange={change('source_system')}
+            id={ids.other}
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
             required
-            maxLength={128}
+            aria-invalid={help ? !help.valid : undefined}
+            aria-describedby={help ? ids.help : undefined}
+            maxLength={64}
           />
+          {help && (
+            <p id={ids.help} className={help.valid ? 'hint' : 'error'}>
+              {help.text}
+            </p>
+          )}
         </>
       )}
-      <label htmlFor={ids.event}>{t('batch.event')}</label>
-      <input
-        id={ids.event}
-        list={`${ids.event}-presets`}
-        value={metadata.event_type}
-        onChange={change('event_type')}
-        aria-invalid={!eventValid}
-        aria-describedby={ids.eventHelp}
-        maxLength={64}
-      />
-      <datalist id={`${ids.event}-presets`}>
-        {EVENT_TYPES.map((type) => (
-          <option key={type} value={type} />
-        ))}
-      </datalist>
-      <p id={ids.eventHelp} className={eventValid ? 'hint' : 'error'}>
-        {eventValid ? t('batch.eventHint') : t('batch.eventInvalid')}
-      </p>
     </>
   );
 }

@@ -8,7 +8,8 @@ import { ask, bridge, messageOf } from '../bridge';
 import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
 import { useTranslation } from 'react-i18next';
-import { When } from '../i18n';
+import { When, useSay } from '../i18n';
+import { eventSaid } from '../../../protocol/vocabulary';
 
 const PAGE = 200;
 const ROW_HEIGHT = 44;
@@ -184,6 +185,7 @@ function Row({
   onToggle(row: RowView): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const [tip, setTip] = useState<DOMRect | null>(null);
   return (
     <>
@@ -220,7 +222,7 @@ function Row({
         {row.matter ?? t('list.noMatter')}
       </span>
       <span role="cell" className="event" title={row.eventType}>
-        {row.eventType}
+        {say(eventSaid(row.eventType))}
       </span>
       <span role="cell" className="state">
         <StateBadge row={row} offline={offline} withReason />

@@ -1,3 +1,5 @@
+import { eventSaid, kindSaid } from '../../../protocol/vocabulary';
+import { personOf } from '../../../verifier/signed-facts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -93,11 +95,9 @@ export function Details({
           <h3>{t('details.which')}</h3>
           <dl className="facts">
             <dt>{t('details.event')}</dt>
-            <dd>{row.eventType}</dd>
+            <dd>{say(eventSaid(row.eventType))}</dd>
             <dt>{t('details.assetType')}</dt>
-            <dd>{row.assetType}</dd>
-            <dt>{t('details.sourceSystem')}</dt>
-            <dd>{row.sourceSystem}</dd>
+            <dd>{say(kindSaid(row.assetType))}</dd>
             <dt>{t('details.matter')}</dt>
             <dd>{row.matter ?? t('details.noMatter')}</dd>
             {watchedFolder && (
@@ -136,9 +136,10 @@ export function Details({
           <dl className="facts">
             <dt>{t('details.certifiedBy')}</dt>
             <dd>
-              {row.certifiedBy
-                ? t('details.byOn', { user: row.certifiedBy, computer: row.certifiedOn ?? '?' })
-                : t('details.unknownPerson')}
+              {personOf({ name: row.certifierName, firm: row.certifierFirm }) ??
+                (row.certifiedBy
+                  ? t('details.byOn', { user: row.certifiedBy, computer: row.certifiedOn ?? '?' })
+                  : t('details.unknownPerson'))}
             </dd>
             <dt>{t('details.environment')}</dt>
             <dd>
@@ -170,6 +171,18 @@ export function Details({
           <details className="technical">
             <summary>{t('details.technical')}</summary>
             <dl className="facts">
+              <dt>{t('details.codes')}</dt>
+              <dd>
+                <code>{row.eventType}</code> · <code>{row.assetType}</code>
+              </dd>
+              <dt>{t('details.sourceSystem')}</dt>
+              <dd>{row.sourceSystem}</dd>
+              {row.certifiedBy && (row.certifierName || row.certifierFirm) && (
+                <>
+                  <dt>{t('verify.facts.login')}</dt>
+                  <dd>{t('details.byOn', { user: row.certifiedBy, computer: row.certifiedOn ?? '?' })}</dd>
+                </>
+              )}
               <dt>{t('details.certificationId')}</dt>
               <dd>
                 {row.serviceId ? (

@@ -164,6 +164,9 @@ export function Settings({ onClose }: { onClose(): void }) {
     receiptsBesideFiles?: boolean;
     language?: LanguageChoice;
     launchAtLogin?: boolean;
+    sourceSystem?: string;
+    certifierName?: string;
+    certifierFirm?: string;
   }) => {
     setChosen((before) => ({ ...before, ...preferences }));
     try {
@@ -244,6 +247,37 @@ export function Settings({ onClose }: { onClose(): void }) {
             {kind === 'embedded' && <p className="hint">{t('settings.tsa.embedded')}</p>}
           </fieldset>
           <fieldset>
+            <legend>{t('settings.you')}</legend>
+            {loaded && (
+              <>
+                <TextPreference
+                  id={`${id}-name`}
+                  label={t('batch.yourName')}
+                  value={loaded.certifier.name ?? ''}
+                  onSave={(certifierName) => void prefer({ certifierName })}
+                />
+                <TextPreference
+                  id={`${id}-firm`}
+                  label={t('batch.yourFirm')}
+                  value={loaded.certifier.firm ?? ''}
+                  onSave={(certifierFirm) => void prefer({ certifierFirm })}
+                />
+                <TextPreference
+                  id={`${id}-source`}
+                  label={t('settings.sourceSystem')}
+                  hint={
+                    loaded.sourceSystem.byPolicy
+                      ? t('settings.sourceSystemByPolicy')
+                      : t('settings.sourceSystemHint')
+                  }
+                  value={loaded.sourceSystem.name}
+                  disabled={loaded.sourceSystem.byPolicy}
+                  onSave={(sourceSystem) => void prefer({ sourceSystem })}
+                />
+              </>
+            )}
+          </fieldset>
+          <fieldset>
             <legend>{t('settings.preferences')}</legend>
             <div className="field">
               <label htmlFor={`${id}-language`}>{t('settings.language')}</label>
@@ -295,5 +329,52 @@ export function Settings({ onClose }: { onClose(): void }) {
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** A text setting saved when the person leaves the field (or presses Enter), not on every key. */
+function TextPreference({
+  id,
+  label,
+  hint,
+  value,
+  disabled = false,
+  onSave,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: string;
+  disabled?: boolean;
+  onSave(value: string): void;
+}) {
+  const [draft, setDraft] = useState(value);
+  const save = () => {
+    if (draft.trim() !== value) onSave(draft);
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={draft}
+        disabled={disabled}
+        maxLength={128}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={save}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            save();
+          }
+        }}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+    </div>
   );
 }

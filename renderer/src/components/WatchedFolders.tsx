@@ -187,11 +187,7 @@ function FolderForm({
       }}
     >
       <p className="folder-path">{draft.path}</p>
-      <MetadataFields
-        metadata={draft.metadata}
-        onChange={(metadata) => edit({ metadata })}
-        withSourceSystem={false}
-      />
+      <MetadataFields metadata={draft.metadata} onChange={(metadata) => edit({ metadata })} />
       <label htmlFor={`${id}-include`}>{t('watch.include')}</label>
       <input
         id={`${id}-include`}
