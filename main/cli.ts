@@ -115,9 +115,19 @@ function isSetVerification(paths: string[], values: Values): boolean {
   }
 }
 
+const isParseError = (error: unknown) =>
+  (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
+
+/** Node's words for an option it does not know, said as ours (its own name the hint for a positional '-'). */
+function wordsForParseError(error: unknown, message: string): string {
+  const option = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  return (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
+    ? words('usageErrors.unknownOption', { option })
+    : message;
+}
+
 function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
-    return EXIT.usage;
+  if (error instanceof UsageError || isParseError(error)) return EXIT.usage;
   if (isDeskError(error) && error.code === 'timeout') return EXIT.timeout;
   // A reference that cannot be read is a wrong argument: where and why are said.
   if (isDeskError(error) && error.code === 'invalid_reference') return EXIT.usage;
@@ -146,8 +156,10 @@ export function runCommandLine(argv: string[]): Promise<number | undefined> {
       // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
       if (argv.includes('--json'))
         outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
+      // Help is offered for a mistake in the command itself, not for a file it was given that was refused.
+      const misTyped = error instanceof UsageError || isParseError(error);
       err(
-        `evidence-desk: ${isDeskError(error) ? say(error.said) : message}${code === EXIT.usage ? `\n${words('runHelp')}` : ''}`,
+        `evidence-desk: ${isDeskError(error) ? say(error.said) : wordsForParseError(error, message)}${misTyped ? `\n${words('runHelp')}` : ''}`,
       );
       return code;
     },

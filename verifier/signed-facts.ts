@@ -49,7 +49,7 @@ export function copyRefused(mismatch: CopyMismatch): Extract<ReceiptVerdict, { v
     verdict: 'receipt_invalid',
     check: 'copy',
     field: mismatch.field,
-    message: `The receipt was altered: ${mismatch.field} in the receipt differs from ${mismatch.signedBy}.`,
+    message: `The receipt was edited after it was made: what it says under “${mismatch.field}” is not what ${mismatch.signedBy} says. Do not rely on it: ask whoever sent it for the original receipt or certificate.`,
   };
 }
 

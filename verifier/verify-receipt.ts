@@ -53,7 +53,7 @@ export async function verifyReceipt(
   if (receipt.certification.state !== 'anchored')
     return {
       verdict: 'not_anchored',
-      message: `The receipt matches this file, but the certification was not anchored when the receipt was made (${receipt.certification.state}); it cannot be checked yet.`,
+      message: `The receipt matches this file, but it was made before the service anchored the certification (it was ${receipt.certification.state}), so it cannot be checked yet. Once the certification is anchored (usually within minutes), save its receipt or certificate again in Evidence Desk and check that one.`,
     };
   const log = checkLog(receipt, fileSha256, trust, verifyEd25519);
   if ('verdict' in log) return log;

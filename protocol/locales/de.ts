@@ -133,7 +133,8 @@ export const de: Catalogue = {
       chosen: 'Ausgewählt',
       choose: '{{name}} auswählen',
       columns: { file: 'Datei', matter: 'Akte', event: 'Ereignis', state: 'Status', added: 'Hinzugefügt' },
-      notLoaded: 'Diese Zertifizierungen konnten nicht geladen werden: {{reason}}',
+      notLoaded:
+        'Diese Zertifizierungen konnten nicht angezeigt werden: {{reason}}. Es geht nichts verloren: Sie sind weiterhin auf diesem Computer. Versuchen Sie es erneut; geschieht es wieder, starten Sie Evidence Desk neu und informieren Sie Ihre IT-Abteilung.',
       tryAgain: 'Erneut versuchen',
       noMatch: 'Keine Zertifizierung passt.',
       empty:
@@ -315,12 +316,13 @@ export const de: Catalogue = {
           'Dies ist nicht die zertifizierte Datei: der Nachweis gilt für den Inhalt mit SHA-256 {{sha256}} (als Name ist „{{file}}“ angegeben), und der Inhalt dieser Datei ist ein anderer.',
         receipt_invalid: {
           format: 'Dies ist kein Beleg und kein Zertifikat von Evidence Desk, das diese Version lesen kann.',
-          copy: '{{field}} im Beleg weicht von dem ab, was signiert wurde: die lesbare Abschrift wurde bearbeitet.',
-          leaf: 'Der Beleg wurde verändert oder beschädigt: Sein signierter Protokolleintrag passt nicht zu der Zertifizierung, die er beschreibt.',
+          copy: 'Der Beleg wurde nach seiner Erstellung bearbeitet: Was er unter „{{field}}“ angibt, hat der Dienst so nicht signiert. Verlassen Sie sich nicht darauf: Bitten Sie den Absender um den ursprünglichen Beleg oder das ursprüngliche Zertifikat.',
+          leaf: 'Der Beleg wurde verändert oder beschädigt: Der vom Dienst signierte Eintrag gehört zu einer anderen Zertifizierung als der beschriebenen. Verlassen Sie sich nicht darauf: Bitten Sie den Absender um den ursprünglichen Beleg oder das ursprüngliche Zertifikat.',
           proof:
-            'Der Beleg wurde verändert oder beschädigt: Sein Prüfpfad führt nicht zur signierten Wurzel des Protokolls.',
-          root: 'Der Beleg wurde verändert oder beschädigt: Sein Prüfpfad und sein signierter Protokollstand beschreiben verschiedene Protokolle.',
-          signature: 'Der Beleg wurde verändert oder beschädigt: Die Signatur des Protokolls ist ungültig.',
+            'Der Beleg wurde verändert oder beschädigt: Er belegt nicht, dass diese Zertifizierung im Protokoll des Dienstes steht. Verlassen Sie sich nicht darauf: Bitten Sie den Absender um den ursprünglichen Beleg oder das ursprüngliche Zertifikat.',
+          root: 'Der Beleg wurde verändert oder beschädigt: Seine Teile stammen aus verschiedenen Ständen des Protokolls. Verlassen Sie sich nicht darauf: Bitten Sie den Absender um den ursprünglichen Beleg oder das ursprüngliche Zertifikat.',
+          signature:
+            'Der Beleg wurde verändert oder beschädigt: Die Signatur des Dienstes darauf ist ungültig. Verlassen Sie sich nicht darauf: Bitten Sie den Absender um den ursprünglichen Beleg oder das ursprüngliche Zertifikat.',
           key_id:
             'Der Protokollschlüssel im Beleg passt nicht zu seinem eigenen Fingerabdruck: Der Beleg wurde verändert.',
           ambiguous:
@@ -344,7 +346,7 @@ export const de: Catalogue = {
         untrusted_tsa:
           'Der Beleg ist in sich stimmig, aber seine Zeit wurde von {{authority}} bestätigt, dessen Wurzel dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}).',
         not_anchored:
-          'Der Nachweis passt zu diesem Dokument, aber die Zertifizierung war noch nicht verankert, als er erstellt wurde; sie kann noch nicht geprüft werden.',
+          'Der Nachweis passt zu diesem Dokument, wurde aber erstellt, bevor der Dienst die Zertifizierung verankert hatte; er kann daher noch nicht geprüft werden. Sobald die Zertifizierung verankert ist (meist innerhalb von Minuten), speichern Sie Beleg oder Zertifikat in Evidence Desk erneut und prüfen Sie diesen.',
         seal: {
           sealed:
             'Das Zertifikat-PDF wurde am {{when}} von {{authority}} versiegelt und ist seitdem unverändert.',
@@ -982,7 +984,7 @@ export const de: Catalogue = {
         'Überwachung beendet. Dateien, die noch nicht fertig waren, werden beim nächsten Start gefunden.',
     },
     certify: {
-      skipped: 'übersprungen {{path}}: {{reason}} [{{code}}]',
+      skipped: 'übersprungen {{path}}: {{reason}}',
       already:
         'schon zertifiziert: {{path}} (als {{name}} am {{when}}, Zertifizierung {{id}}); --again zertifiziert sie noch einmal',
       queued: '{{files}} eingereiht',
@@ -1116,6 +1118,7 @@ export const de: Catalogue = {
       watchNeedsTypes: 'watch add braucht --event-type und --asset-type.',
       watchMethod: 'Wählen Sie --poll oder --events, nicht beides.',
       unknownCommand: 'Unbekannter Befehl „{{command}}“.',
+      unknownOption: 'Die Option {{option}} gibt es nicht.',
       certifyNeedsPaths: 'certify braucht mindestens eine Datei oder einen Ordner.',
       certifyNeedsTypes: 'certify braucht --event-type und --asset-type.',
       verifyOneFile: 'verify braucht Dateien oder Ordner; mit --receipt oder --certificate genau eine Datei.',

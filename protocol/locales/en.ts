@@ -131,7 +131,8 @@ export const en = {
       chosen: 'Chosen',
       choose: 'Choose {{name}}',
       columns: { file: 'File', matter: 'Matter', event: 'Event', state: 'State', added: 'Added' },
-      notLoaded: 'These certifications could not be loaded: {{reason}}',
+      notLoaded:
+        'These certifications could not be shown: {{reason}}. Nothing is lost: they are still on this computer. Try again; if it keeps happening, restart Evidence Desk and tell your IT department.',
       tryAgain: 'Try again',
       noMatch: 'No certification matches.',
       empty: 'Nothing here yet. Drop documents anywhere in this window, or use “Add files”.',
@@ -307,11 +308,13 @@ export const en = {
           'This is not the certified file: the proof is for content with SHA-256 {{sha256}} (its name is stated as “{{file}}”), and this file’s content is different.',
         receipt_invalid: {
           format: 'This is not an Evidence Desk receipt or certificate that this version can read.',
-          copy: '{{field}} in the receipt differs from what was signed: the readable copy was edited.',
-          leaf: 'The receipt was altered or damaged: its signed log entry does not match the certification it describes.',
-          proof: 'The receipt was altered or damaged: its proof does not lead to the log’s signed root.',
-          root: 'The receipt was altered or damaged: its proof and its signed tree head describe different logs.',
-          signature: 'The receipt was altered or damaged: the log’s signature does not hold.',
+          copy: 'The receipt was edited after it was made: what it says under “{{field}}” is not what the service signed. Do not rely on it: ask whoever sent it for the original receipt or certificate.',
+          leaf: 'The receipt was altered or damaged: the entry the service signed is for another certification than the one it describes. Do not rely on it: ask whoever sent it for the original receipt or certificate.',
+          proof:
+            'The receipt was altered or damaged: it does not prove that this certification is in the service’s log. Do not rely on it: ask whoever sent it for the original receipt or certificate.',
+          root: 'The receipt was altered or damaged: its parts come from different states of the service’s log. Do not rely on it: ask whoever sent it for the original receipt or certificate.',
+          signature:
+            'The receipt was altered or damaged: the service’s signature on it does not hold. Do not rely on it: ask whoever sent it for the original receipt or certificate.',
           key_id: 'The log key in the receipt does not match its own fingerprint: the receipt was altered.',
           ambiguous:
             'The certificate carries more than one receipt, so which one it certifies is ambiguous: it is refused.',
@@ -334,7 +337,7 @@ export const en = {
         untrusted_tsa:
           'The receipt is consistent, but its time was confirmed by {{authority}}, whose root this computer does not trust (fingerprint {{fingerprint}}).',
         not_anchored:
-          'The proof matches this document, but the certification was not anchored when the proof was made; it cannot be checked yet.',
+          'The proof matches this document, but it was made before the service anchored the certification, so it cannot be checked yet. Once the certification is anchored (usually within minutes), save its receipt or certificate again in Evidence Desk and check that one.',
         seal: {
           sealed: 'The certificate PDF is sealed by {{authority}} ({{when}}) and has not changed since.',
           unsealed: 'The certificate PDF is not sealed: only the receipt inside it was checked.',
@@ -924,7 +927,7 @@ export const en = {
       stopping: 'Stopped watching. Files that were still settling are found at the next start.',
     },
     certify: {
-      skipped: 'skipped {{path}}: {{reason}} [{{code}}]',
+      skipped: 'skipped {{path}}: {{reason}}',
       already:
         'already certified: {{path}} (as {{name}} on {{when}}, certification {{id}}); --again certifies it once more',
       queued: 'queued {{files}}',
@@ -1056,6 +1059,7 @@ export const en = {
       watchNeedsTypes: 'watch add needs --event-type and --asset-type.',
       watchMethod: 'Choose --poll or --events, not both.',
       unknownCommand: 'Unknown command "{{command}}".',
+      unknownOption: 'There is no option {{option}}.',
       certifyNeedsPaths: 'certify needs at least one file or folder.',
       certifyNeedsTypes: 'certify needs --event-type and --asset-type.',
       verifyOneFile: 'verify needs files or folders; with --receipt or --certificate, exactly one file.',

@@ -161,6 +161,11 @@ describe('a watched folder', () => {
     rmSync(path, { recursive: true });
     await until(() => core.watched.find(folder.id).status === 'unavailable');
     expect(core.watched.find(folder.id).problem).toMatchObject({ key: 'watch.folderMissing' });
+    // Scripts see it too: `watch list` exits 1, with --json as without (docs/core.md).
+    for (const json of [[], ['--json']]) {
+      const listed = await runCli(ws.dataDir, ['watch', 'list', ...json]);
+      expect(listed.code, json.join()).toBe(1);
+    }
     mkdirSync(path);
     writeFileSync(join(path, 'two.pdf'), 'two');
     // The same content as before comes back too: certified once, already.

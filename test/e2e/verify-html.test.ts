@@ -273,7 +273,7 @@ describe('verify.html, opened from the kit', () => {
     writeFileSync(notDemo, JSON.stringify({ ...genuine, demo: false, notice: null }));
     await reload(page);
     expect(await check(page, docs[0]!, notDemo)).toMatch(
-      /^The proof does not hold together.*demo in the receipt differs/,
+      /^The proof does not hold together.*what it says under “demo” is not what/,
     );
     const updated = join(ws.dir, 'updated.certificate.pdf');
     writeFileSync(

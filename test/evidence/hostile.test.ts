@@ -103,7 +103,7 @@ describe('what the other side sends', () => {
     );
     const run = await verify([document('contract.pdf'), '--receipt', edited]);
     expect(run.stdout).toContain('The proof does not hold together');
-    expect(run.stdout).toMatch(/demo in the receipt differs from what was signed/);
+    expect(run.stdout).toMatch(/what it says under “demo” is not what the service signed/);
     expect(run.code).toBe(1);
     // The genuine receipt says DEMO with its verdict.
     const genuine = await verify([document('contract.pdf'), '--receipt', receiptOf('contract.pdf')]);

@@ -214,7 +214,7 @@ describe('the evidence kit', () => {
       expect(text).toContain(sha256(Object.values(DOCUMENTS)[i]!));
       expect(text).toContain(name);
       expect(text).toMatch(/DEMO — this certification was made on a sandbox/);
-      expect(text).toMatch(/Certificate of Evidence Certification/);
+      expect(text).toMatch(/Evidence Certificate/);
       const detached = join(ws.dir, `detached-${i}`);
       mkdirSync(detached);
       execFileSync('pdfdetach', ['-saveall', '-o', detached, certificate]);

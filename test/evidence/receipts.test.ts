@@ -195,7 +195,7 @@ describe('receipts', () => {
         verdict: 'receipt_invalid',
         check: 'copy',
         field,
-        message: expect.stringContaining(`${field} in the receipt differs from`),
+        message: expect.stringContaining(`what it says under “${field}” is not what`),
       });
       expect(result.stdout, field).not.toContain('2019');
     }

@@ -24,4 +24,6 @@ export function editedCopies(receipt: Receipt): Record<string, Receipt> {
 
 /** The verdict's words for an edited field, as all three verifiers say them. */
 export const refusedCopy = (field: string): RegExp =>
-  new RegExp(`^The proof does not hold together.*${field.replace('.', '\\.')} in the receipt differs from`);
+  new RegExp(
+    `^The proof does not hold together.*what it says under “${field.replace('.', '\\.')}” is not what`,
+  );

@@ -39,7 +39,6 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
       words('certify.skipped', {
         path: printable(problem.path),
         reason: printable(say(problem.said)),
-        code: problem.code,
       }),
     );
   for (const { path, earlier } of report.alreadyCertified)

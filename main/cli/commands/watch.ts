@@ -73,13 +73,13 @@ function show(
   return EXIT.ok;
 }
 
+/** The folders, one a line (or as JSON); exit 1 when one is not being watched, as docs/core.md says. */
 function list(folders: WatchedFolderView[], values: Values): number {
-  if (values.json) {
-    outJson(folders);
-    return EXIT.ok;
+  if (values.json) outJson(folders);
+  else {
+    if (folders.length === 0) out(words('watch.none'));
+    for (const folder of folders) out(lineOf(folder));
   }
-  if (folders.length === 0) out(words('watch.none'));
-  for (const folder of folders) out(lineOf(folder));
   return folders.some((folder) => folder.status === 'unavailable') ? EXIT.failed : EXIT.ok;
 }
 

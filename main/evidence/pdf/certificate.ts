@@ -79,7 +79,7 @@ export async function renderCertificate(
 
   useFont(doc, 'bold', 8.5, MUTED).text('EVIDENCE DESK', MARGIN, MARGIN, { characterSpacing: 1.5 });
   useFont(doc, 'bold', 21).text(
-    anchored ? 'Certificate of Evidence Certification' : 'Certification Record — Not Yet Anchored',
+    anchored ? 'Evidence Certificate' : 'Certification Record — Not Yet Anchored',
     { paragraphGap: 4 },
   );
   useFont(doc, 'regular', 9.5, MUTED).text(
