@@ -1,5 +1,5 @@
 import type { ReceiptVerdict } from './receipt';
-import { inEnglish } from './locales';
+import { plainEnglish as inEnglish } from './locales/plain';
 import { eventSaid, kindSaid } from './vocabulary';
 
 /** An event and kind of document in English words, the codes kept only when not ones we name. */

@@ -1,6 +1,5 @@
 import { en } from './locales/en';
 import type { Said } from './said';
-import { wordsOf } from './said';
 
 /**
  * Verifying a whole set of documents (a production, a data room) against a reference: a kit, a
@@ -180,17 +179,4 @@ export function setSummaryInEnglish(summary: SetSummary): string {
 const untrustedCount = (summary: SetSummary, phrase: string): string =>
   summary.counts.untrusted ? phrase.replace('{{count}}', summary.counts.untrusted.toLocaleString('en')) : '';
 
-/**
- * Something said, in English, without i18next (verify.html carries no translation library): the
- * `said` catalogue's sentence with its values filled in.
- */
-export function plainEnglish(saying: Said): string {
-  return wordsOf((key, values) => {
-    const sentence = key
-      .split('.')
-      .reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], en.said);
-    return String(sentence ?? key).replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
-      String(values[name] ?? ''),
-    );
-  }, saying);
-}
+export { plainEnglish } from './locales/plain';

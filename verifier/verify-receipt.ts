@@ -9,6 +9,8 @@ import { copyRefused, firstCopyMismatch, logFactsOf, statedFactsOf } from './sig
 import { checkReceiptTimestamp } from './timestamp/receipt-timestamp';
 import type { Bound } from '../protocol/limits';
 import { LimitExceeded } from '../protocol/limits';
+import { plainEnglish } from '../protocol/locales/plain';
+import { eventSaid } from '../protocol/vocabulary';
 
 const CHECK_OF: Record<EvidenceFailure, Extract<ReceiptVerdict, { verdict: 'receipt_invalid' }>['check']> = {
   evidence_unreadable: 'format',
@@ -160,7 +162,7 @@ function checkLog(
 function verifiedMessage(log: LogFacts | null, time: TimeFacts | null): string {
   const parts: string[] = [];
   if (log) {
-    const event = log.eventType ? ` for the event ${log.eventType}` : '';
+    const event = log.eventType ? ` for the event “${plainEnglish(eventSaid(log.eventType))}”` : '';
     const certified = log.certifiedAt ? `, certified ${log.certifiedAt}` : '';
     parts.push(
       `This is exactly the certified content${event}${certified}, anchored ${log.anchoredAt} (entry ${log.entry} of ${log.treeSize} in the log, signed by the trusted log key ${log.keyFingerprint.slice(0, 16)}…).`,

@@ -305,7 +305,7 @@ export const de: Catalogue = {
       },
       why: {
         verifiedLog:
-          'Dies ist genau der zertifizierte Inhalt für das Ereignis {{event}}, zertifiziert am {{certifiedAt}}, verankert am {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Protokoll, signiert mit dem vertrauenswürdigen Protokollschlüssel {{key}}…).',
+          'Dies ist genau der zertifizierte Inhalt für das Ereignis „{{event}}“, zertifiziert am {{certifiedAt}}, verankert am {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Protokoll, signiert mit dem vertrauenswürdigen Protokollschlüssel {{key}}…).',
         verifiedLogV1:
           'Dies ist genau der zertifizierte Inhalt, verankert am {{anchoredAt}} (Eintrag {{entry}} von {{size}} im Protokoll, signiert mit dem vertrauenswürdigen Protokollschlüssel {{key}}…).',
         timeConfirmed: 'Zeit bestätigt von {{authority}} am {{when}} (RFC 3161).',

@@ -297,7 +297,7 @@ export const en = {
       },
       why: {
         verifiedLog:
-          'This is exactly the certified content for the event {{event}}, certified {{certifiedAt}}, anchored {{anchoredAt}} (entry {{entry}} of {{size}} in the log, signed by the trusted log key {{key}}…).',
+          'This is exactly the certified content for the event “{{event}}”, certified {{certifiedAt}}, anchored {{anchoredAt}} (entry {{entry}} of {{size}} in the log, signed by the trusted log key {{key}}…).',
         verifiedLogV1:
           'This is exactly the certified content, anchored {{anchoredAt}} (entry {{entry}} of {{size}} in the log, signed by the trusted log key {{key}}…).',
         timeConfirmed: 'Time confirmed by {{authority}} at {{when}} (RFC 3161).',

@@ -3,8 +3,8 @@ import type { TFunction } from 'i18next';
 import { de } from './de';
 import { en } from './en';
 import type { Language } from './languages';
-import type { Said, SaidKey } from '../said';
-import { wordsOf } from '../said';
+import type { Said } from '../said';
+import { sayWith } from './say-with';
 
 export * from './languages';
 
@@ -31,13 +31,7 @@ export function translatorFor(language: Language, ns: 'shell' | 'app' | 'cli' = 
   return i18n.getFixedT(language, ns);
 }
 
-/** Something the core said, in the words of a translator's language (any of its namespaces). */
-export function sayWith(
-  t: TFunction<'shell'> | TFunction<'app'> | TFunction<'cli'>,
-): (saying: Said) => string {
-  const lookup = t as unknown as (key: SaidKey, options: object) => string;
-  return (saying) => wordsOf((key, values) => lookup(key, { ...values, ns: 'said' }), saying);
-}
+export { sayWith };
 
 /** Something the core said, in one language's words (the CLI's, a log's, a message's English). */
 export const sayerFor = (language: Language): ((saying: Said) => string) => sayWith(translatorFor(language));

@@ -1,6 +1,6 @@
-import { sayWith } from './index';
 import { eventSaid, kindSaid } from '../vocabulary';
 import type { TFunction } from 'i18next';
+import { sayWith } from './say-with';
 import type { ReceiptVerdict, SealVerdict, VerdictFacts } from '../receipt';
 import type { FactLine } from '../fact-lines';
 
@@ -56,7 +56,11 @@ function verifiedWords(
     };
     parts.push(
       log.eventType && log.certifiedAt
-        ? t('verify.why.verifiedLog', { ...anchored, event: log.eventType, certifiedAt: at(log.certifiedAt) })
+        ? t('verify.why.verifiedLog', {
+            ...anchored,
+            event: sayWith(t)(eventSaid(log.eventType)),
+            certifiedAt: at(log.certifiedAt),
+          })
         : t('verify.why.verifiedLogV1', anchored),
     );
   }

@@ -107,7 +107,7 @@ describe('saving and verifying evidence in the app', () => {
     await expect
       .poll(() => verdict.textContent())
       .toMatch(
-        /^Verified: this is the certified documentThis is exactly the certified content for the event DOCUMENT_SIGNED.*Time confirmed by DEMO Evidence Sandbox Timestamping Authority.*DEMO: this certification was made on a sandbox/,
+        /^Verified: this is the certified documentThis is exactly the certified content for the event “Signed”.*Time confirmed by DEMO Evidence Sandbox Timestamping Authority.*DEMO: this certification was made on a sandbox/,
       );
     // What was signed, and apart what only the receipt says: the name is never among the signed facts.
     const signed = dialog.getByRole('region', { name: 'Signed', exact: true });

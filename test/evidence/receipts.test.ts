@@ -68,7 +68,7 @@ describe('receipts', () => {
     expect(trusted.code).toBe(0);
     // Only signed facts are vouched for; the file's name, the matter and who certified it come apart.
     expect(trusted.stdout).toContain(
-      `Verified: this is the certified document\nThis is exactly the certified content for the event DOCUMENT_SIGNED, certified ${receipt.certification.certified_at}, anchored ${receipt.certification.anchored_at}`,
+      `Verified: this is the certified document\nThis is exactly the certified content for the event “Signed”, certified ${receipt.certification.certified_at}, anchored ${receipt.certification.anchored_at}`,
     );
     expect(trusted.stdout).toContain(
       `Time confirmed by DEMO Evidence Sandbox Timestamping Authority at ${receipt.timestamp!.gen_time} (RFC 3161).`,

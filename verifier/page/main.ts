@@ -1,7 +1,6 @@
 import type { Receipt, ReceiptVerdict } from '../../protocol/receipt';
 import { localWithZone } from '../../protocol/time-format';
 import { LimitExceeded } from '../../protocol/limits';
-import { NO_RECEIPT_WORDS } from '../pdf-attachment';
 import { SEAL_BROKEN_HEADLINE, SEAL_WORDS } from '../pdf/seal-check';
 import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
@@ -11,10 +10,21 @@ import { chosenFile, verdictWords } from './set-check';
 import type { PageChecks } from './worker-link';
 import { checksHere, checksInWorker, serveChecks } from './worker-link';
 import { SET_LINES_SHOWN } from '../../protocol/sets';
-import { en } from '../../protocol/locales/en';
 import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
+import type { Language } from '../../protocol/locales/languages';
+import { languageFor } from '../../protocol/locales/languages';
+import { plainT } from '../../protocol/locales/plain';
+import type { TFunction } from 'i18next';
+import { factWords, sealWords, whyOf } from '../../protocol/locales/verdict-words';
+import type { PageWords } from './page-words';
+import { PAGE_WORDS, filled, putWords } from './page-words';
 
-const SET_DEMO_NOTICE = en.cli.sets.demo;
+/** The page's language: the browser's, until the reader chooses another. */
+let language: Language = languageFor('system', navigator.languages ?? [navigator.language]);
+const words = (): PageWords => PAGE_WORDS[language];
+/** The app's catalogue in the page's language, read without i18next (the same sentences as the app's). */
+const app = () => plainT(language, 'app') as unknown as TFunction<'app'>;
+const when = (iso: string) => `${localWithZone(Date.parse(iso), { locale: language })} — ${iso}`;
 
 /**
  * verify.html: the other side's verifier. Reads the document and its receipt or certificate
@@ -95,7 +105,7 @@ function show(
   if (demo) {
     const mark = document.createElement('p');
     mark.className = 'demo';
-    mark.textContent = DEMO_VERDICT_NOTICE;
+    mark.textContent = language === 'en' ? DEMO_VERDICT_NOTICE : app()('verify.why.demo');
     result.append(mark);
   }
 }
@@ -105,15 +115,18 @@ function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHa
   const box = $('facts');
   box.replaceChildren();
   box.hidden = false;
-  const when = (iso: string) => `${localWithZone(Date.parse(iso))} — ${iso}`;
+  const english = language === 'en';
   // The document's own lines, then the verdict's facts labelled as every verifier labels them.
   type Line = { label: string; value: string; time?: string; mono?: boolean };
-  const labelled = (line: FactLine): Line => ({
-    label: FACT_LABELS[line.key],
-    value: line.value,
-    time: line.time,
-    mono: line.key === 'certificationId' || line.key === 'keyFingerprint',
-  });
+  const labelled = (line: FactLine): Line => {
+    const [label, value] = english ? [FACT_LABELS[line.key], line.value] : factWords(line, app(), when);
+    return {
+      label,
+      value,
+      time: line.time,
+      mono: line.key === 'certificationId' || line.key === 'keyFingerprint',
+    };
+  };
   const group = (title: string | null, lines: Line[]) => {
     if (lines.length === 0) return;
     if (title) {
@@ -132,56 +145,70 @@ function facts(verdict: ReceiptVerdict, receipt: Receipt | undefined, documentHa
     }
     box.append(list);
   };
+  const w = words();
   group(null, [
     {
-      label: 'This document',
-      value: `${documentFile?.name ?? ''} (${documentFile?.size.toLocaleString() ?? 0} bytes)`,
+      label: w.thisDocument,
+      value: filled(w.bytes, {
+        name: documentFile?.name ?? '',
+        size: documentFile?.size.toLocaleString(language) ?? 0,
+      }),
     },
-    { label: 'Its SHA-256', value: documentHash, mono: true },
-    ...(receipt?.file ? [{ label: 'Certified SHA-256', value: receipt.file.sha256, mono: true }] : []),
+    { label: w.itsSha256, value: documentHash, mono: true },
+    ...(receipt?.file ? [{ label: w.certifiedSha256, value: receipt.file.sha256, mono: true }] : []),
   ]);
   const { signed, stated } = verdictFactLines(verdict);
-  group('Signed', signed.map(labelled));
-  group(STATED_HEADING, stated.map(labelled));
+  group(english ? 'Signed' : app()('verify.signedHeading'), signed.map(labelled));
+  group(english ? STATED_HEADING : app()('verify.statedHeading'), stated.map(labelled));
 }
 
 async function check(): Promise<void> {
   const current = ++run;
+  const w = words();
   $('chosen').textContent = [
-    documentFile ? `Document: ${documentFile.name}` : 'No document yet',
-    proofFile ? `Proof: ${proofFile.name}` : 'no receipt or certificate yet',
+    documentFile ? filled(w.chosenDocument, { name: documentFile.name }) : w.noDocument,
+    proofFile ? filled(w.chosenProof, { name: proofFile.name }) : w.noProof,
   ].join(' · ');
   if (!documentFile || !proofFile) {
-    show(
-      'idle',
-      '',
-      documentFile ? 'Now give its receipt or certificate.' : 'Now give the document that was certified.',
-    );
+    show('idle', '', documentFile ? w.giveProof : w.giveDocument);
     return;
   }
   const progress = $<HTMLProgressElement>('progress');
   progress.hidden = false;
-  show('idle', 'Checking…', `Reading ${documentFile.name} on this computer.`);
+  show('idle', w.checking, filled(w.reading, { name: documentFile.name }));
   const outcome = await checks.document(documentFile, proofFile, trusted(), (done) => {
     if (current === run) progress.value = done;
   });
   if (current !== run) return;
   progress.hidden = true;
   if ('refused' in outcome) {
-    show('failed', 'Refused', `${proofFile.name}: ${new LimitExceeded(outcome.refused).message}`);
+    const bound =
+      language === 'en'
+        ? new LimitExceeded(outcome.refused).message
+        : plainT(language, 'said')(`limits.${outcome.refused}`);
+    show('failed', w.refused, `${proofFile.name}: ${bound}`);
     return;
   }
   if ('missing' in outcome) {
-    show('failed', 'No receipt found', `${proofFile.name} ${NO_RECEIPT_WORDS[outcome.missing]}`);
+    show('failed', w.noReceipt, `${proofFile.name} ${w.noReceiptIn[outcome.missing]}`);
     return;
   }
   const { verdict, seal, demo, documentHash, receipt } = outcome;
   // A broken seal is never shown as a plain success.
   const sealBroken = seal?.state === 'broken' && verdict.verdict === 'verified';
+  // The verifier's own sentences are English; other languages say the app's, from the same codes.
+  const english = language === 'en';
+  const t = app();
   show(
     sealBroken ? 'warning' : LOOKS[verdict.verdict],
-    sealBroken ? SEAL_BROKEN_HEADLINE : VERDICT_HEADLINES[verdict.verdict],
-    [verdict.message, seal ? SEAL_WORDS[seal.state] : ''].join(' '),
+    english
+      ? sealBroken
+        ? SEAL_BROKEN_HEADLINE
+        : VERDICT_HEADLINES[verdict.verdict]
+      : t(sealBroken ? 'verify.verdicts.verifiedSealBroken' : `verify.verdicts.${verdict.verdict}`),
+    english
+      ? [verdict.message, seal ? SEAL_WORDS[seal.state] : ''].join(' ')
+      : [whyOf(verdict, t, when), sealWords(seal, t, when)].join(' '),
     demo,
   );
   facts(verdict, receipt, documentHash);
@@ -193,14 +220,31 @@ function start(): void {
   const kit = kitSays();
   // Made on a sandbox: said before anything is dropped, and again with each verdict.
   $('kit-demo').hidden = !kit.demo;
-  const offered = [
-    ...kit.logKeys.map((key) => `Log key: ${fingerprintInGroups(key)}`),
-    ...kit.tsaRoots.map((root) => `Timestamping authority’s root: ${fingerprintInGroups(root)}`),
-  ];
-  $('kit-keys').hidden = offered.length === 0;
-  $('kit-key-list').replaceChildren(
-    ...offered.map((text) => Object.assign(document.createElement('li'), { textContent: text })),
-  );
+  $('kit-keys').hidden = kit.logKeys.length + kit.tsaRoots.length === 0;
+  const sayAll = () => {
+    const w = words();
+    document.documentElement.lang = language;
+    document.title = w.title;
+    for (const element of document.querySelectorAll<HTMLElement>('[data-words]'))
+      putWords(element, w[element.dataset.words as keyof PageWords] as string);
+    for (const input of document.querySelectorAll<HTMLInputElement>('[data-placeholder]'))
+      input.placeholder = w[input.dataset.placeholder as keyof PageWords] as string;
+    $('kit-key-list').replaceChildren(
+      ...[
+        ...kit.logKeys.map((key) => filled(w.logKey, { fingerprint: fingerprintInGroups(key) })),
+        ...kit.tsaRoots.map((root) => filled(w.tsaRoot, { fingerprint: fingerprintInGroups(root) })),
+      ].map((text) => Object.assign(document.createElement('li'), { textContent: text })),
+    );
+  };
+  const choice = $<HTMLSelectElement>('language');
+  choice.value = language;
+  sayAll();
+  choice.addEventListener('change', () => {
+    language = choice.value as Language;
+    sayAll();
+    void check();
+    checkSet();
+  });
   $<HTMLInputElement>('trust-kit').addEventListener('change', () => {
     void check();
     checkSet();
@@ -223,7 +267,7 @@ function start(): void {
     if (!documents.length || !kitFiles.length) return;
     const progress = $<HTMLProgressElement>('set-progress');
     progress.hidden = false;
-    void checks.production(documents.map(chosenFile), kitFiles.map(chosenFile), trusted(), {
+    void checks.production(documents.map(chosenFile), kitFiles.map(chosenFile), trusted(), language, {
       progress: (fraction) => (progress.value = fraction),
       result: (kind, headline, text, demo) => {
         progress.hidden = true;
@@ -236,7 +280,7 @@ function start(): void {
             ? [
                 Object.assign(document.createElement('p'), {
                   className: 'demo',
-                  textContent: SET_DEMO_NOTICE,
+                  textContent: plainT(language, 'cli')('sets.demo'),
                 }),
               ]
             : []),
@@ -247,7 +291,11 @@ function start(): void {
         table.hidden = results.length === 0;
         const caption = $('set-lines-shown');
         caption.hidden = results.length === total;
-        caption.textContent = `Showing ${results.length.toLocaleString('en')} of ${total.toLocaleString('en')} lines: the first ${SET_LINES_SHOWN} of each verdict, in name order.`;
+        caption.textContent = filled(words().linesShown, {
+          shown: results.length.toLocaleString(language),
+          total: total.toLocaleString(language),
+          each: SET_LINES_SHOWN,
+        });
         table.querySelector('tbody')?.replaceChildren(
           ...results.map((result) => {
             const row = document.createElement('tr');
@@ -255,8 +303,12 @@ function start(): void {
             const certification = result.entry?.certification;
             for (const text of [
               result.name,
-              verdictWords(result),
-              certification?.signedAt ? `${certification.id ?? '—'}, signed ${certification.signedAt}` : '',
+              language === 'en' ? verdictWords(result) : app()(`verifySet.verdicts.${result.verdict}`),
+              certification?.signedAt
+                ? language === 'en'
+                  ? `${certification.id ?? '—'}, signed ${certification.signedAt}`
+                  : app()('verifySet.signed', { id: certification.id ?? '—', when: certification.signedAt })
+                : '',
             ])
               row.append(Object.assign(document.createElement('td'), { textContent: text }));
             return row;

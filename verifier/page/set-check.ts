@@ -1,11 +1,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { SetOutcome, SetResult } from '../../protocol/sets';
+import type { SetOutcome, SetResult, SetSummary } from '../../protocol/sets';
+import type { Language } from '../../protocol/locales/languages';
+import { plainSay, plainT } from '../../protocol/locales/plain';
+import { PAGE_WORDS, filled } from './page-words';
 import {
   SET_LINES_SHOWN,
   SET_VERDICT_WORDS,
   linesShown,
-  plainEnglish,
   setOutcome,
   setSummaryInEnglish,
 } from '../../protocol/sets';
@@ -77,8 +79,10 @@ export async function checkProduction(
   documents: ChosenFile[],
   kit: ChosenFile[],
   trust: Trust,
+  language: Language,
   view: SetCheckView,
 ): Promise<void> {
+  const w = PAGE_WORDS[language];
   const reference = await kitReference(kit, trust);
   // A kit saved inside the production is the reference, not documents of it.
   const kitFolder = kit[0]?.path.split('/')[0];
@@ -101,7 +105,7 @@ export async function checkProduction(
       read.push({
         name,
         path: name,
-        unreadable: { key: 'asWritten', values: { text: 'it could not be read' } },
+        unreadable: { key: 'asWritten', values: { text: w.unreadable } },
       });
     }
   }
@@ -112,12 +116,16 @@ export async function checkProduction(
   const summary = summarise(results, reference);
   const outcome = setOutcome(summary);
   const untrusted = summary.counts.untrusted
-    ? ` ${summary.counts.untrusted.toLocaleString('en')} certified, but signed by a key you have not trusted: compare the fingerprints under “3. Whose signatures vouch for it” with the ones the service publishes, and tick “They match” if they do.`
+    ? ` ${filled(w.untrustedInSet, { count: summary.counts.untrusted.toLocaleString(language) })}`
     : '';
-  const text = `${setSummaryInEnglish(summary)}${untrusted}${reference.problems.map((problem) => ` Not used from the kit: ${problem.where}: ${plainEnglish(problem.why)}`).join('')}`;
+  const say = plainSay(language);
+  const problems = reference.problems.map(
+    (problem) => ` ${filled(w.notUsedFromKit, { where: problem.where, why: say(problem.why) })}`,
+  );
+  const text = `${setSummaryIn(language, summary)}${untrusted}${problems.join('')}`;
   view.result(
     outcome === 'passed' ? 'verified' : outcome === 'untrusted' ? 'warning' : 'failed',
-    SET_HEADLINES[outcome],
+    language === 'en' ? SET_HEADLINES[outcome] : plainT(language, 'app')(APP_HEADLINES[outcome]),
     text,
     summary.demo,
   );
@@ -126,6 +134,27 @@ export async function checkProduction(
 }
 
 export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];
+
+/** The counts in the page's language: the command line's sentence, the documents counted as a person would. */
+function setSummaryIn(language: Language, summary: SetSummary): string {
+  if (language === 'en') return setSummaryInEnglish(summary);
+  const cli = plainT(language, 'cli');
+  return cli('sets.summary', {
+    ...summary.counts,
+    documents: cli('files', { count: summary.documents }),
+    untrusted: summary.counts.untrusted
+      ? cli('sets.untrustedCount', { count: summary.counts.untrusted })
+      : '',
+  });
+}
+
+const APP_HEADLINES: Record<SetOutcome, string> = {
+  passed: 'verifySet.passed',
+  noDocuments: 'verifySet.noDocuments',
+  emptyReference: 'verifySet.emptyReference',
+  untrusted: 'verifySet.untrustedHeadline',
+  failed: 'verifySet.notPassed',
+};
 
 const SET_HEADLINES: Record<SetOutcome, string> = {
   passed: 'Passed: every certification of the kit was found, and every document verified',

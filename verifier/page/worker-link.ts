@@ -1,5 +1,6 @@
 import type { SetResult } from '../../protocol/sets';
 import type { Trust } from '../verify-receipt';
+import type { Language } from '../../protocol/locales/languages';
 import type { DocumentOutcome } from './document-check';
 import { checkDocument, readProof } from './document-check';
 import type { ChosenFile, SetCheckView } from './set-check';
@@ -14,7 +15,13 @@ export interface PageChecks {
     trust: Trust,
     progress: (done: number) => void,
   ): Promise<DocumentOutcome>;
-  production(documents: ChosenFile[], kit: ChosenFile[], trust: Trust, view: SetCheckView): Promise<void>;
+  production(
+    documents: ChosenFile[],
+    kit: ChosenFile[],
+    trust: Trust,
+    language: Language,
+    view: SetCheckView,
+  ): Promise<void>;
 }
 
 export const checksHere: PageChecks = {
@@ -26,7 +33,7 @@ export const checksHere: PageChecks = {
 type Work =
   | { job: 'isProof'; file: File }
   | { job: 'document'; document: File; proof: File; trust: Trust }
-  | { job: 'production'; documents: ChosenFile[]; kit: ChosenFile[]; trust: Trust };
+  | { job: 'production'; documents: ChosenFile[]; kit: ChosenFile[]; trust: Trust; language: Language };
 type Job = Work & { id: number };
 
 type Report =
@@ -97,10 +104,10 @@ export function checksInWorker(script: string): PageChecks | null {
           if (report.event === 'progress') progress(report.fraction);
         },
       ),
-    production: (documents, kit, trust, view) =>
+    production: (documents, kit, trust, language, view) =>
       ask(
-        { job: 'production', documents, kit, trust },
-        () => checksHere.production(documents, kit, trust, view),
+        { job: 'production', documents, kit, trust, language },
+        () => checksHere.production(documents, kit, trust, language, view),
         (report) => {
           if (report.event === 'progress') view.progress(report.fraction);
           if (report.event === 'result') view.result(report.kind, report.headline, report.text, report.demo);
@@ -123,7 +130,7 @@ export function serveChecks(scope: { onmessage: unknown; postMessage(report: Rep
           ? await checksHere.isProof(job.file)
           : job.job === 'document'
             ? await checksHere.document(job.document, job.proof, job.trust, progress)
-            : await checksHere.production(job.documents, job.kit, job.trust, {
+            : await checksHere.production(job.documents, job.kit, job.trust, job.language, {
                 progress,
                 result: (kind, headline, text, demo) =>
                   post({ id, event: 'result', kind, headline, text, demo }),
