@@ -145,10 +145,10 @@ describe('a watched folder', () => {
     const register = join(ws.dir, 'office-register.csv');
     await core.exports.exportRegister({ search: 'Contract.docx' }, register);
     const lines = readFileSync(register, 'utf8').split('\r\n');
-    expect(lines[0]).toMatch(/,Watched folder,Changed after certification$/);
+    expect(lines[0]).toMatch(/,Watched folder,Changed after certification,/);
     expect(lines.find((line) => line.includes(sha256('version 2')))).toMatch(
       new RegExp(
-        `,${folder.path},changed after the certification queued of [^,]+ \\(SHA-256 ${sha256('version 1')}\\)$`,
+        `,${folder.path},changed after the certification queued of [^,]+ \\(SHA-256 ${sha256('version 1')}\\),DOCUMENT_SIGNED,document$`,
       ),
     );
   }, 60_000);

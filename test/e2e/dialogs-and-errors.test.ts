@@ -68,7 +68,12 @@ describe('dialogs, removal and failures the user can see', () => {
 
     harness.failCalls(['list', 'settings']);
     await page.reload();
-    await page.getByRole('alert').filter({ hasText: 'These certifications could not be loaded' }).waitFor();
+    const listError = page.getByRole('alert').filter({ hasText: 'These certifications could not be shown' });
+    await listError.waitFor();
+    // What happened, that nothing is lost, and what to do next.
+    expect(await listError.textContent()).toMatch(
+      /Nothing is lost: they are still on this computer\. Try again;/,
+    );
     expect(await page.getByText('Loading…').count()).toBe(0);
     await harness.screenshot('10-list-error');
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
