@@ -108,7 +108,7 @@ CHECK WITH verify.html (the easy way)
   1. Open verify.html in a web browser (Chrome, Edge, Firefox or Safari). It needs no internet and
      sends nothing anywhere: its security policy forbids every network request.
   2. Compare the kit's fingerprints it shows with the ones the certification service publishes
-     (see below). If they match, tick "They match: trust this kit's keys".
+     (see below). If they match, tick "… and they match: trust this kit's keys".
   3. Drop in the document and its certificate (.pdf) or receipt (.receipt.json).
   4. Read the result: "Verified", "Not the certified document", "The proof does not hold together",
      "Consistent, but signed by a log key you have not trusted", or "Not verifiable yet".
@@ -119,7 +119,7 @@ DO NOT TRUST US: TRUST THE LOG'S KEY
 A receipt carries the public key of the log that signed it, so anyone could make a receipt that holds
 together. Nothing trusts the keys in this kit for being in it: not verify.html, not Evidence Desk.
 Compare the log key's fingerprint${key ? ` (${key.fingerprint})` : ''} with the one the certification
-service publishes, independently of whoever sent you this kit, and only then trust it: tick "They
+service publishes, independently of whoever sent you this kit, and only then trust it: tick "… they
 match" in verify.html, or give --trust-kit to "evidence-desk verify". Until then, a document is
 "certified, but signed by a key you have not trusted". If the fingerprints differ, do not rely on
 the kit.

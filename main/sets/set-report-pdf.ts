@@ -16,7 +16,6 @@ const FAILING = new Set<SetResult['verdict']>([
   'not_certified',
   'missing',
   'unreadable',
-  'untrusted',
 ]);
 
 const COLUMNS: TableColumn<SetResult>[] = [

@@ -110,7 +110,7 @@ export const de: Catalogue = {
       waiting: 'Wartend',
       anchored: 'Verankert',
       failed: 'Fehlgeschlagen',
-      withCount: '{{label}} ({{count}})',
+      withCount: '{{label}} ({{count, number}})',
       search: 'Suche',
       searchPlaceholder: 'Dateiname oder Hashwert',
       matter: 'Akte',
@@ -404,9 +404,9 @@ export const de: Catalogue = {
       untrustedHeadline:
         'Noch nicht bestanden: zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen',
       untrusted_one:
-        '{{count}} Dokument ist durch dieses Nachweispaket zertifiziert, aber seine Signaturen beruhen auf einem Schlüssel, dem dieser Computer nicht vertraut. Bevor Sie ihm vertrauen, vergleichen Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
+        '{{count}} Dokument ist durch dieses Nachweispaket zertifiziert, aber seine Signaturen beruhen auf einem Schlüssel, dem dieser Computer nicht vertraut. Bevor Sie ihm vertrauen, vergleichen Sie seinen Fingerabdruck mit dem vom Dienst veröffentlichten (beim Dienst selbst, nie beim Absender des Nachweispakets; Ihre IT-Abteilung hilft dabei):',
       untrusted_other:
-        '{{count}} Dokumente sind durch dieses Nachweispaket zertifiziert, aber ihre Signaturen beruhen auf Schlüsseln, denen dieser Computer nicht vertraut. Bevor Sie ihnen vertrauen, vergleichen Sie ihre Fingerabdrücke mit den vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
+        '{{count}} Dokumente sind durch dieses Nachweispaket zertifiziert, aber ihre Signaturen beruhen auf Schlüsseln, denen dieser Computer nicht vertraut. Bevor Sie ihnen vertrauen, vergleichen Sie ihre Fingerabdrücke mit den vom Dienst veröffentlichten (beim Dienst selbst, nie beim Absender des Nachweispakets; Ihre IT-Abteilung hilft dabei):',
       logKeyFingerprint: 'Protokollschlüssel: {{fingerprint}}',
       tsaRootFingerprint: 'Wurzelzertifikat des Zeitstempeldienstes: {{fingerprint}}',
       trustKit: 'Sie stimmen überein: erneut prüfen und den Schlüsseln dieses Nachweispakets vertrauen',
@@ -421,7 +421,7 @@ export const de: Catalogue = {
       },
       referenceProblem: 'Aus der Referenz nicht verwendet: {{where}}: {{why}}',
       show: 'Zeigen',
-      all: 'Alle ({{count}})',
+      all: 'Alle ({{count, number}})',
       verdicts: {
         verified: 'Geprüft',
         untrusted: 'Zertifiziert, Schlüssel nicht vertraut',
@@ -435,7 +435,7 @@ export const de: Catalogue = {
       document: 'Dokument',
       verdict: 'Ergebnis',
       certification: 'Zertifizierung',
-      signed: '{{id}}, signiert {{when}}',
+      signed: 'Zertifiziert am {{when}}',
       notSigned: 'Nach Inhalt gefunden; niemand hat eine Zeit dafür signiert',
       more: '{{count}} weitere Zeilen stehen im Bericht.',
       saveReportPdf: 'Bericht speichern (PDF)…',
@@ -1017,7 +1017,7 @@ export const de: Catalogue = {
       emptyReference:
         'NICHT BESTANDEN: die Referenz enthält keine verwendbare Zertifizierung (siehe oben), daher konnte kein Dokument als zertifiziert gefunden werden.',
       untrusted:
-        'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem vom Dienst veröffentlichten (fragen Sie Ihre IT-Abteilung oder den Absender des Nachweispakets):',
+        'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem vom Dienst veröffentlichten (beim Dienst selbst, nie beim Absender des Nachweispakets; Ihre IT-Abteilung hilft dabei):',
       untrustedCount: ', {{count}} unter einem nicht vertrauten Schlüssel zertifiziert',
       untrustedNext: 'Wenn sie übereinstimmen, führen Sie denselben Befehl erneut mit {{options}} aus.',
       trustedFromKit: 'Den Schlüsseln dieses Nachweispakets wird wie verlangt vertraut (--trust-kit):',

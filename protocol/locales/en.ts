@@ -108,7 +108,7 @@ export const en = {
       waiting: 'Waiting',
       anchored: 'Anchored',
       failed: 'Failed',
-      withCount: '{{label}} ({{count}})',
+      withCount: '{{label}} ({{count, number}})',
       search: 'Search',
       searchPlaceholder: 'File name or hash',
       matter: 'Matter',
@@ -393,9 +393,9 @@ export const en = {
       emptyReference: 'Not passed: the reference holds nothing to check against',
       untrustedHeadline: 'Not passed yet: certified, but signed by a key you have not trusted',
       untrusted_one:
-        '{{count}} document is certified by this kit, but its signatures rest on a key this computer has not trusted. Before trusting it, compare its fingerprint with the one the service publishes (ask your IT department, or whoever sent the kit):',
+        '{{count}} document is certified by this kit, but its signatures rest on a key this computer has not trusted. Before trusting it, compare its fingerprint with the one the service publishes (from the service itself, never from whoever sent the kit; your IT department can help):',
       untrusted_other:
-        '{{count}} documents are certified by this kit, but their signatures rest on keys this computer has not trusted. Before trusting them, compare their fingerprints with the ones the service publishes (ask your IT department, or whoever sent the kit):',
+        '{{count}} documents are certified by this kit, but their signatures rest on keys this computer has not trusted. Before trusting them, compare their fingerprints with the ones the service publishes (from the service itself, never from whoever sent the kit; your IT department can help):',
       logKeyFingerprint: 'Log key: {{fingerprint}}',
       tsaRootFingerprint: 'Timestamping authority’s root: {{fingerprint}}',
       trustKit: 'They match: check again, trusting this kit’s keys',
@@ -409,7 +409,7 @@ export const en = {
       },
       referenceProblem: 'Not used from the reference: {{where}}: {{why}}',
       show: 'Show',
-      all: 'All ({{count}})',
+      all: 'All ({{count, number}})',
       verdicts: {
         verified: 'Verified',
         untrusted: 'Certified, key not trusted',
@@ -423,7 +423,7 @@ export const en = {
       document: 'Document',
       verdict: 'Verdict',
       certification: 'Certification',
-      signed: '{{id}}, signed {{when}}',
+      signed: 'Certified {{when}}',
       notSigned: 'Matched by content; nobody signed a time for it',
       more: '{{count}} more lines are in the report.',
       saveReportPdf: 'Save report (PDF)…',
@@ -959,7 +959,7 @@ export const en = {
       emptyReference:
         'NOT PASSED: the reference holds no certification that could be used (see above), so no document could be found certified.',
       untrusted:
-        'NOT PASSED YET: {{count}} certified, but signed by a key you have not trusted. Compare each fingerprint below with the one the service publishes (ask your IT department, or whoever sent the kit):',
+        'NOT PASSED YET: {{count}} certified, but signed by a key you have not trusted. Compare each fingerprint below with the one the service publishes (from the service itself, never from whoever sent the kit; your IT department can help):',
       untrustedCount: ', {{count}} certified under a key not trusted',
       untrustedNext: 'If they match, run the same command again with {{options}}.',
       trustedFromKit: 'Trusting this kit’s keys, as asked (--trust-kit):',

@@ -14,7 +14,17 @@ const CATALOGUES = { en, de } as const;
 type Namespace = 'app' | 'cli' | 'said';
 export type PlainT = (key: string, values?: Record<string, unknown>) => string;
 
+// Made once per language and namespace: a register of 10,000 rows words each of them.
+const made = new Map<string, PlainT>();
+
 export function plainT(language: Language, ns: Namespace): PlainT {
+  const key = `${language}:${ns}`;
+  let t = made.get(key);
+  if (!t) made.set(key, (t = makeT(language, ns)));
+  return t;
+}
+
+function makeT(language: Language, ns: Namespace): PlainT {
   const plural = new Intl.PluralRules(language);
   return (key, values = {}) => {
     const catalogue = CATALOGUES[language][(values.ns as Namespace | undefined) ?? ns] as unknown;
@@ -38,12 +48,10 @@ export function plainT(language: Language, ns: Namespace): PlainT {
 }
 
 /** Something said, in a language's words, without i18next. */
-export const plainSay =
-  (language: Language) =>
-  (saying: Said): string => {
-    const t = plainT(language, 'said');
-    return wordsOf((key, values) => t(key, values), saying);
-  };
+export const plainSay = (language: Language) => {
+  const t = plainT(language, 'said');
+  return (saying: Said): string => wordsOf((key, values) => t(key, values), saying);
+};
 
 /** Something said, in English, without i18next. */
 export const plainEnglish = plainSay('en');

@@ -40,7 +40,8 @@ describe('a queue of 100,000 certifications', () => {
 
     // Newest batch first, each in path order.
     await page.getByRole('button', { name: `document-${ROWS - 10_000}.pdf`, exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: `All (${ROWS})` }).count()).toBe(1);
+    // Counted as the reader counts: "All (100,000)".
+    expect(await page.getByRole('button', { name: 'All (100,000)' }).count()).toBe(1);
     // Only what is on screen is in the page, however long the list.
     expect(await page.locator('[role="row"][aria-rowindex]').count()).toBeLessThan(80);
     await harness.screenshot('07-hundred-thousand');

@@ -305,9 +305,7 @@ function start(): void {
               result.name,
               language === 'en' ? verdictWords(result) : app()(`verifySet.verdicts.${result.verdict}`),
               certification?.signedAt
-                ? language === 'en'
-                  ? `${certification.id ?? '—'}, signed ${certification.signedAt}`
-                  : app()('verifySet.signed', { id: certification.id ?? '—', when: certification.signedAt })
+                ? app()('verifySet.signed', { when: when(certification.signedAt) })
                 : '',
             ])
               row.append(Object.assign(document.createElement('td'), { textContent: text }));

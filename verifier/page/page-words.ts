@@ -34,8 +34,8 @@ const en = {
   trustExplain:
     'A receipt carries the public key of the log that signed it, so anyone could make a receipt that holds together. The result says _verified_ only when that key is one you trust. Until then it says _certified, but signed by a key you have not trusted_. An independent timestamp (RFC 3161) counts only when its authority’s root certificate is trusted the same way. Names, matters and who certified are shown apart: nobody signed them.',
   kitKeys:
-    'This kit’s receipts are signed with these keys. Compare each fingerprint with the one the certification service publishes (ask whoever sent the kit, or your IT department) before you trust them:',
-  trustKit: 'They match: trust this kit’s keys',
+    'This kit’s receipts are signed with these keys. Compare each fingerprint with the one the certification service publishes (from the service itself, never from whoever sent the kit; your IT department can help) before you trust them:',
+  trustKit: 'I compared them with the service’s own fingerprints, and they match: trust this kit’s keys',
   extraKey: 'Or trust the log key with this SHA-256 fingerprint',
   extraRoot: 'and the timestamping authority whose root certificate has this SHA-256 fingerprint',
   hexPlaceholder: '64 hexadecimal characters',
@@ -59,7 +59,7 @@ const en = {
   tsaRoot: 'Timestamping authority’s root: {{fingerprint}}',
   linesShown: 'Showing {{shown}} of {{total}} lines: the first {{each}} of each verdict, in name order.',
   untrustedInSet:
-    '{{count}} certified, but signed by a key you have not trusted: compare the fingerprints under “3. Whose signatures vouch for it” with the ones the service publishes, and tick “They match” if they do.',
+    '{{count}} certified, but signed by a key you have not trusted: compare the fingerprints under “3. Whose signatures vouch for it” with the ones the service publishes, and tick “… they match” if they do.',
   notUsedFromKit: 'Not used from the kit: {{where}}: {{why}}',
   unreadable: 'it could not be read',
   noReceiptIn: NO_RECEIPT_WORDS as Record<keyof typeof NO_RECEIPT_WORDS, string>,
@@ -95,8 +95,9 @@ const de: PageWords = {
   trustExplain:
     'Ein Beleg enthält den öffentlichen Schlüssel des Protokolls, das ihn signiert hat; daher könnte jeder einen in sich stimmigen Beleg erstellen. Das Ergebnis lautet _geprüft_ nur, wenn Sie diesem Schlüssel vertrauen. Bis dahin lautet es _zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen_. Ein unabhängiger Zeitstempel (RFC 3161) zählt nur, wenn dem Wurzelzertifikat seines Zeitstempeldienstes ebenso vertraut wird. Namen, Akten und wer zertifiziert hat, werden getrennt gezeigt: Niemand hat sie signiert.',
   kitKeys:
-    'Die Belege dieses Nachweispakets sind mit diesen Schlüsseln signiert. Vergleichen Sie jeden Fingerabdruck mit dem, den der Zertifizierungsdienst veröffentlicht (fragen Sie den Absender des Pakets oder Ihre IT-Abteilung), bevor Sie ihnen vertrauen:',
-  trustKit: 'Sie stimmen überein: den Schlüsseln dieses Pakets vertrauen',
+    'Die Belege dieses Nachweispakets sind mit diesen Schlüsseln signiert. Vergleichen Sie jeden Fingerabdruck mit dem, den der Zertifizierungsdienst veröffentlicht (beim Dienst selbst, nie beim Absender des Nachweispakets; Ihre IT-Abteilung hilft dabei), bevor Sie ihnen vertrauen:',
+  trustKit:
+    'Ich habe sie mit den Fingerabdrücken des Dienstes verglichen, und sie stimmen überein: den Schlüsseln dieses Nachweispakets vertrauen',
   extraKey: 'Oder dem Protokollschlüssel mit diesem SHA-256-Fingerabdruck vertrauen',
   extraRoot: 'und dem Zeitstempeldienst, dessen Wurzelzertifikat diesen SHA-256-Fingerabdruck hat',
   hexPlaceholder: '64 Hexadezimalzeichen',
@@ -120,7 +121,7 @@ const de: PageWords = {
   tsaRoot: 'Wurzelzertifikat des Zeitstempeldienstes: {{fingerprint}}',
   linesShown: '{{shown}} von {{total}} Zeilen: die ersten {{each}} je Ergebnis, nach Namen geordnet.',
   untrustedInSet:
-    '{{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen: Vergleichen Sie die Fingerabdrücke unter „3. Wessen Signaturen dafür einstehen“ mit denen, die der Dienst veröffentlicht, und kreuzen Sie „Sie stimmen überein“ an, wenn das der Fall ist.',
+    '{{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen: Vergleichen Sie die Fingerabdrücke unter „3. Wessen Signaturen dafür einstehen“ mit denen, die der Dienst veröffentlicht, und kreuzen Sie „… stimmen überein“ an, wenn das der Fall ist.',
   notUsedFromKit: 'Aus dem Nachweispaket nicht verwendet: {{where}}: {{why}}',
   unreadable: 'sie konnte nicht gelesen werden',
   noReceiptIn: {

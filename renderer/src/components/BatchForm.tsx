@@ -66,6 +66,9 @@ export function BatchForm({
           })();
         }}
       >
+        {askWho && <WhoFields value={certifier} onChange={setCertifier} />}
+        {/* What is recorded first: on a small window it must not sit below the button. */}
+        <MetadataFields metadata={metadata} onChange={setMetadata} />
         <ul className="batch-files" aria-label={t('batch.files')}>
           {names.map((name, index) => (
             <li key={`${index}:${name}`}>{name}</li>
@@ -80,8 +83,6 @@ export function BatchForm({
           )}
         </ul>
         <p className="hint">{t('batch.explain')}</p>
-        {askWho && <WhoFields value={certifier} onChange={setCertifier} />}
-        <MetadataFields metadata={metadata} onChange={setMetadata} />
         <div className="actions">
           <button type="button" onClick={onCancel}>
             {t('batch.cancel')}

@@ -281,12 +281,12 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
                   >
                     <td>{result.name}</td>
                     <td>{t(`verifySet.verdicts.${result.verdict}`)}</td>
-                    <td>
+                    {/* The date a person cites; the service's id for whoever looks it up. */}
+                    <td title={result.entry?.certification?.id ?? undefined}>
                       {result.verdict === 'unreadable'
                         ? result.note && say(result.note)
                         : result.entry?.certification?.signedAt
                           ? t('verifySet.signed', {
-                              id: result.entry.certification.id ?? '—',
                               when: format.long(Date.parse(result.entry.certification.signedAt)),
                             })
                           : result.entry
