@@ -66,9 +66,9 @@ export function BatchForm({
           })();
         }}
       >
-        {askWho && <WhoFields value={certifier} onChange={setCertifier} />}
         {/* What is recorded first: on a small window it must not sit below the button. */}
         <MetadataFields metadata={metadata} onChange={setMetadata} />
+        {askWho && <WhoFields value={certifier} onChange={setCertifier} />}
         <ul className="batch-files" aria-label={t('batch.files')}>
           {names.map((name, index) => (
             <li key={`${index}:${name}`}>{name}</li>
