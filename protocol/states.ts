@@ -4,8 +4,17 @@
  * bug caught at the write, not a row gone astray. The rules people see ("waiting", "removable")
  * are derived here too, so the list, the badge, the CLI and the store never disagree.
  */
+import type { Said } from './said';
+import { said } from './said';
+
 export const LOCAL_STATES = ['queued', 'submitting', 'pending', 'anchored', 'failed'] as const;
 export type LocalState = (typeof LOCAL_STATES)[number];
+
+/** A state in a sentence, in the reader's words; one not ours (a register's cell) as written. */
+export const stateSaid = (state: string): Said =>
+  (LOCAL_STATES as readonly string[]).includes(state)
+    ? said(`state.${state as LocalState}`)
+    : said('asWritten', { text: state });
 
 export type StateCounts = Record<LocalState, number>;
 

@@ -1,3 +1,4 @@
+import { stateSaid } from '../../protocol/states';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DocumentVerification, EvidenceCheck, FileVerification } from '../../protocol/views';
@@ -142,7 +143,10 @@ export class Verification {
       const check: EvidenceCheck =
         row.state === 'anchored'
           ? await checkEvidence(row, row.evidence, logKeys)
-          : { verification: 'unverifiable', message: said('evidence.notAnchoredYet', { state: row.state }) };
+          : {
+              verification: 'unverifiable',
+              message: said('evidence.notAnchoredYet', { state: stateSaid(row.state) }),
+            };
       certifications.push({ row, check });
     }
     const sameName = certifications.length

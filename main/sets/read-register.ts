@@ -1,3 +1,4 @@
+import { stateSaid } from '../../protocol/states';
 import { parse } from 'csv-parse/sync';
 import { readFileSync, statSync } from 'node:fs';
 import { LimitExceeded } from '../../protocol/limits';
@@ -137,7 +138,8 @@ async function referenceOf(
           where: `${path}, line ${line}`,
           why: said('sets.why.notAnchored', {
             name: cellOf(record, at.file) || cellOf(record, at.path),
-            state,
+            // The register's own word for it, said as the reader says a state.
+            state: stateSaid(state),
           }),
         });
         continue;

@@ -1,3 +1,4 @@
+import { stateSaid } from '../../protocol/states';
 import { canTransition } from '../../protocol/states';
 import type { LocalState } from '../../protocol/states';
 import type { ErrorCode } from '../../protocol/errors';
@@ -43,10 +44,14 @@ export class IllegalTransition extends DeskError {
     readonly from: LocalState,
     readonly to: LocalState,
   ) {
-    super('illegal_transition', said('queue.illegalTransition', { from, to }), {
-      from,
-      to,
-    });
+    super(
+      'illegal_transition',
+      said('queue.illegalTransition', { from: stateSaid(from), to: stateSaid(to) }),
+      {
+        from,
+        to,
+      },
+    );
   }
 }
 

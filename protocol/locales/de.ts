@@ -574,6 +574,13 @@ export const de: Catalogue = {
   },
   said: {
     asWritten: '{{text}}',
+    state: {
+      queued: 'eingereiht',
+      submitting: 'wird gesendet',
+      pending: 'in Bearbeitung',
+      anchored: 'verankert',
+      failed: 'fehlgeschlagen',
+    },
     preferences: {
       sourceSystemByPolicy:
         'Ihre IT-Abteilung legt das Quellsystem für diesen Computer fest (Richtlinie SourceSystem).',
@@ -735,7 +742,7 @@ export const de: Catalogue = {
       keptAsReceived: '{{reason}} Der Nachweis wird unverändert aufbewahrt.',
       didNotVerify: 'Der Nachweis hält der Prüfung nicht stand: {{reason}}',
       verified: 'Nachweis geprüft: Eintrag {{entry}} von {{size}} im Protokoll, signiert am {{signedAt}}.',
-      notAnchoredYet: 'Noch nicht verankert (Status „{{state}}“).',
+      notAnchoredYet: 'Noch nicht verankert ({{state}}).',
       failure: {
         evidence_unreadable: 'der Nachweis kann nicht gelesen werden',
         leaf_hash_mismatch: 'sein Protokolleintrag passt nicht zu der Zertifizierung, die er beschreibt',
@@ -802,8 +809,7 @@ export const de: Catalogue = {
     queue: {
       noCertification: 'Es gibt keine Zertifizierung {{id}}.',
       notRemovable: '{{name}} wurde bereits an den Dienst gesendet und kann nicht entfernt werden.',
-      illegalTransition:
-        'Diese Zertifizierung hat jetzt den Status „{{from}}“ und kann daher nicht in den Status „{{to}}“ wechseln.',
+      illegalTransition: 'Diese Zertifizierung ist jetzt {{from}} und kann daher nicht {{to}} werden.',
     },
     database: {
       tooNew:
@@ -885,7 +891,7 @@ export const de: Catalogue = {
         noHash: 'sie hat keinen Hash',
         notARegister: 'es ist kein Register, das Evidence Desk lesen kann ({{detail}})',
         noColumn: 'das Register hat keine Spalte {{columns}}',
-        notAnchored: '{{name}} hat den Status „{{state}}“ und ist nicht verankert: nicht mitgezählt',
+        notAnchored: '{{name}} ist {{state}}, nicht verankert: nicht mitgezählt',
         notASha256: 'sein SHA-256 ist keiner: {{value}}',
         notAKit: 'es ist kein Nachweispaket (es hat keinen Ordner certifications)',
         notAZip: 'es ist weder der Ordner eines Nachweispakets noch eine lesbare ZIP-Datei',
@@ -942,7 +948,7 @@ export const de: Catalogue = {
       custom: 'Eigener Dienst',
     },
     state: {
-      queued: 'wartet',
+      queued: 'eingereiht',
       submitting: 'wird gesendet',
       pending: 'in Bearbeitung',
       anchored: 'verankert',

@@ -560,6 +560,14 @@ export const en = {
    */
   said: {
     asWritten: '{{text}}',
+    /** A certification's state in a sentence, one word each (docs/glossary.md). */
+    state: {
+      queued: 'queued',
+      submitting: 'sending',
+      pending: 'pending',
+      anchored: 'anchored',
+      failed: 'failed',
+    },
     preferences: {
       sourceSystemByPolicy:
         'Your IT department sets the source system for this computer (policy SourceSystem).',
@@ -887,7 +895,7 @@ export const en = {
     },
     state: {
       queued: 'queued',
-      submitting: 'submitting',
+      submitting: 'sending',
       pending: 'pending',
       anchored: 'anchored',
       failed: 'failed',

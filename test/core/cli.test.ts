@@ -37,7 +37,7 @@ describe('evidence-desk CLI', () => {
     expect(result.stderr.match(/hashed 2 of 2 files \(100%\)/g)).toHaveLength(1);
     expect(result.stderr).not.toMatch(/hashed 0 of 0/);
     // --wait says how the wait goes, a line per change when not on a terminal.
-    expect(result.stderr).toMatch(/^waiting for anchoring: (queued|submitting|pending) 2$/m);
+    expect(result.stderr).toMatch(/^waiting for anchoring: (queued|sending|pending) 2$/m);
     expect(result.stderr).toMatch(/^waiting for anchoring: anchored 2$/m);
 
     const verified = await cli(['verify', a!, '--json']);

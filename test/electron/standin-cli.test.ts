@@ -34,7 +34,7 @@ describe('the installed app with --cli', () => {
   it('runs a command without a window and exits with its code, also through the exit-code file', async () => {
     const status = await runInstalled(['status', '--data-dir', ws.dataDir], join(ws.dir, 'status.code'));
     expect(status.stderr).toBe('');
-    expect(status.stdout).toMatch(/^queued 0, submitting 0, pending 0, anchored 0, failed 0$/m);
+    expect(status.stdout).toMatch(/^queued 0, sending 0, pending 0, anchored 0, failed 0$/m);
     expect(status.code).toBe(0);
     expect(readFileSync(join(ws.dir, 'status.code'), 'utf8')).toBe('0');
 

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../protocol/locales/en';
 import { de } from '../../protocol/locales/de';
+import { sayerFor } from '../../protocol/locales';
+import { said } from '../../protocol/said';
+import { stateSaid } from '../../protocol/states';
 
 // docs/glossary.md is the one name per thing: each catalogue uses its terms, and never the words
 // the glossary rules out (a reviewer found "Charge", "Log", "Baumkopf", "asset type" in them).
@@ -54,4 +57,20 @@ describe('the glossary (docs/glossary.md)', () => {
       }
     },
   );
+});
+
+describe('a state inside a sentence', () => {
+  it('is the reader’s word for it, never the code (a German sentence said "queued" and "submitting")', () => {
+    const waiting = said('evidence.notAnchoredYet', { state: stateSaid('submitting') });
+    expect(sayerFor('de')(waiting)).toBe('Noch nicht verankert (wird gesendet).');
+    expect(sayerFor('en')(waiting)).toBe('Not anchored yet (sending).');
+    const refused = said('queue.illegalTransition', { from: stateSaid('anchored'), to: stateSaid('queued') });
+    expect(sayerFor('de')(refused)).toBe(
+      'Diese Zertifizierung ist jetzt verankert und kann daher nicht eingereiht werden.',
+    );
+    // A register's cell that is not one of ours is said as written.
+    expect(
+      sayerFor('de')(said('sets.why.notAnchored', { name: 'a.pdf', state: stateSaid('lost') })),
+    ).toContain('lost');
+  });
 });
