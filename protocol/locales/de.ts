@@ -3,6 +3,15 @@ import { LIMITS, byteSize as size } from '../limits';
 
 const number = (n: number) => n.toLocaleString('de');
 
+/** A certification's state, one word each, in sentences and on the command line (docs/glossary.md). */
+const STATE_WORDS = {
+  queued: 'eingereiht',
+  submitting: 'wird gesendet',
+  pending: 'in Bearbeitung',
+  anchored: 'verankert',
+  failed: 'fehlgeschlagen',
+};
+
 /** German: every key of the English catalogue, checked by TypeScript. */
 export const de: Catalogue = {
   app: {
@@ -574,13 +583,7 @@ export const de: Catalogue = {
   },
   said: {
     asWritten: '{{text}}',
-    state: {
-      queued: 'eingereiht',
-      submitting: 'wird gesendet',
-      pending: 'in Bearbeitung',
-      anchored: 'verankert',
-      failed: 'fehlgeschlagen',
-    },
+    state: STATE_WORDS,
     preferences: {
       sourceSystemByPolicy:
         'Ihre IT-Abteilung legt das Quellsystem für diesen Computer fest (Richtlinie SourceSystem).',
@@ -947,13 +950,7 @@ export const de: Catalogue = {
       production: 'Produktivdienst',
       custom: 'Eigener Dienst',
     },
-    state: {
-      queued: 'eingereiht',
-      submitting: 'wird gesendet',
-      pending: 'in Bearbeitung',
-      anchored: 'verankert',
-      failed: 'fehlgeschlagen',
-    },
+    state: STATE_WORDS,
     row: {
       failed: 'fehlgeschlagen: {{reason}}',
       noReason: 'kein Grund angegeben',

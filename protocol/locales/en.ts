@@ -5,6 +5,15 @@
  */
 import { BOUND_WORDS, LIMITS } from '../limits';
 
+/** A certification's state, one word each, in sentences and on the command line (docs/glossary.md). */
+const STATE_WORDS = {
+  queued: 'queued',
+  submitting: 'sending',
+  pending: 'pending',
+  anchored: 'anchored',
+  failed: 'failed',
+};
+
 export const en = {
   app: {
     header: {
@@ -561,13 +570,7 @@ export const en = {
   said: {
     asWritten: '{{text}}',
     /** A certification's state in a sentence, one word each (docs/glossary.md). */
-    state: {
-      queued: 'queued',
-      submitting: 'sending',
-      pending: 'pending',
-      anchored: 'anchored',
-      failed: 'failed',
-    },
+    state: STATE_WORDS,
     preferences: {
       sourceSystemByPolicy:
         'Your IT department sets the source system for this computer (policy SourceSystem).',
@@ -893,13 +896,7 @@ export const en = {
       production: 'Production service',
       custom: 'Custom service',
     },
-    state: {
-      queued: 'queued',
-      submitting: 'sending',
-      pending: 'pending',
-      anchored: 'anchored',
-      failed: 'failed',
-    },
+    state: STATE_WORDS,
     row: {
       failed: 'failed: {{reason}}',
       noReason: 'no reason given',
