@@ -5,14 +5,15 @@ import type { Said } from './said';
  * Verifying a whole set of documents (a production, a data room) against a reference: a kit, a
  * custody register, a load file, or this computer's register. What each shell shows and reports.
  */
+// Problems first, as a reader works through them (the filters, and the lines on screen).
 export const SET_VERDICTS = [
-  'verified',
-  'untrusted',
   'changed',
-  'renamed',
-  'not_certified',
   'missing',
   'unreadable',
+  'not_certified',
+  'renamed',
+  'untrusted',
+  'verified',
 ] as const;
 export type SetVerdict = (typeof SET_VERDICTS)[number];
 
@@ -121,7 +122,7 @@ export function setReportView(report: SetReport, linesPerVerdict: number): SetRe
 }
 
 /**
- * The lines a screen shows of a report, in its order: the first `linesPerVerdict` of all together,
+ * The lines a screen shows of a report, problems first (SET_VERDICTS' order, names in order within): the first `linesPerVerdict` of all together,
  * and the first of each verdict, so that every kind of failure is in view whatever the set's size.
  */
 export function linesShown(lines: Iterable<SetResult>, linesPerVerdict: number): SetResult[] {
@@ -132,7 +133,9 @@ export function linesShown(lines: Iterable<SetResult>, linesPerVerdict: number):
     perVerdict.set(line.verdict, count + 1);
     if (shown.length < linesPerVerdict || count < linesPerVerdict) shown.push(line);
   }
-  return shown;
+  // Problems first, each verdict's lines in name order (a stable sort keeps the report's order).
+  const rank = (line: SetResult) => SET_VERDICTS.indexOf(line.verdict);
+  return shown.sort((a, b) => rank(a) - rank(b));
 }
 
 export interface SetProgress {

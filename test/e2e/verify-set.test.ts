@@ -66,7 +66,18 @@ describe('verifying a set in the app', () => {
     await expect.poll(() => inSight(dialog.locator('tbody tr').first())).toBe(true);
     const rows = () =>
       dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
-    expect((await rows()).sort()).toEqual(['changed', 'not_certified', 'verified', 'verified']);
+    // Problems first, in the filters and in the lines.
+    expect(await rows()).toEqual(['changed', 'not_certified', 'verified', 'verified']);
+    expect(await dialog.getByRole('group', { name: 'Show' }).getByRole('button').allTextContents()).toEqual([
+      'All (4)',
+      'Changed (1)',
+      'Missing (0)',
+      'Unreadable (0)',
+      'Not certified (1)',
+      'Renamed (0)',
+      'Certified, key not trusted (0)',
+      'Verified (2)',
+    ]);
     await dialog.getByRole('button', { name: 'Changed (1)' }).click();
     expect(await rows()).toEqual(['changed']);
     expect(await dialog.locator('tbody').textContent()).toContain('letter.pdf');
