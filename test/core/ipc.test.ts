@@ -153,10 +153,12 @@ describe('the bridge to the core', () => {
     if (!answer.ok) throw new Error(answer.error.message);
     const view = answer.value;
     expect(view.summary.counts).toMatchObject({ verified: 600, changed: 1 });
-    // 500 lines of all (and so of verified), and the one changed line that sorts after them.
+    // 500 lines of all (and so of verified), and the one changed line whose name sorts after them:
+    // shown first, as problems are.
     expect(view.linesPerVerdict).toBe(500);
     expect(view.results).toHaveLength(501);
-    expect(view.results.at(-1)).toMatchObject({ name: 'zzz changed.pdf', verdict: 'changed' });
+    expect(view.results[0]).toMatchObject({ name: 'zzz changed.pdf', verdict: 'changed' });
+    expect(view.results.at(-1)).toMatchObject({ name: 'doc-499.pdf', verdict: 'verified' });
   });
 
   it('refuses malformed input with a clear error value and never throws', async () => {
