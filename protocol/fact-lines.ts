@@ -2,9 +2,19 @@ import type { ReceiptVerdict } from './receipt';
 import { plainEnglish as inEnglish } from './locales/plain';
 import { eventSaid, kindSaid } from './vocabulary';
 
+// A register words the same few pairs on each of its 10,000 rows: each pair is worded once.
+const wordedPairs = new Map<string, string>();
+
 /** An event and kind of document in English words, the codes kept only when not ones we name. */
-export const eventAndKindInEnglish = (event: string, kind: string): string =>
-  [inEnglish(eventSaid(event)), kind && inEnglish(kindSaid(kind))].filter(Boolean).join(' · ');
+export function eventAndKindInEnglish(event: string, kind: string): string {
+  const key = `${event}\u0000${kind}`;
+  let words = wordedPairs.get(key);
+  if (words === undefined) {
+    words = [inEnglish(eventSaid(event)), kind && inEnglish(kindSaid(kind))].filter(Boolean).join(' · ');
+    if (wordedPairs.size < 1000) wordedPairs.set(key, words);
+  }
+  return words;
+}
 
 /** Which fact a line states: the key of its label in every shell (English here, i18next in the app). */
 export type FactKey =
