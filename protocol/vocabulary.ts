@@ -17,7 +17,6 @@ export const EVENTS = [
   'DOCUMENT_APPROVED',
   'DOCUMENT_ARCHIVED',
 ] as const;
-export type KnownEvent = (typeof EVENTS)[number];
 
 export const KINDS = [
   'contract',
@@ -30,7 +29,6 @@ export const KINDS = [
   'recording',
   'document',
 ] as const;
-export type KnownKind = (typeof KINDS)[number];
 
 const isKnown = <T extends string>(list: readonly T[], code: string): code is T =>
   (list as readonly string[]).includes(code);

@@ -433,7 +433,7 @@ export const de: Catalogue = {
       all: 'Alle ({{count, number}})',
       verdicts: {
         verified: 'Geprüft',
-        untrusted: 'Zertifiziert, Schlüssel nicht vertraut',
+        untrusted: 'Zertifiziert, Schlüssel noch nicht bestätigt',
         changed: 'Geändert',
         renamed: 'Umbenannt',
         not_certified: 'Nicht zertifiziert',
@@ -998,7 +998,7 @@ export const de: Catalogue = {
     sets: {
       verdict: {
         verified: 'geprüft',
-        untrusted: 'zertifiziert, Schlüssel nicht vertraut',
+        untrusted: 'zertifiziert, Schlüssel noch nicht bestätigt',
         changed: 'geändert',
         renamed: 'umbenannt',
         not_certified: 'nicht zertifiziert',
@@ -1021,7 +1021,7 @@ export const de: Catalogue = {
         'NICHT BESTANDEN: die Referenz enthält keine verwendbare Zertifizierung (siehe oben), daher konnte kein Dokument als zertifiziert gefunden werden.',
       untrusted:
         'NOCH NICHT BESTANDEN: {{count}} zertifiziert, aber mit einem Schlüssel signiert, dem Sie noch nicht vertrauen. Vergleichen Sie jeden Fingerabdruck unten mit dem vom Dienst veröffentlichten (beim Dienst selbst, nie beim Absender des Nachweispakets; Ihre IT-Abteilung hilft dabei):',
-      untrustedCount: ', {{count}} unter einem nicht vertrauten Schlüssel zertifiziert',
+      untrustedCount: ', {{count}} zertifiziert mit einem Schlüssel, dem noch nicht vertraut wird',
       untrustedNext: 'Wenn sie übereinstimmen, führen Sie denselben Befehl erneut mit {{options}} aus.',
       trustedFromKit: 'Den Schlüsseln dieses Nachweispakets wird wie verlangt vertraut (--trust-kit):',
       logKey: '  Protokollschlüssel                        {{fingerprint}}',
