@@ -4,6 +4,8 @@ import { Problem } from './problem';
 
 /** onRequest hook: drops the connection or fails the request before anything is done, as configured. */
 export function injectRequestFaults(context: SandboxContext) {
+  // Injected errors alternate 503 (with Retry-After) and 500, so any two in a row show a client both.
+  let injected = 0;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     refuseAbsentPath(context, request);
     const faults = context.faults();
@@ -12,7 +14,7 @@ export function injectRequestFaults(context: SandboxContext) {
       return reply;
     }
     if (faults.errorRate > 0 && Math.random() < faults.errorRate) {
-      const unavailable = Math.random() < 0.5;
+      const unavailable = injected++ % 2 === 0;
       throw new Problem(
         unavailable ? 503 : 500,
         'fault_injected',
