@@ -125,7 +125,8 @@ describe('the desktop app in Chromium', () => {
     const { page } = harness;
     const big = join(harness.ws.dir, 'recording.wav');
     writeFileSync(big, '');
-    truncateSync(big, 3 * 1024 ** 3);
+    // Large enough that its progress is seen for a few seconds, even on a fast computer.
+    truncateSync(big, 1.5 * 1024 ** 3);
     await harness.drop([big]);
     await page.getByRole('button', { name: 'Certify' }).click();
     await page.getByText('Fingerprinting 0 of 1 file', { exact: true }).waitFor();

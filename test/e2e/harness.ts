@@ -15,7 +15,7 @@ import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import type { TestCoreOptions } from '../support/core';
 import { openCore, workspace } from '../support/core';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const RENDERER = join(process.cwd(), 'dist/renderer');
@@ -52,6 +52,32 @@ export interface Harness {
 }
 
 let pageBridge: string | undefined;
+let browser: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for a test file's harnesses, each in a context of its own (its own storage, locale
+ * and time zone): launching a browser costs more than most steps a test takes.
+ */
+function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return browser;
+}
+
+async function closeSharedBrowser(): Promise<void> {
+  const launched = browser;
+  browser = undefined;
+  await (await launched)?.close();
+}
 
 /** The built renderer in real Chromium, talking to a real core through the preload's bridge factory. */
 export async function startHarness(
@@ -116,22 +142,14 @@ export async function startHarness(
       .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = await browser.newPage({
+  const context = await (
+    await sharedBrowser()
+  ).newContext({
     viewport: { width: 1200, height: 800 },
     locale: options.locale ?? 'en-GB',
     timezoneId: 'Europe/Berlin',
   });
+  const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // The page runs under the app's strict CSP (no inline styles or scripts): anything it refuses is a defect.
@@ -204,7 +222,7 @@ export async function startHarness(
     },
     close: async () => {
       stopEvents();
-      await browser.close();
+      await context.close();
       server.close();
       await core.close();
       ws.cleanup();
@@ -245,5 +263,6 @@ export function harnessPerTest(): { start(options?: Parameters<typeof startHarne
     await current?.close();
     current = undefined;
   });
+  afterAll(closeSharedBrowser);
   return { start: async (options) => (current = await startHarness(options)) };
 }
