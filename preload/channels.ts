@@ -14,6 +14,8 @@ export const CALL_NAMES = [
   'verifyDocument',
   'exportEvidence',
   'exportRegister',
+  'saveCertificate',
+  'showSaved',
   'matters',
   'showInFolder',
   'acceptLogKey',

@@ -75,6 +75,10 @@ export const CALLS = {
   verifyDocument: z.object({ path, proofPath: path.optional() }),
   exportEvidence: selection,
   exportRegister: selection,
+  /** One anchored certification's certificate, saved where the person chooses. */
+  saveCertificate: z.object({ id }),
+  /** Shows something saved in this session (a kit, register, report or certificate) in the file manager. */
+  showSaved: z.object({ path }),
   matters: z.object({}),
   showInFolder: z.object({ id }),
   acceptLogKey: z.object({}),
@@ -138,6 +142,9 @@ export interface CallResults {
   exportEvidence: ExportResult | null;
   /** null when the person closed the save dialog without choosing. */
   exportRegister: ExportResult | null;
+  /** null when the person closed the save dialog without choosing. */
+  saveCertificate: { file: string } | null;
+  showSaved: null;
   matters: MattersView;
   showInFolder: null;
   acceptLogKey: { rechecked: number };

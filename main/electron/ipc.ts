@@ -8,6 +8,7 @@ import { createIpcInvoke, forwardCoreEvents } from '../ipc/handlers';
 import type { Logger } from '../logging/logger';
 import type { LanguageChoice } from '../../protocol/locales';
 import { shellText } from './shell-language';
+import type { Catalogue } from '../../protocol/locales/en';
 import { AT_LOGIN_ARG } from '../desktop-policy/login';
 import { isAppPage } from '../desktop-policy/app-scheme';
 import type { CallName } from '../../preload/contract';
@@ -21,6 +22,20 @@ export function wireIpc(
   onLanguage: (language: LanguageChoice) => void,
 ): { send: EventSender; dispose(): void } {
   const t = shellText;
+  /** The native save dialog, in Documents under the suggested name; null when the person cancelled. */
+  const saveAs = async (
+    suggestedName: string,
+    extension: string,
+    words: Record<'title' | 'button' | 'filter', keyof Catalogue['shell']['dialogs']>,
+  ): Promise<string | null> => {
+    const answer = await dialog.showSaveDialog(window, {
+      title: t()(`dialogs.${words.title}`),
+      defaultPath: join(app.getPath('documents'), suggestedName),
+      buttonLabel: t()(`dialogs.${words.button}`),
+      filters: [{ name: t()(`dialogs.${words.filter}`), extensions: [extension] }],
+    });
+    return answer.canceled || !answer.filePath ? null : answer.filePath;
+  };
   const invoke = createIpcInvoke(core, log, {
     chooseExportFolder: async () => {
       const answer = await dialog.showOpenDialog(window, {
@@ -39,29 +54,16 @@ export function wireIpc(
       });
       return answer.canceled || !answer.filePaths[0] ? null : answer.filePaths[0];
     },
-    chooseRegisterFile: async (suggestedName) => {
-      const answer = await dialog.showSaveDialog(window, {
-        title: t()('dialogs.exportRegister'),
-        defaultPath: join(app.getPath('documents'), suggestedName),
-        buttonLabel: t()('dialogs.export'),
-        filters: [{ name: t()('dialogs.csvFilter'), extensions: ['csv'] }],
-      });
-      return answer.canceled || !answer.filePath ? null : answer.filePath;
-    },
-    chooseReportFile: async (suggestedName, format) => {
-      const answer = await dialog.showSaveDialog(window, {
-        title: t()('dialogs.saveReport'),
-        defaultPath: join(app.getPath('documents'), suggestedName),
-        buttonLabel: t()('dialogs.export'),
-        filters: [
-          {
-            name: t()(format === 'pdf' ? 'dialogs.pdfFilter' : 'dialogs.csvReportFilter'),
-            extensions: [format],
-          },
-        ],
-      });
-      return answer.canceled || !answer.filePath ? null : answer.filePath;
-    },
+    chooseRegisterFile: (suggestedName) =>
+      saveAs(suggestedName, 'csv', { title: 'exportRegister', button: 'export', filter: 'csvFilter' }),
+    chooseReportFile: (suggestedName, format) =>
+      saveAs(suggestedName, format, {
+        title: 'saveReport',
+        button: 'export',
+        filter: format === 'pdf' ? 'pdfFilter' : 'csvReportFilter',
+      }),
+    chooseCertificateFile: (suggestedName) =>
+      saveAs(suggestedName, 'pdf', { title: 'saveCertificate', button: 'save', filter: 'certificateFilter' }),
     showInFolder: (path) => shell.showItemInFolder(path),
     // The OS keeps this (login items on macOS, the Run key on Windows); Linux has no such API.
     launchAtLogin: () => (process.platform === 'linux' ? null : app.getLoginItemSettings().openAtLogin),

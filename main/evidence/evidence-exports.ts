@@ -8,13 +8,19 @@ import type { KitTarget } from './kit';
 
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
 export { kitFolderIn } from './kit-folder';
+import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
 import { extname } from 'node:path';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { computerTimeZone } from '../../protocol/time-format';
 import type { SetReport } from '../../protocol/sets';
+
+/** "Contract.pdf.certificate.pdf", as the kit names it. */
+export const certificateFileName = (fileName: string): string => `${safeFileName(fileName)}.certificate.pdf`;
 
 export interface EvidenceExportsDeps {
   store: Store;
@@ -81,6 +87,36 @@ export class EvidenceExports {
       zip: written.zip !== null,
     });
     return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
+  }
+
+  /**
+   * One anchored certification's certificate, on its own, where the person chose: the PDF a lawyer
+   * attaches to an email, with the receipt inside it (enough to verify), sealed like a kit's. It is
+   * written beside the chosen name first, so a failure never leaves half a PDF under that name.
+   */
+  async saveCertificate(id: number, path: string): Promise<{ file: string }> {
+    const row = this.deps.store.queue.get(id);
+    if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
+    if (row.state !== 'anchored')
+      throw new DeskError('invalid_input', said('exports.certificateNotAnchored', { name: row.fileName }));
+    const receipt = this.receiptFor(row);
+    const { certificatePdf } = await import('./pdf/certificate');
+    const partial = `${path}.partial`;
+    try {
+      const pdf = await certificatePdf(receipt, {
+        receiptName: `${safeFileName(receipt.file.name)}.receipt.json`,
+        generatedAt: new Date(),
+        timeZone: computerTimeZone(),
+        timestamper: await this.documentTimestamper(),
+      });
+      await writeFile(partial, pdf);
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw exportFailed(said('exports.certificate'), path, error);
+    }
+    this.deps.log.log('info', 'certificate.saved', { certification: id });
+    return { file: path };
   }
 
   /**

@@ -8,3 +8,10 @@ export function kitFolderIn(parent: string, now = new Date()): string {
   for (let n = 2; existsSync(candidate); n++) candidate = join(parent, `Evidence kit ${stamp} (${n})`);
   return candidate;
 }
+
+/** A name every file system takes (Windows refuses <>:"/\|?* and names ending in a dot or space). */
+export function safeFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  const safe = name.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '');
+  return safe.slice(0, 180) || 'document';
+}

@@ -28,6 +28,7 @@ import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
 import { computerTimeZone } from '../../protocol/time-format';
+import { safeFileName } from './kit-folder';
 
 export interface KitSource {
   count: number;
@@ -231,13 +232,6 @@ function kitSays(page: string, says: Trust & { demo: boolean }): string {
 function pem(derBase64: string, label = 'PUBLIC KEY'): string {
   const lines = derBase64.match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
-}
-
-/** A name every file system takes (Windows refuses <>:"/\|?* and names ending in a dot or space). */
-export function safeFileName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  const safe = name.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '');
-  return safe.slice(0, 180) || 'document';
 }
 
 /** Two documents of the same name become "name" and "name (2)", never one overwriting the other. */

@@ -12,6 +12,7 @@ import type {
 import { CALLS } from '../../preload/contract';
 import type { CertificationRow, LanguageChoice, RowView } from '../../protocol/views';
 import type { EvidenceCore } from '../core';
+import { certificateFileName } from '../evidence/evidence-exports';
 import { isDeskError } from '../errors';
 import type { Logger } from '../logging/logger';
 import { said } from '../../protocol/said';
@@ -36,6 +37,8 @@ export interface ShellServices {
   chooseRegisterFile(suggestedName: string): Promise<string | null>;
   /** Where to save a set's report (CSV or PDF), or null when the person cancelled. */
   chooseReportFile(suggestedName: string, format: 'csv' | 'pdf'): Promise<string | null>;
+  /** Where to save one certificate (a PDF), or null when the person cancelled. */
+  chooseCertificateFile(suggestedName: string): Promise<string | null>;
   /** A folder to watch, or null when the person cancelled. */
   chooseFolderToWatch(): Promise<string | null>;
   /** Shows the file in the system's file manager (Explorer, Finder). */
@@ -52,6 +55,7 @@ export const WINDOWLESS_SHELL: ShellServices = {
   chooseExportFolder: async () => null,
   chooseRegisterFile: async () => null,
   chooseReportFile: async () => null,
+  chooseCertificateFile: async () => null,
   chooseFolderToWatch: async () => null,
   showInFolder: () => undefined,
   launchAtLogin: () => null,
@@ -65,6 +69,12 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
   let lastSetReport: SetReport | null = null;
   // Folders the person chose in the folder dialog: the window can watch these and no other path.
   const chosenFolders = new Set<string>();
+  // What this window saved (kits, registers, reports, certificates): "Open folder" shows these and no other path.
+  const saved = new Set<string>();
+  const remember = <T extends object>(result: T, ...paths: (string | null)[]): T => {
+    for (const path of paths) if (path) saved.add(path);
+    return result;
+  };
   // Calls that only act answer `null`, so "it worked" is a value like any other.
   const acting = async (action: () => unknown): Promise<null> => {
     await action();
@@ -93,16 +103,26 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       if (dir === null) return null;
       // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
       const due = progressPace(100);
-      return core.exports.exportEvidence(selection, {
+      const written = await core.exports.exportEvidence(selection, {
         dir,
         onProgress: (done, total) => {
           if (due(done === total)) core.emit('kitProgress', { done, total });
         },
       });
+      return remember(written, written.dir, written.zip);
     },
     exportRegister: async (selection) => {
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
-      return file === null ? null : core.exports.exportRegister(selection, file);
+      return file === null ? null : remember(await core.exports.exportRegister(selection, file), file);
+    },
+    saveCertificate: async ({ id }) => {
+      const row = core.queue.details(id).row;
+      const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
+      return file === null ? null : remember(await core.exports.saveCertificate(id, file), file);
+    },
+    showSaved: ({ path }) => {
+      if (!saved.has(path)) throw new DeskError('forbidden', said('calls.notSavedHere'));
+      return acting(() => shell.showInFolder(path));
     },
     verifySet: async ({ paths, against }) => {
       const report = await core.verification.verifySet(paths, against ?? null, (progress) =>
@@ -122,7 +142,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       );
       if (file === null) return null;
       await core.exports.saveSetReport(lastSetReport, file);
-      return { file };
+      return remember({ file }, file);
     },
     watchedFolders: () => core.watched.list(),
     chooseFolderToWatch: async () => {

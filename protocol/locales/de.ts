@@ -99,7 +99,7 @@ export const de: Catalogue = {
       alreadyQueuedAs: 'wartet bereits seit {{when}} auf Zertifizierung als „{{name}}“',
       certifyAgain_one: 'Erneut zertifizieren',
       certifyAgain_other: 'Alle erneut zertifizieren',
-      dismiss: 'Schließen',
+      dismiss: 'Ausblenden',
       writingRegister: 'Register wird geschrieben…',
       wroteRegister_one:
         'Register mit {{count}} Zertifizierung in {{file}} geschrieben. Es lässt sich in Excel öffnen: wer was wann zertifiziert hat, jede Statusänderung und jede Entfernung.',
@@ -110,6 +110,10 @@ export const de: Catalogue = {
         'Nachweise von {{count}} Zertifizierung in {{dir}} gespeichert: ein Zertifikat und ein Beleg, das Register und verify.html für die Empfänger.',
       savedEvidence_other:
         'Nachweise von {{count}} Zertifizierungen in {{dir}} gespeichert: je ein Zertifikat und ein Beleg, das Register und verify.html für die Empfänger.',
+      savingCertificate: 'Zertifikat wird gespeichert…',
+      savedCertificate:
+        'Zertifikat von {{name}} als {{file}} gespeichert. Der Beleg ist darin enthalten: Das PDF allein genügt zur Prüfung.',
+      openFolder: 'Ordner öffnen',
       sendingAgain_one: '{{count}} Zertifizierung wird erneut gesendet.',
       sendingAgain_other: '{{count}} Zertifizierungen werden erneut gesendet.',
     },
@@ -264,6 +268,7 @@ export const de: Catalogue = {
       none: '—',
       sendAgain: 'Erneut senden',
       saveEvidence: 'Nachweise speichern…',
+      saveCertificate: 'Zertifikat speichern (PDF)…',
       remove: 'Entfernen…',
       removeQuestion: 'Diese Zertifizierung entfernen?',
       removeNeverSent:
@@ -849,6 +854,9 @@ export const de: Catalogue = {
       register: 'Das Register',
       report: 'Der Bericht',
       chosenPlace: 'dem gewählten Speicherort',
+      certificate: 'Das Zertifikat',
+      certificateNotAnchored:
+        '„{{name}}“ ist noch nicht verankert: Sein Zertifikat kann gespeichert werden, sobald es verankert ist, damit die Empfänger es prüfen können.',
       why: {
         ENOENT: 'dieser Ordner existiert nicht',
         EACCES: 'Evidence Desk darf dort nicht schreiben',
@@ -928,6 +936,7 @@ export const de: Catalogue = {
       internal:
         'In Evidence Desk ist etwas schiefgegangen; die Einzelheiten stehen im Fehlerprotokoll der Anwendung.',
       invalidInput: 'Evidence Desk wurde etwas gefragt, das es nicht lesen kann: {{detail}}',
+      notSavedHere: 'Evidence Desk zeigt nur Ordner von dem, was es selbst gespeichert hat.',
     },
   },
   cli: {
@@ -1212,6 +1221,9 @@ export const de: Catalogue = {
       pdfFilter: 'Bericht (PDF)',
       csvReportFilter: 'Bericht für Excel (CSV)',
       csvFilter: 'Register für Excel (CSV)',
+      saveCertificate: 'Zertifikat speichern',
+      save: 'Speichern',
+      certificateFilter: 'Zertifikat (PDF)',
       cannotStart: 'Evidence Desk kann nicht starten',
     },
   },

@@ -108,6 +108,10 @@ export const en = {
         'Saved the evidence of {{count}} certification in {{dir}}: a certificate and a receipt, the register, and verify.html for whoever receives it.',
       savedEvidence_other:
         'Saved the evidence of {{count}} certifications in {{dir}}: a certificate and a receipt for each, the register, and verify.html for whoever receives it.',
+      savingCertificate: 'Saving the certificate…',
+      savedCertificate:
+        'Saved the certificate of {{name}} as {{file}}. The receipt is inside it: the PDF alone is enough to check.',
+      openFolder: 'Open folder',
       sendingAgain_one: 'Sending {{count}} certification again.',
       sendingAgain_other: 'Sending {{count}} certifications again.',
     },
@@ -258,6 +262,7 @@ export const en = {
       none: '—',
       sendAgain: 'Send again',
       saveEvidence: 'Save evidence…',
+      saveCertificate: 'Save certificate (PDF)…',
       remove: 'Remove…',
       removeQuestion: 'Remove this certification?',
       removeNeverSent:
@@ -801,6 +806,9 @@ export const en = {
       register: 'The register',
       report: 'The report',
       chosenPlace: 'the chosen place',
+      certificate: 'The certificate',
+      certificateNotAnchored:
+        '“{{name}}” is not anchored yet: its certificate can be saved once it is, so that whoever receives it can check it.',
       why: {
         ENOENT: 'that folder does not exist',
         EACCES: 'Evidence Desk is not allowed to write there',
@@ -873,6 +881,7 @@ export const en = {
       unknown: 'That action does not exist.',
       internal: 'Something went wrong in Evidence Desk; the details are in its log.',
       invalidInput: 'Evidence Desk was asked something it cannot read: {{detail}}',
+      notSavedHere: 'Evidence Desk shows only folders of what it saved itself.',
     },
   },
   /** The command line's own words (evidence-desk), in the language LANG or LC_ALL asks for. */
@@ -1153,6 +1162,9 @@ export const en = {
       saveReport: 'Save the verification report',
       pdfFilter: 'Report (PDF)',
       csvReportFilter: 'Report for Excel (CSV)',
+      saveCertificate: 'Save the certificate',
+      save: 'Save',
+      certificateFilter: 'Certificate (PDF)',
       cannotStart: 'Evidence Desk cannot start',
     },
   },

@@ -20,7 +20,15 @@ import { CertificationList } from './components/CertificationList';
 import { Details } from './components/Details';
 import { DropZone, pathsOf } from './components/DropZone';
 import { FILTERS, FilterBar } from './components/FilterBar';
-import { certify, exportRegister, saveEvidence, sendAgain, shownSelection, toggleChosenRow } from './actions';
+import {
+  certify,
+  exportRegister,
+  saveCertificate,
+  saveEvidence,
+  sendAgain,
+  shownSelection,
+  toggleChosenRow,
+} from './actions';
 import type { NoticeContent } from './components/Notice';
 import { Notice } from './components/Notice';
 import { Settings } from './components/Settings';
@@ -101,7 +109,8 @@ export function App() {
           <HiddenPicker ref={folderInput} folder onPick={(files) => setChosen(pathsOf(files))} />
         </section>
         <ProgressBars />
-        {notice && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
+        {/* With a certification's details open, they say it (this would be behind them). */}
+        {notice && openId === null && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
         <FilterBar
           filter={filter}
           onFilter={(index) => desk.set({ filter: index })}
@@ -141,6 +150,7 @@ export function App() {
           id={openId}
           onClose={() => desk.set({ openId: null })}
           onSaveEvidence={(ids) => void saveEvidence({ ids })}
+          onSaveCertificate={(row) => void saveCertificate(row)}
         />
       )}
       {verifying && <VerifyDialog dropped={verifying} onClose={() => desk.set({ verifying: null })} />}

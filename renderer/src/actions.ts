@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import type { BatchMetadata } from '../../protocol/certification-request';
-import type { EvidenceSelection, ExportResult, RowView } from '../../protocol/views';
+import type { EvidenceSelection, RowView } from '../../protocol/views';
 import { ask, bridge, messageOf } from './bridge';
 import { FILTERS } from './components/FilterBar';
 import { desk } from './store';
@@ -27,16 +27,18 @@ export function toggleChosenRow(row: RowView): void {
 }
 
 /** Runs a save (kit or register) with a notice while it works, and says where it went or why not. */
-async function saving(
+async function saving<Saved extends { dir?: string | null; file?: string | null }>(
   working: string,
-  save: () => Promise<ExportResult | null>,
-  done: (saved: ExportResult) => string,
+  save: () => Promise<Saved | null>,
+  done: (saved: Saved) => string,
 ): Promise<void> {
   say(working);
   try {
     const saved = await save();
     // null: the person closed the save dialog, and nothing needs saying.
-    desk.set({ notice: saved && { text: done(saved), problems: [] } });
+    desk.set({
+      notice: saved && { text: done(saved), problems: [], openFolder: saved.dir ?? saved.file ?? undefined },
+    });
   } catch (error) {
     say(messageOf(error));
   }
@@ -55,6 +57,13 @@ export const saveEvidence = (selection: EvidenceSelection) =>
     // The kit's progress bar goes with the save, whichever way it ends.
     () => ask(bridge().exportEvidence(selection)).finally(() => desk.set({ kitProgress: null })),
     (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
+  );
+
+export const saveCertificate = (row: Pick<RowView, 'id' | 'fileName'>) =>
+  saving(
+    t('notice.savingCertificate'),
+    () => ask(bridge().saveCertificate({ id: row.id })),
+    (saved) => t('notice.savedCertificate', { name: row.fileName, file: saved.file }),
   );
 
 export async function sendAgain(rows: RowView[]): Promise<void> {

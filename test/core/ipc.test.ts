@@ -48,6 +48,8 @@ describe('the bridge to the core', () => {
         'certify',
         'details',
         'exportRegister',
+        'saveCertificate',
+        'showSaved',
         'list',
         'matters',
         'onCommand',

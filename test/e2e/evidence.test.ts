@@ -1,6 +1,8 @@
 import { withAttachmentsUpdated } from '../support/hostile';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
@@ -29,23 +31,53 @@ async function certified(harness: Harness, files: Record<string, string>): Promi
 
 const savedKits = (harness: Harness) => {
   const saved = join(harness.ws.dir, 'saved');
-  return existsSync(saved) ? readdirSync(saved).map((name) => join(saved, name)) : [];
+  return existsSync(saved)
+    ? readdirSync(saved)
+        .filter((name) => name.startsWith('Evidence kit'))
+        .map((name) => join(saved, name))
+    : [];
 };
 
 describe('saving and verifying evidence in the app', () => {
-  it('saves the kit of one certification from its details, and of everything the list shows', async () => {
+  it('saves the certificate of one certification on its own, its kit, and the kit of everything the list shows, each with Open folder', async () => {
     const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
     const { page } = harness;
-    await certified(harness, { 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' });
+    const [lease] = await certified(harness, { 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' });
 
     await page.getByRole('button', { name: 'Lease agreement.pdf', exact: true }).click();
     const details = page.getByRole('dialog', { name: 'Lease agreement.pdf' });
     await expect.poll(() => details.textContent()).toMatch(/DEMO — made on a sandbox/);
+    // The PDF a lawyer attaches to an email: one file, the receipt inside it.
+    await details.getByRole('button', { name: 'Save certificate (PDF)…' }).click();
+    const certificate = join(harness.ws.dir, 'saved', 'Lease agreement.pdf.certificate.pdf');
+    await expect
+      .poll(() => page.locator('.notice').textContent())
+      .toContain(`Saved the certificate of Lease agreement.pdf as ${certificate}.`);
+    const text = execFileSync('pdftotext', ['-layout', certificate, '-']).toString();
+    expect(text).toContain('Lease agreement.pdf');
+    expect(text).toContain(createHash('sha256').update('lease').digest('hex').slice(0, 32));
+    await harness.screenshotEverywhere('details-certificate-saved');
+    await page.getByRole('button', { name: 'Open folder' }).click();
+    await expect.poll(() => harness.shownInFolder).toEqual([certificate]);
+    // The certificate alone verifies its document.
+    expect(await harness.core.verification.verifyDocument(lease!, certificate)).toMatchObject({
+      kind: 'proof',
+      verdict: { verdict: 'verified' },
+      demo: true,
+    });
+    // Only what this window saved is shown: no other path reaches the file manager.
+    expect(await page.evaluate(() => window.evidenceDesk.showSaved({ path: '/etc' }))).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+
     await details.getByRole('button', { name: 'Save evidence…' }).click();
     await expect
-      .poll(() => page.locator('main').textContent())
+      .poll(() => details.locator('.notice').textContent())
       .toMatch(/Saved the evidence of 1 certification in/);
     const [one] = savedKits(harness);
+    await details.getByRole('button', { name: 'Open folder' }).click();
+    await expect.poll(() => harness.shownInFolder.at(-1)).toBe(one);
     expect(readdirSync(join(one!, 'certifications')).sort()).toEqual([
       'Lease agreement.pdf.certificate.pdf',
       'Lease agreement.pdf.receipt.json',

@@ -122,6 +122,10 @@ export async function startHarness(
       mkdirSync(join(ws.dir, 'saved'), { recursive: true });
       return join(ws.dir, 'saved', suggestedName);
     },
+    chooseCertificateFile: async (suggestedName) => {
+      mkdirSync(join(ws.dir, 'saved'), { recursive: true });
+      return join(ws.dir, 'saved', suggestedName);
+    },
     showInFolder: (path) => void shownInFolder.push(path),
     launchAtLogin: () => shell.launchAtLogin,
     setLaunchAtLogin: (on) => void (shell.launchAtLogin = on),

@@ -11,6 +11,7 @@ import { When, useFormat } from '../i18n';
 import { desk, keys, useDesk } from '../store';
 import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
+import { Notice } from './Notice';
 import { StateBadge } from './StateBadge';
 import { useSay } from '../i18n';
 
@@ -29,16 +30,20 @@ export function Details({
   id,
   onClose,
   onSaveEvidence,
+  onSaveCertificate,
 }: {
   id: number;
   onClose(): void;
   onSaveEvidence(ids: number[]): void;
+  onSaveCertificate(row: CertificationRow): void;
 }) {
   const { t } = useTranslation();
   const say = useSay();
   const format = useFormat();
   const offline = useDesk((s) => s.connectivity?.state === 'offline');
   const folders = useDesk((s) => s.folders);
+  // What a save started here did, said here: the window's own notice is behind this dialog.
+  const notice = useDesk((s) => s.notice);
   const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
@@ -249,26 +254,34 @@ export function Details({
           </button>
         </div>
       )}
-      <div className="actions">
-        {row?.state === 'failed' && (
-          <button type="button" onClick={act('retry')}>
-            {t('details.sendAgain')}
+      <div className="dialog-foot">
+        {notice && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
+        <div className="actions">
+          {row?.state === 'failed' && (
+            <button type="button" onClick={act('retry')}>
+              {t('details.sendAgain')}
+            </button>
+          )}
+          {row?.state === 'anchored' && (
+            <button type="button" onClick={() => onSaveCertificate(row)}>
+              {t('details.saveCertificate')}
+            </button>
+          )}
+          {row && (
+            <button type="button" onClick={() => onSaveEvidence([row.id])}>
+              {t('details.saveEvidence')}
+            </button>
+          )}
+          {row && isRemovable(row) && !confirmingRemoval && (
+            <button type="button" onClick={() => setConfirmingRemoval(true)}>
+              {t('details.remove')}
+            </button>
+          )}
+          {/* Not focused first: that would scroll a long panel to its end, past what a reader needs first. */}
+          <button type="button" className="primary" onClick={onClose}>
+            {t('details.close')}
           </button>
-        )}
-        {row && (
-          <button type="button" onClick={() => onSaveEvidence([row.id])}>
-            {t('details.saveEvidence')}
-          </button>
-        )}
-        {row && isRemovable(row) && !confirmingRemoval && (
-          <button type="button" onClick={() => setConfirmingRemoval(true)}>
-            {t('details.remove')}
-          </button>
-        )}
-        {/* Not focused first: that would scroll a long panel to its end, past what a reader needs first. */}
-        <button type="button" className="primary" onClick={onClose}>
-          {t('details.close')}
-        </button>
+        </div>
       </div>
     </Dialog>
   );

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AlreadyCertified, PathProblem } from '../../../protocol/views';
 import { useFormat } from '../i18n';
+import { ask, bridge } from '../bridge';
 import { useSay } from '../i18n';
 
 export interface NoticeContent {
@@ -11,7 +12,11 @@ export interface NoticeContent {
   certifyAgain?(): void;
   /** Goes by itself once nothing waits to be sent or anchored. */
   untilSettled?: boolean;
+  /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
+  openFolder?: string;
 }
+
+const showSaved = (path: string) => ask(bridge().showSaved({ path })).catch(() => undefined);
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 
@@ -57,6 +62,11 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
         {already.length > 0 && notice.certifyAgain && (
           <button type="button" onClick={notice.certifyAgain}>
             {t('notice.certifyAgain', { count: already.length })}
+          </button>
+        )}
+        {notice.openFolder && (
+          <button type="button" onClick={() => void showSaved(notice.openFolder as string)}>
+            {t('notice.openFolder')}
           </button>
         )}
         <button type="button" onClick={onDismiss}>
