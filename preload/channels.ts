@@ -8,6 +8,7 @@ export const CALL_NAMES = [
   'details',
   'retry',
   'remove',
+  'removeChosen',
   'tryNow',
   'setSendingPaused',
   'status',

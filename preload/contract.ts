@@ -69,6 +69,8 @@ export const CALLS = {
   details: z.object({ id }),
   retry: z.object({ id }),
   remove: z.object({ id }),
+  /** Removes those never anchored of the chosen rows (or of all a filter shows); the others stay. */
+  removeChosen: selection,
   tryNow: z.object({}),
   setSendingPaused: z.object({ paused: z.boolean() }),
   status: z.object({}),
@@ -134,6 +136,7 @@ export interface CallResults {
   details: CertificationDetails;
   retry: null;
   remove: null;
+  removeChosen: { removed: number; kept: number };
   tryNow: null;
   setSendingPaused: null;
   status: CoreStatus;

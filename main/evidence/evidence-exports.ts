@@ -195,7 +195,7 @@ export class EvidenceExports {
    * The ids a selection names, in register order (oldest batch first, each in path order): chosen
    * ids of the active profile, or all a filter matches.
    */
-  private selectedIds(selection: EvidenceSelection): number[] {
+  selectedIds(selection: EvidenceSelection): number[] {
     const { queue } = this.deps.store;
     const profileId = this.deps.activeProfileId();
     if (selection.ids)

@@ -94,6 +94,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     details: ({ id }) => core.queue.details(id),
     retry: ({ id }) => acting(() => core.queue.retry(id)),
     remove: ({ id }) => acting(() => core.queue.remove(id)),
+    removeChosen: (selection) => core.queue.removeNeverAnchored(core.exports.selectedIds(selection)),
     tryNow: () => acting(() => core.sync.tryNow()),
     setSendingPaused: ({ paused }) => acting(() => (paused ? core.sync.pause() : core.sync.resume())),
     status: () => core.status(),

@@ -5,6 +5,7 @@ import { DeskError } from '../errors';
 import type { ReceiptContext } from '../evidence/receipt';
 import type { ListQuery, Store } from '../store';
 import { said } from '../../protocol/said';
+import { isRemovable } from '../../protocol/states';
 
 export interface QueueViewDeps {
   store: Store;
@@ -57,6 +58,21 @@ export class QueueView {
   /** Removes a certification never sent (or failed for good); the audit trail keeps what it was. */
   remove(id: number): void {
     this.deps.store.queue.remove(id, currentIdentity());
+  }
+
+  /**
+   * Of these certifications, removes those never anchored (never sent, or failed for good), each
+   * recorded in the audit trail; the others stay, counted.
+   */
+  removeNeverAnchored(ids: readonly number[]): { removed: number; kept: number } {
+    const by = currentIdentity();
+    const outcome = { removed: 0, kept: 0 };
+    for (let i = 0; i < ids.length; i += 500)
+      for (const row of this.deps.store.queue.getMany(ids.slice(i, i + 500))) {
+        if (isRemovable(row)) this.deps.store.queue.remove(row.id, by);
+        outcome[isRemovable(row) ? 'removed' : 'kept']++;
+      }
+    return outcome;
   }
 
   /** The matters used most recently in this profile, for the batch form. */

@@ -114,6 +114,12 @@ export const de: Catalogue = {
       savedCertificate:
         'Zertifikat von {{name}} als {{file}} gespeichert. Der Beleg ist darin enthalten: Das PDF allein genügt zur Prüfung.',
       openFolder: 'Ordner öffnen',
+      removed_one: '{{count, number}} nie verankerte Zertifizierung entfernt.',
+      removed_other: '{{count, number}} nie verankerte Zertifizierungen entfernt.',
+      kept_one:
+        '{{count, number}} bleibt erhalten: Sie ist verankert oder zum Dienst unterwegs und behält ihren Nachweis.',
+      kept_other:
+        '{{count, number}} bleiben erhalten: Sie sind verankert oder zum Dienst unterwegs und behalten ihre Nachweise.',
       sendingAgain_one: '{{count}} Zertifizierung wird erneut gesendet.',
       sendingAgain_other: '{{count}} Zertifizierungen werden erneut gesendet.',
     },
@@ -140,10 +146,17 @@ export const de: Catalogue = {
       sendAgain_one: '{{count}} fehlgeschlagene erneut senden',
       sendAgain_other: '{{count}} fehlgeschlagene erneut senden',
       clear: 'Auswahl aufheben',
+      allShown: 'Alle angezeigten Zertifizierungen sind ausgewählt',
+      remove: 'Entfernen…',
+      removeQuestion: 'Ausgewählte Zertifizierungen entfernen?',
+      removeExplain:
+        'Entfernt werden nur die nie verankerten: nie gesendete oder endgültig fehlgeschlagene. Verankerte und solche, die gerade zum Dienst unterwegs sind, bleiben mit ihren Nachweisen erhalten. Das Register hält jede Entfernung fest und wer sie vorgenommen hat.',
+      keep: 'Behalten',
+      confirmRemove: 'Entfernen',
     },
     list: {
       label: 'Zertifizierungen',
-      chosen: 'Ausgewählt',
+      chooseAll: 'Alle angezeigten Zertifizierungen auswählen',
       choose: '{{name}} auswählen',
       columns: { file: 'Datei', matter: 'Akte', event: 'Ereignis', state: 'Status', added: 'Hinzugefügt' },
       notLoaded:

@@ -112,6 +112,12 @@ export const en = {
       savedCertificate:
         'Saved the certificate of {{name}} as {{file}}. The receipt is inside it: the PDF alone is enough to check.',
       openFolder: 'Open folder',
+      removed_one: 'Removed {{count, number}} certification that was never anchored.',
+      removed_other: 'Removed {{count, number}} certifications that were never anchored.',
+      kept_one:
+        '{{count, number}} stays: it is anchored or on its way to the service, and keeps its evidence.',
+      kept_other:
+        '{{count, number}} stay: they are anchored or on their way to the service, and keep their evidence.',
       sendingAgain_one: 'Sending {{count}} certification again.',
       sendingAgain_other: 'Sending {{count}} certifications again.',
     },
@@ -138,11 +144,18 @@ export const en = {
       sendAgain_one: 'Send {{count}} failed again',
       sendAgain_other: 'Send {{count}} failed again',
       clear: 'Clear choice',
+      allShown: 'All certifications shown are chosen',
+      remove: 'Remove…',
+      removeQuestion: 'Remove the chosen certifications?',
+      removeExplain:
+        'Only those never anchored are removed: never sent, or failed for good. Those anchored or on their way to the service stay, with their evidence. The register records each removal and who made it.',
+      keep: 'Keep them',
+      confirmRemove: 'Remove',
     },
     list: {
       label: 'Certifications',
-      chosen: 'Chosen',
       choose: 'Choose {{name}}',
+      chooseAll: 'Choose all certifications shown',
       columns: { file: 'File', matter: 'Matter', event: 'Event', state: 'State', added: 'Added' },
       notLoaded:
         'These certifications could not be shown: {{reason}}. Nothing is lost: they are still on this computer. Try again; if it keeps happening, restart Evidence Desk and tell your IT department.',

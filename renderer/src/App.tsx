@@ -19,10 +19,16 @@ import { BatchForm } from './components/BatchForm';
 import { CertificationList } from './components/CertificationList';
 import { Details } from './components/Details';
 import { DropZone, pathsOf } from './components/DropZone';
-import { FILTERS, FilterBar } from './components/FilterBar';
+import { FILTERS, FilterBar, SEARCH_FIELD } from './components/FilterBar';
+import { RemoveChosenDialog } from './components/RemoveChosenDialog';
+import { useListShortcuts } from './hooks/useListShortcuts';
 import {
   certify,
+  chooseAllShown,
+  chosenSelection,
+  clearChoice,
   exportRegister,
+  removeChosen,
   saveCertificate,
   saveEvidence,
   sendAgain,
@@ -52,6 +58,8 @@ export function App() {
   const matter = useDesk((state) => state.matter);
   const sort = useDesk((state) => state.sort);
   const selected = useDesk((state) => state.selected);
+  const allShown = useDesk((state) => state.allShown);
+  const confirmingRemoval = useDesk((state) => state.confirmingRemoval);
   const openId = useDesk((state) => state.openId);
   const settingsOpen = useDesk((state) => state.settingsOpen);
   const notice = useDesk((state) => state.notice);
@@ -63,6 +71,15 @@ export function App() {
   const folderInput = useRef<HTMLInputElement>(null);
   const setChosen = (paths: string[]) => desk.set({ chosen: paths });
   const openSettings = () => desk.set({ settingsOpen: true });
+
+  const askToRemove = () => {
+    if (chosenSelection()) desk.set({ confirmingRemoval: true });
+  };
+  useListShortcuts({
+    search: () => document.getElementById(SEARCH_FIELD)?.focus(),
+    chooseAll: chooseAllShown,
+    remove: askToRemove,
+  });
 
   useShellCommands({
     'add-paths': ({ paths }) => setChosen(paths),
@@ -113,26 +130,31 @@ export function App() {
         {notice && openId === null && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
         <FilterBar
           filter={filter}
-          onFilter={(index) => desk.set({ filter: index })}
+          // What "all shown" chose goes when what is shown changes.
+          onFilter={(index) => desk.set({ filter: index, allShown: false })}
           search={search}
-          onSearch={(text) => desk.set({ search: text })}
+          onSearch={(text) => desk.set({ search: text, allShown: false })}
           counts={counts}
           matter={matter}
-          onMatter={(chosenMatter) => desk.set({ matter: chosenMatter })}
+          onMatter={(chosenMatter) => desk.set({ matter: chosenMatter, allShown: false })}
           onSaveEvidence={() => void saveEvidence(shownSelection())}
           onExportRegister={() => void exportRegister(shownSelection())}
         />
-        {selected.size > 0 && (
+        {(selected.size > 0 || allShown) && (
           <SelectionBar
             selected={selected}
-            onSaveEvidence={() => void saveEvidence({ ids: [...selected.keys()] })}
-            onExportRegister={() => void exportRegister({ ids: [...selected.keys()] })}
+            allShown={allShown}
+            onSaveEvidence={() => void saveEvidence(chosenSelection() ?? shownSelection())}
+            onExportRegister={() => void exportRegister(chosenSelection() ?? shownSelection())}
             onSendAgain={() => void sendAgain([...selected.values()].filter((row) => row.state === 'failed'))}
-            onClear={() => desk.set({ selected: new Map() })}
+            onRemove={askToRemove}
+            onClear={clearChoice}
           />
         )}
         <CertificationList
           selected={selected}
+          allShown={allShown}
+          onToggleAll={() => (allShown ? clearChoice() : chooseAllShown())}
           onToggle={toggleChosenRow}
           states={FILTERS[filter]?.states ?? []}
           search={search}
@@ -161,6 +183,12 @@ export function App() {
         />
       )}
       {settingsOpen && <Settings onClose={() => desk.set({ settingsOpen: false })} />}
+      {confirmingRemoval && (
+        <RemoveChosenDialog
+          onRemove={() => void removeChosen()}
+          onKeep={() => desk.set({ confirmingRemoval: false })}
+        />
+      )}
     </DropZone>
   );
 }

@@ -18,6 +18,36 @@ export function shownSelection(): EvidenceSelection {
   return { states: [...(FILTERS[filter]?.states ?? [])], search: search || undefined, matter };
 }
 
+/** The chosen certifications: all the list shows, or the rows ticked; null when none is chosen. */
+export function chosenSelection(): EvidenceSelection | null {
+  const { allShown, selected } = desk.get();
+  if (allShown) return shownSelection();
+  return selected.size ? { ids: [...selected.keys()] } : null;
+}
+
+/** Everything the list shows becomes the choice (the header's box, Ctrl/Cmd+A). */
+export const chooseAllShown = () => desk.set({ allShown: true, selected: new Map() });
+
+export const clearChoice = () => desk.set({ allShown: false, selected: new Map() });
+
+/** Removes those never anchored of the chosen certifications, and says how many went and how many stay. */
+export async function removeChosen(): Promise<void> {
+  const selection = chosenSelection();
+  desk.set({ confirmingRemoval: false });
+  if (!selection) return;
+  try {
+    const { removed, kept } = await ask(bridge().removeChosen(selection));
+    clearChoice();
+    say(
+      [t('notice.removed', { count: removed }), kept > 0 ? t('notice.kept', { count: kept }) : '']
+        .filter(Boolean)
+        .join(' '),
+    );
+  } catch (error) {
+    say(messageOf(error));
+  }
+}
+
 /** A checkbox: the row joins the chosen ones, or leaves them. */
 export function toggleChosenRow(row: RowView): void {
   const after = new Map(desk.get().selected);

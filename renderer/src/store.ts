@@ -41,6 +41,10 @@ export interface DeskState {
   sort: ListSort;
   /** Rows chosen with their checkboxes, for an action on them all. */
   selected: ReadonlyMap<number, RowView>;
+  /** Everything the list shows is chosen (the header's box, Ctrl/Cmd+A), however many rows that is. */
+  allShown: boolean;
+  /** The question before the chosen certifications are removed is open. */
+  confirmingRemoval: boolean;
   /** Paths waiting for the batch form (none: closed). */
   chosen: string[];
   /** The certification whose details are open. */
@@ -68,6 +72,8 @@ const INITIAL: DeskState = {
   matter: undefined,
   sort: { column: 'added', direction: 'desc' },
   selected: new Map(),
+  allShown: false,
+  confirmingRemoval: false,
   chosen: [],
   openId: null,
   settingsOpen: false,

@@ -49,6 +49,7 @@ describe('the bridge to the core', () => {
         'details',
         'exportRegister',
         'saveCertificate',
+        'removeChosen',
         'showSaved',
         'list',
         'matters',

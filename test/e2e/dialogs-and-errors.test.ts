@@ -28,6 +28,51 @@ describe('dialogs, removal and failures the user can see', () => {
     expect(harness.core.status().counts.queued).toBe(1);
   }, 60_000);
 
+  it('chooses all shown with Ctrl+A or the header box, removes those never anchored after the question, and searches on Ctrl+F', async () => {
+    const harness = await harnesses.start({ core: { embeddedSandbox: { batchIntervalMs: 200 } } });
+    const { page, core } = harness;
+    await harness.drop(harness.ws.files({ 'signed.pdf': 'signed' }));
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await expect
+      .poll(() => page.locator('[role="row"] .badge').allTextContents())
+      .toEqual(['Anchored ✓ verified']);
+    core.sync.pause();
+    await harness.drop(harness.ws.files({ 'draft 1.pdf': 'one', 'draft 2.pdf': 'two' }));
+    await page.getByRole('button', { name: 'Certify' }).click();
+    await page.getByRole('button', { name: 'All (3)' }).waitFor();
+
+    // The header's box chooses everything shown; showing something else lets go of that choice.
+    const chooseAll = page.getByRole('checkbox', { name: 'Choose all certifications shown' });
+    await chooseAll.check();
+    const bar = page.getByRole('region', { name: 'Chosen certifications' });
+    await expect.poll(() => bar.textContent()).toContain('All certifications shown are chosen');
+    expect(await page.getByRole('checkbox', { name: 'Choose draft 1.pdf' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: /^Anchored/ }).click();
+    await bar.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^All/ }).click();
+
+    // The keyboard: Ctrl+A chooses all shown, Delete asks first, and only the never anchored go.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+A');
+    await bar.waitFor();
+    await page.keyboard.press('Delete');
+    const question = page.getByRole('dialog', { name: 'Remove the chosen certifications?' });
+    await expect.poll(() => question.textContent()).toContain('Only those never anchored are removed');
+    await harness.screenshotEverywhere('desk-remove-chosen');
+    await question.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.notice').textContent())
+      .toContain(
+        'Removed 2 certifications that were never anchored. 1 stays: it is anchored or on its way to the service, and keeps its evidence.',
+      );
+    await page.getByRole('button', { name: 'All (1)' }).waitFor();
+
+    // Ctrl+F: the search field, ready to type in.
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('signed');
+    expect(await page.getByRole('searchbox').inputValue()).toBe('signed');
+  }, 60_000);
+
   it('moves focus into every dialog, keeps it there, closes on Escape and gives it back', async () => {
     const harness = await harnesses.start({ core: { sync: false } });
     const { page } = harness;

@@ -25,6 +25,9 @@ interface Props {
   /** The rows chosen with their checkboxes, to save, export or send again together. */
   selected: ReadonlyMap<number, RowView>;
   onToggle(row: RowView): void;
+  /** Everything shown is chosen (the header's box); rows are then ticked and cannot be unticked one by one. */
+  allShown: boolean;
+  onToggleAll(): void;
 }
 
 const COLUMNS: { column: SortColumn; first: ListSort['direction'] }[] = [
@@ -49,6 +52,8 @@ export function CertificationList({
   onOpen,
   selected,
   onToggle,
+  allShown,
+  onToggleAll,
 }: Props) {
   const { t } = useTranslation();
   const offline = useDesk((s) => s.connectivity?.state === 'offline');
@@ -100,7 +105,14 @@ export function CertificationList({
     <div className="list" role="table" aria-label={t('list.label')} aria-rowcount={count ?? -1}>
       <div className="list-head" role="row">
         <span role="columnheader" className="select">
-          <span className="visually-hidden">{t('list.chosen')}</span>
+          <input
+            type="checkbox"
+            checked={allShown}
+            onChange={onToggleAll}
+            disabled={count === 0}
+            aria-label={t('list.chooseAll')}
+            title={t('list.chooseAll')}
+          />
         </span>
         {COLUMNS.map(({ column, first }) => {
           const current = sort.column === column;
@@ -155,7 +167,8 @@ export function CertificationList({
                       row={row}
                       offline={offline}
                       onOpen={onOpen}
-                      chosen={selected.has(row.id)}
+                      chosen={allShown || selected.has(row.id)}
+                      allShown={allShown}
                       onToggle={onToggle}
                     />
                   ) : (
@@ -176,12 +189,14 @@ function Row({
   offline,
   onOpen,
   chosen,
+  allShown,
   onToggle,
 }: {
   row: RowView;
   offline: boolean;
   onOpen(row: RowView): void;
   chosen: boolean;
+  allShown: boolean;
   onToggle(row: RowView): void;
 }) {
   const { t } = useTranslation();
@@ -193,6 +208,7 @@ function Row({
         <input
           type="checkbox"
           checked={chosen}
+          disabled={allShown}
           onChange={() => onToggle(row)}
           aria-label={t('list.choose', { name: row.fileName })}
         />

@@ -18,6 +18,9 @@ export const FILTERS: readonly {
 const countOf = (counts: StateCounts, states: readonly LocalState[]) =>
   (states.length ? states : LOCAL_STATES).reduce((sum, state) => sum + counts[state], 0);
 
+/** The search field's id: Ctrl/Cmd+F goes there. */
+export const SEARCH_FIELD = 'list-search';
+
 /** Which certifications the list shows: a state filter with its count, and a search by name or hash. */
 export function FilterBar({
   filter,
@@ -59,6 +62,7 @@ export function FilterBar({
       <label>
         {t('filters.search')}{' '}
         <input
+          id={SEARCH_FIELD}
           type="search"
           value={search}
           onChange={(event) => onSearch(event.target.value)}
