@@ -154,6 +154,14 @@ export const de: Catalogue = {
       keep: 'Behalten',
       confirmRemove: 'Entfernen',
     },
+    rowMenu: {
+      label: 'Was mit {{name}} geschehen soll',
+      details: 'Details öffnen',
+      showInFolder: 'Im Ordner zeigen',
+      saveCertificate: 'Zertifikat speichern (PDF)…',
+      verify: 'Diese Datei prüfen…',
+      remove: 'Entfernen…',
+    },
     list: {
       label: 'Zertifizierungen',
       chooseAll: 'Alle angezeigten Zertifizierungen auswählen',

@@ -152,6 +152,14 @@ export const en = {
       keep: 'Keep them',
       confirmRemove: 'Remove',
     },
+    rowMenu: {
+      label: 'What to do with {{name}}',
+      details: 'Open details',
+      showInFolder: 'Show in folder',
+      saveCertificate: 'Save certificate (PDF)…',
+      verify: 'Verify this file…',
+      remove: 'Remove…',
+    },
     list: {
       label: 'Certifications',
       choose: 'Choose {{name}}',

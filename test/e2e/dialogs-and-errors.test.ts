@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harnessPerTest } from './harness';
 
@@ -40,6 +41,27 @@ describe('dialogs, removal and failures the user can see', () => {
     await harness.drop(harness.ws.files({ 'draft 1.pdf': 'one', 'draft 2.pdf': 'two' }));
     await page.getByRole('button', { name: 'Certify' }).click();
     await page.getByRole('button', { name: 'All (3)' }).waitFor();
+
+    // A row's context menu: what can be done with that certification, and nothing it cannot.
+    await page.getByRole('button', { name: 'signed.pdf', exact: true }).click({ button: 'right' });
+    const signedMenu = page.getByRole('menu', { name: 'What to do with signed.pdf' });
+    await expect
+      .poll(() => signedMenu.getByRole('menuitem').allTextContents())
+      .toEqual(['Open details', 'Show in folder', 'Save certificate (PDF)…', 'Verify this file…']);
+    await harness.screenshotEverywhere('desk-row-menu');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(harness.shownInFolder).toEqual([join(harness.ws.dir, 'docs', 'signed.pdf')]);
+    await signedMenu.waitFor({ state: 'detached' });
+    // From the keyboard too (Shift+F10 on the focused name).
+    await page.getByRole('button', { name: 'draft 1.pdf', exact: true }).focus();
+    await page.keyboard.press('Shift+F10');
+    const draftMenu = page.getByRole('menu', { name: 'What to do with draft 1.pdf' });
+    await expect
+      .poll(() => draftMenu.getByRole('menuitem').allTextContents())
+      .toEqual(['Open details', 'Show in folder', 'Verify this file…', 'Remove…']);
+    await page.keyboard.press('Escape');
+    await draftMenu.waitFor({ state: 'detached' });
 
     // The header's box chooses everything shown; showing something else lets go of that choice.
     const chooseAll = page.getByRole('checkbox', { name: 'Choose all certifications shown' });

@@ -1,12 +1,14 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LocalState } from '../../../protocol/states';
 import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
+import type { RowMenuAt } from './RowMenu';
+import { RowMenu } from './RowMenu';
 import { useTranslation } from 'react-i18next';
 import { When, useSay } from '../i18n';
 import { eventSaid } from '../../../protocol/vocabulary';
@@ -60,6 +62,8 @@ export function CertificationList({
   const scroller = useRef<HTMLDivElement>(null);
   // Known from the last page that answered for this filter; unknown (null) until one has.
   const [total, setTotal] = useState<{ for: string; count: number } | null>(null);
+  const [menu, setMenu] = useState<RowMenuAt | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   const filterKey = JSON.stringify([states, search, matter, sort]);
   const count = total?.for === filterKey ? total.count : null;
 
@@ -153,6 +157,18 @@ export function CertificationList({
                   role="row"
                   aria-rowindex={item.index + 1}
                   className="list-row"
+                  onContextMenu={(event) => {
+                    if (!row) return;
+                    event.preventDefault();
+                    // The keyboard's menu key has no pointer position: the menu opens at the row.
+                    const box = event.currentTarget.getBoundingClientRect();
+                    const byKeyboard = event.clientX === 0 && event.clientY === 0;
+                    setMenu({
+                      row,
+                      x: byKeyboard ? box.left + 40 : event.clientX,
+                      y: byKeyboard ? box.bottom : event.clientY,
+                    });
+                  }}
                   style={{
                     position: 'absolute',
                     top: 0,
@@ -180,6 +196,7 @@ export function CertificationList({
           </div>
         )}
       </div>
+      {menu && <RowMenu at={menu} onClose={closeMenu} />}
     </div>
   );
 }
