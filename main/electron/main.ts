@@ -113,10 +113,13 @@ async function start(): Promise<void> {
     (title, body) => notify({ title, body }),
   );
   const menu = () =>
-    installMenu(window, (command) => ipc.send('command', command), t, {
-      decision: updates.decision,
-      check: updates.check,
-    });
+    installMenu(
+      window,
+      (command) => ipc.send('command', command),
+      t,
+      { decision: updates.decision, check: updates.check },
+      join(here, '../resources/help'),
+    );
   const ipc = wireIpc(core, window, log, (language) => {
     t = setShellLanguage(language);
     menu();

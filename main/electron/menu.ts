@@ -1,4 +1,6 @@
-import { Menu, dialog } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Menu, dialog, shell } from 'electron';
 import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { ShellCommand } from '../../protocol/views';
 import type { ShellText } from '../desktop-policy/background';
@@ -10,6 +12,8 @@ export function installMenu(
   command: (command: ShellCommand) => void,
   t: ShellText,
   updates: { decision: UpdateDecision; check(): void },
+  /** Where the help pages are (resources/help beside the bundles). */
+  helpFolder: string,
 ): void {
   const mac = process.platform === 'darwin';
   const choose = async (properties: ('openFile' | 'openDirectory' | 'multiSelections')[]) => {
@@ -58,6 +62,11 @@ export function installMenu(
           ]),
     ],
   };
+  // In the person's browser, in the menus' language: it reads offline, from the installed app.
+  const openHelp = (section?: string) =>
+    void shell.openExternal(
+      `${pathToFileURL(join(helpFolder, t('menu.helpPage'))).href}${section ? `#${section}` : ''}`,
+    );
   const addPaths = (paths: string[]) => {
     if (paths.length) command({ kind: 'add-paths', paths });
   };
@@ -86,6 +95,15 @@ export function installMenu(
     { role: 'editMenu', label: t('menu.edit') },
     { role: 'viewMenu', label: t('menu.view') },
     { role: 'windowMenu', label: t('menu.window') },
+    {
+      role: 'help',
+      label: t('menu.help'),
+      submenu: [
+        { label: t('menu.userGuide'), click: () => openHelp() },
+        { label: t('menu.othersCheck'), click: () => openHelp('checking') },
+        { label: t('menu.keyboard'), click: () => openHelp('keys') },
+      ],
+    },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }

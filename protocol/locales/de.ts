@@ -1188,6 +1188,11 @@ export const de: Catalogue = {
       edit: 'Bearbeiten',
       view: 'Darstellung',
       window: 'Fenster',
+      help: 'Hilfe',
+      userGuide: 'Hilfe zu Evidence Desk',
+      othersCheck: 'Wie andere Nachweise prüfen',
+      keyboard: 'Tastaturbefehle',
+      helpPage: 'de.html',
     },
     tray: {
       watching_one: '{{count}} Ordner überwacht',

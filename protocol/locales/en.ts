@@ -1129,6 +1129,12 @@ export const en = {
       edit: 'Edit',
       view: 'View',
       window: 'Window',
+      help: 'Help',
+      userGuide: 'Evidence Desk Help',
+      othersCheck: 'How Others Check Evidence',
+      keyboard: 'Keyboard Shortcuts',
+      // The help page in this language, in resources/help/.
+      helpPage: 'en.html',
     },
     tray: {
       watching_one: 'Watching {{count}} folder',

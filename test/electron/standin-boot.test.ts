@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_NAMES, EVENTS, channelOf } from '../../preload/channels';
 import type { TestWorkspace } from '../support/core';
@@ -38,6 +39,7 @@ interface Recorded {
   notifications: { title: string; body: string }[];
   dialogs: { message?: string; buttons?: string[]; defaultId?: number }[];
   guardedContents: number;
+  openedExternally: string[];
   openHandlerRefuses?: string;
 }
 
@@ -180,6 +182,29 @@ describe('the built shell on a stand-in for electron', () => {
       from: 'subframe',
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('opens the help, installed with the app, in the menus’ language and at the section asked for', async () => {
+    await ask({ type: 'menu', menu: 'Help', label: 'Evidence Desk Help' });
+    await ask({ type: 'menu', menu: 'Help', label: 'How Others Check Evidence' });
+    const opened = (await recorded()).openedExternally.slice(-2);
+    expect(opened).toEqual([
+      pathToFileURL(join(DIST, 'resources/help/en.html')).href,
+      `${pathToFileURL(join(DIST, 'resources/help/en.html')).href}#checking`,
+    ]);
+    // Each language's page has every section the menu opens, under the same ids.
+    for (const page of ['en.html', 'de.html']) {
+      const html = readFileSync(join(DIST, 'resources/help', page), 'utf8');
+      expect([...html.matchAll(/<h2 id="([^"]+)"/g)].map((match) => match[1])).toEqual([
+        'certify',
+        'hand-over',
+        'checking',
+        'verify',
+        'watch',
+        'problems',
+        'keys',
+      ]);
+    }
   });
 
   it('builds the menu and the tray, in words', async () => {

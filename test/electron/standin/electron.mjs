@@ -181,11 +181,13 @@ export const ipcMain = {
   },
 };
 
+let applicationMenu = null;
 export const Menu = {
   buildFromTemplate(template) {
     return { template };
   },
   setApplicationMenu(menu) {
+    applicationMenu = menu;
     record.menus.push(labelsOf(menu.template));
   },
 };
@@ -313,6 +315,12 @@ process.on('message', async (order) => {
     case 'quit':
       nextDialogAnswer = order.answer ?? 1;
       app.quit();
+      return answer(null);
+    case 'menu':
+      applicationMenu?.template
+        .find((menu) => menu.label === order.menu)
+        ?.submenu?.find((item) => item.label === order.label)
+        ?.click?.();
       return answer(null);
     case 'tray':
       trays
