@@ -17,6 +17,7 @@ export const CALL_NAMES = [
   'exportRegister',
   'saveCertificate',
   'showSaved',
+  'dragOut',
   'matters',
   'showInFolder',
   'acceptLogKey',

@@ -81,6 +81,8 @@ export const CALLS = {
   saveCertificate: z.object({ id }),
   /** Shows something saved in this session (a kit, register, report or certificate) in the file manager. */
   showSaved: z.object({ path }),
+  /** Starts dragging an anchored certification's certificate or receipt out of the window. */
+  dragOut: z.object({ id, what: z.enum(['certificate', 'receipt']) }),
   matters: z.object({}),
   showInFolder: z.object({ id }),
   acceptLogKey: z.object({}),
@@ -148,6 +150,7 @@ export interface CallResults {
   /** null when the person closed the save dialog without choosing. */
   saveCertificate: { file: string } | null;
   showSaved: null;
+  dragOut: null;
   matters: MattersView;
   showInFolder: null;
   acceptLogKey: { rechecked: number };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { app, dialog, ipcMain, shell } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { app, dialog, ipcMain, nativeImage, shell } from 'electron';
 import { kitFolderIn } from '../evidence/evidence-exports';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import type { EvidenceCore } from '../core';
@@ -65,6 +66,14 @@ export function wireIpc(
     chooseCertificateFile: (suggestedName) =>
       saveAs(suggestedName, 'pdf', { title: 'saveCertificate', button: 'save', filter: 'certificateFilter' }),
     showInFolder: (path) => shell.showItemInFolder(path),
+    // macOS requires an image under the pointer: the app's seal.
+    startDrag: (file) =>
+      window.webContents.startDrag({
+        file,
+        icon: nativeImage.createFromPath(
+          fileURLToPath(new URL('../resources/tray/tray.png', import.meta.url)),
+        ),
+      }),
     // The OS keeps this (login items on macOS, the Run key on Windows); Linux has no such API.
     launchAtLogin: () => (process.platform === 'linux' ? null : app.getLoginItemSettings().openAtLogin),
     setLaunchAtLogin: (on) => app.setLoginItemSettings({ openAtLogin: on, args: [AT_LOGIN_ARG] }),

@@ -14,8 +14,10 @@ import type { DocumentTimestamper } from './pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
-import { extname } from 'node:path';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { computerTimeZone } from '../../protocol/time-format';
 import type { SetReport } from '../../protocol/sets';
 
@@ -37,6 +39,8 @@ export interface EvidenceExportsDeps {
  * profile's certifications, a few hundred rows at a time.
  */
 export class EvidenceExports {
+  private dragFolder: string | undefined;
+
   constructor(private readonly deps: EvidenceExportsDeps) {}
 
   /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
@@ -117,6 +121,29 @@ export class EvidenceExports {
     }
     this.deps.log.log('info', 'certificate.saved', { certification: id });
     return { file: path };
+  }
+
+  /**
+   * An anchored certification's certificate or receipt as a file to drag out of the window (onto
+   * the desktop, into an email), written once per session in a folder of its own under the
+   * system's temporary folder; the drop takes a copy.
+   */
+  async fileToDrag(id: number, what: 'certificate' | 'receipt'): Promise<string> {
+    const row = this.deps.store.queue.get(id);
+    if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
+    this.dragFolder ??= await mkdtemp(join(tmpdir(), 'evidence-desk-drag-'));
+    const name =
+      what === 'certificate'
+        ? certificateFileName(row.fileName)
+        : `${safeFileName(row.fileName)}.receipt.json`;
+    const path = join(this.dragFolder, String(id), name);
+    if (existsSync(path)) return path;
+    await mkdir(dirname(path), { recursive: true });
+    if (what === 'certificate') return (await this.saveCertificate(id, path)).file;
+    if (row.state !== 'anchored')
+      throw new DeskError('invalid_input', said('exports.certificateNotAnchored', { name: row.fileName }));
+    await writeFile(path, `${JSON.stringify(this.receiptFor(row), null, 2)}\n`);
+    return path;
   }
 
   /**

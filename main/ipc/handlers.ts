@@ -41,6 +41,8 @@ export interface ShellServices {
   chooseCertificateFile(suggestedName: string): Promise<string | null>;
   /** A folder to watch, or null when the person cancelled. */
   chooseFolderToWatch(): Promise<string | null>;
+  /** Hands the file to the system's drag and drop, as the mouse drags it out of the window. */
+  startDrag(path: string): void;
   /** Shows the file in the system's file manager (Explorer, Finder). */
   showInFolder(path: string): void;
   /** Whether the app starts at login (the OS keeps this); null where it cannot. */
@@ -58,6 +60,7 @@ export const WINDOWLESS_SHELL: ShellServices = {
   chooseCertificateFile: async () => null,
   chooseFolderToWatch: async () => null,
   showInFolder: () => undefined,
+  startDrag: () => undefined,
   launchAtLogin: () => null,
   setLaunchAtLogin: () => undefined,
   languageChanged: () => undefined,
@@ -121,6 +124,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
       return file === null ? null : remember(await core.exports.saveCertificate(id, file), file);
     },
+    dragOut: async ({ id, what }) =>
+      acting(async () => shell.startDrag(await core.exports.fileToDrag(id, what))),
     showSaved: ({ path }) => {
       if (!saved.has(path)) throw new DeskError('forbidden', said('calls.notSavedHere'));
       return acting(() => shell.showInFolder(path));

@@ -290,6 +290,10 @@ export const de: Catalogue = {
       sendAgain: 'Erneut senden',
       saveEvidence: 'Nachweise speichern…',
       saveCertificate: 'Zertifikat speichern (PDF)…',
+      dragOut: 'Oder herausziehen:',
+      dragCertificate: 'Zertifikat (PDF)',
+      dragReceipt: 'Beleg (JSON)',
+      dragTitle: 'Auf den Schreibtisch, in einen Ordner oder eine E-Mail ziehen',
       remove: 'Entfernen…',
       removeQuestion: 'Diese Zertifizierung entfernen?',
       removeNeverSent:

@@ -284,6 +284,10 @@ export const en = {
       sendAgain: 'Send again',
       saveEvidence: 'Save evidence…',
       saveCertificate: 'Save certificate (PDF)…',
+      dragOut: 'Or drag out:',
+      dragCertificate: 'Certificate (PDF)',
+      dragReceipt: 'Receipt (JSON)',
+      dragTitle: 'Drag onto the desktop, a folder or an email',
       remove: 'Remove…',
       removeQuestion: 'Remove this certification?',
       removeNeverSent:

@@ -50,6 +50,7 @@ describe('the bridge to the core', () => {
         'exportRegister',
         'saveCertificate',
         'removeChosen',
+        'dragOut',
         'showSaved',
         'list',
         'matters',

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
 import type { Sandbox } from '../../sandbox/server';
@@ -64,6 +64,17 @@ describe('saving and verifying evidence in the app', () => {
       kind: 'proof',
       verdict: { verdict: 'verified' },
       demo: true,
+    });
+    // Dragged out onto the desktop or into an email: the files the system's drag and drop carries.
+    await details.getByText('Certificate (PDF)', { exact: true }).dispatchEvent('dragstart');
+    await details.getByText('Receipt (JSON)', { exact: true }).dispatchEvent('dragstart');
+    await expect
+      .poll(() => harness.dragged.map((path) => basename(path)).sort())
+      .toEqual(['Lease agreement.pdf.certificate.pdf', 'Lease agreement.pdf.receipt.json']);
+    const [pdf, receipt] = [...harness.dragged].sort();
+    expect(readFileSync(pdf!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(JSON.parse(readFileSync(receipt!, 'utf8'))).toMatchObject({
+      file: { name: 'Lease agreement.pdf', sha256: createHash('sha256').update('lease').digest('hex') },
     });
     // Only what this window saved is shown: no other path reaches the file manager.
     expect(await page.evaluate(() => window.evidenceDesk.showSaved({ path: '/etc' }))).toMatchObject({

@@ -44,6 +44,8 @@ export interface Harness {
   screenshotEverywhere(name: string): Promise<void>;
   /** The paths "Show in folder" asked the system's file manager to show (a stand-in records them). */
   shownInFolder: string[];
+  /** The files handed to the system's drag and drop (a stand-in records them). */
+  dragged: string[];
   /** What the shell was told: launch at login (as the OS would keep it), language changes. */
   shell: { launchAtLogin: boolean; languages: LanguageChoice[] };
   /** Makes these calls answer with an error, as a failing main process would (fault injection). */
@@ -105,6 +107,8 @@ export async function startHarness(
   await options.before?.(core, ws);
   // Stand-in for Electron's native folder dialog (it cannot run here): the person "chooses" saved/.
   const shownInFolder: string[] = [];
+  // Stand-in for Electron's webContents.startDrag (the system's drag and drop): records the files.
+  const dragged: string[] = [];
   // Stand-in for Electron's login items and menus: records what the app asked of them.
   const shell = { launchAtLogin: false, languages: [] as LanguageChoice[] };
   const invoke = createIpcInvoke(core, silentLogger, {
@@ -127,6 +131,7 @@ export async function startHarness(
       return join(ws.dir, 'saved', suggestedName);
     },
     showInFolder: (path) => void shownInFolder.push(path),
+    startDrag: (path) => void dragged.push(path),
     launchAtLogin: () => shell.launchAtLogin,
     setLaunchAtLogin: (on) => void (shell.launchAtLogin = on),
     languageChanged: (language) => void shell.languages.push(language),
@@ -201,6 +206,7 @@ export async function startHarness(
       await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
     },
     shownInFolder,
+    dragged,
     shell,
     failCalls: (names) => {
       failing.clear();

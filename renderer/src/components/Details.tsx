@@ -256,6 +256,7 @@ export function Details({
       )}
       <div className="dialog-foot">
         {notice && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}
+        {row?.state === 'anchored' && <DragOut id={row.id} />}
         <div className="actions">
           {row?.state === 'failed' && (
             <button type="button" onClick={act('retry')}>
@@ -284,6 +285,31 @@ export function Details({
         </div>
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * The certificate and the receipt, to drag out onto the desktop or into an email: main writes the
+ * file and hands it to the system's drag and drop while the mouse is held.
+ */
+function DragOut({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const drag = (what: 'certificate' | 'receipt') => (event: React.DragEvent) => {
+    event.preventDefault();
+    void ask(bridge().dragOut({ id, what })).catch((error: unknown) =>
+      desk.set({ notice: { text: messageOf(error), problems: [] } }),
+    );
+  };
+  return (
+    <p className="drag-out">
+      {t('details.dragOut')}{' '}
+      <span className="drag-chip" draggable onDragStart={drag('certificate')} title={t('details.dragTitle')}>
+        {t('details.dragCertificate')}
+      </span>{' '}
+      <span className="drag-chip" draggable onDragStart={drag('receipt')} title={t('details.dragTitle')}>
+        {t('details.dragReceipt')}
+      </span>
+    </p>
   );
 }
 
