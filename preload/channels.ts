@@ -18,6 +18,7 @@ export const CALL_NAMES = [
   'saveCertificate',
   'showSaved',
   'dragOut',
+  'cancelExport',
   'matters',
   'showInFolder',
   'acceptLogKey',

@@ -83,6 +83,8 @@ export const CALLS = {
   showSaved: z.object({ path }),
   /** Starts dragging an anchored certification's certificate or receipt out of the window. */
   dragOut: z.object({ id, what: z.enum(['certificate', 'receipt']) }),
+  /** Stops the evidence kit being saved; what was written of it goes. */
+  cancelExport: z.object({}),
   matters: z.object({}),
   showInFolder: z.object({ id }),
   acceptLogKey: z.object({}),
@@ -151,6 +153,7 @@ export interface CallResults {
   saveCertificate: { file: string } | null;
   showSaved: null;
   dragOut: null;
+  cancelExport: null;
   matters: MattersView;
   showInFolder: null;
   acceptLogKey: { rechecked: number };

@@ -60,6 +60,8 @@ export const ERROR_CODES = [
   'verifier_missing',
   'invalid_reference',
   'export_failed',
+  // The person stopped it.
+  'cancelled',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -84,6 +84,7 @@ export class EvidenceExports {
           target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
       },
     ).catch((error: unknown) => {
+      if (target.signal?.aborted) throw new DeskError('cancelled', said('exports.cancelled'));
       throw exportFailed(said('exports.kit'), target.zip ?? target.dir ?? said('exports.chosenPlace'), error);
     });
     this.deps.log.log('info', 'evidence.exported', {

@@ -51,6 +51,8 @@ export interface KitTarget {
   timestamper?: DocumentTimestamper;
   /** False leaves the PDFs unsealed even where an authority is set (the benchmark's reference). */
   seal?: boolean;
+  /** Stops the kit: what was written of it goes (a folder or zip it made), and the kit rejects. */
+  signal?: AbortSignal;
 }
 
 export interface KitWritten {
@@ -73,11 +75,29 @@ const DRAWERS_FROM = 40;
  * time goes through memory, so 10,000 cost what one does.
  */
 export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
+  const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
+  // Only what this kit made goes when it is stopped: never a file that was there before.
+  const before = existsSync(dir) ? new Set(readdirSync(dir)) : null;
+  const zipMade = target.zip !== undefined && !existsSync(target.zip);
+  try {
+    return await writeKitInto(dir, source, target);
+  } catch (error) {
+    if (target.signal?.aborted) {
+      if (!before) rmSync(dir, { recursive: true, force: true });
+      else
+        for (const entry of readdirSync(dir))
+          if (!before.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
+      if (zipMade && target.zip) rmSync(target.zip, { force: true });
+    }
+    throw error;
+  }
+}
+
+async function writeKitInto(dir: string, source: KitSource, target: KitTarget): Promise<KitWritten> {
   const verifier = target.receiptsOnly ? '' : verifierPage();
   const generatedAt = target.now ?? new Date();
   // One zone for the whole kit, read once: every paper of it says the same local times.
   const timeZone = target.timeZone ?? computerTimeZone();
-  const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
   const folder = join(dir, 'certifications');
   mkdirSync(folder, { recursive: true });
   const names = new UniqueNames();
@@ -98,6 +118,7 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   let failed: unknown;
   try {
     for (const receipt of source.receipts()) {
+      target.signal?.throwIfAborted();
       const base = names.take(safeFileName(receipt.file.name));
       const receiptName = `${base}.receipt.json`;
       writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
@@ -131,11 +152,15 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
     await Promise.all(inFlight);
     if (failed) throw failed;
   } finally {
+    // Nothing still drawing writes into a kit after it failed or was stopped.
+    await Promise.allSettled(inFlight);
     await drawers?.close();
   }
+  target.signal?.throwIfAborted();
   if (!target.receiptsOnly)
     await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt, timeZone });
   const files = listFiles(dir);
+  target.signal?.throwIfAborted();
   if (target.zip) await zipFolder(dir, files, target.zip);
   if (!target.dir) rmSync(dir, { recursive: true, force: true });
   return { dir: target.dir ?? null, zip: target.zip ?? null, certifications: seen.count, files };

@@ -72,6 +72,8 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
   let lastSetReport: SetReport | null = null;
   // Folders the person chose in the folder dialog: the window can watch these and no other path.
   const chosenFolders = new Set<string>();
+  // The kit being saved, for Cancel.
+  let exporting: AbortController | null = null;
   // What this window saved (kits, registers, reports, certificates): "Open folder" shows these and no other path.
   const saved = new Set<string>();
   const remember = <T extends object>(result: T, ...paths: (string | null)[]): T => {
@@ -103,17 +105,25 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     status: () => core.status(),
     verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {
-      const dir = await shell.chooseExportFolder();
-      if (dir === null) return null;
-      // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
-      const due = progressPace(100);
-      const written = await core.exports.exportEvidence(selection, {
-        dir,
-        onProgress: (done, total) => {
-          if (due(done === total)) core.emit('kitProgress', { done, total });
-        },
-      });
-      return remember(written, written.dir, written.zip);
+      // Cancel holds from the start: while the person still chooses the folder too.
+      const stop = new AbortController();
+      exporting = stop;
+      try {
+        const dir = await shell.chooseExportFolder();
+        if (dir === null) return null;
+        // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
+        const due = progressPace(100);
+        const written = await core.exports.exportEvidence(selection, {
+          dir,
+          signal: stop.signal,
+          onProgress: (done, total) => {
+            if (due(done === total)) core.emit('kitProgress', { done, total });
+          },
+        });
+        return remember(written, written.dir, written.zip);
+      } finally {
+        if (exporting === stop) exporting = null;
+      }
     },
     exportRegister: async (selection) => {
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
@@ -124,6 +134,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
       return file === null ? null : remember(await core.exports.saveCertificate(id, file), file);
     },
+    cancelExport: () => acting(() => exporting?.abort()),
     dragOut: async ({ id, what }) =>
       acting(async () => shell.startDrag(await core.exports.fileToDrag(id, what))),
     showSaved: ({ path }) => {

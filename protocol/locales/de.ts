@@ -78,6 +78,10 @@ export const de: Catalogue = {
         'Nachweise werden gespeichert: Das Zertifikat ist erstellt; das Register wird geschrieben',
       savingKitPapers_other:
         'Nachweise werden gespeichert: Alle {{count, number}} Zertifikate sind erstellt; das Register wird geschrieben',
+      minutesLeft_one: 'noch etwa {{count, number}} Minute',
+      minutesLeft_other: 'noch etwa {{count, number}} Minuten',
+      underAMinuteLeft: 'noch weniger als eine Minute',
+      cancelKit: 'Abbrechen',
     },
     intake: {
       region: 'Dokumente hinzufügen',
@@ -880,6 +884,7 @@ export const de: Catalogue = {
       report: 'Der Bericht',
       chosenPlace: 'dem gewählten Speicherort',
       certificate: 'Das Zertifikat',
+      cancelled: 'Das Speichern der Nachweise wurde vor dem Ende abgebrochen: Nichts davon wurde behalten.',
       certificateNotAnchored:
         '„{{name}}“ ist noch nicht verankert: Sein Zertifikat kann gespeichert werden, sobald es verankert ist, damit die Empfänger es prüfen können.',
       why: {

@@ -78,6 +78,10 @@ export const en = {
       savingKitPapers_one: 'Saving the evidence: the certificate is made; writing the register',
       savingKitPapers_other:
         'Saving the evidence: all {{count, number}} certificates are made; writing the register',
+      minutesLeft_one: 'about {{count, number}} minute left',
+      minutesLeft_other: 'about {{count, number}} minutes left',
+      underAMinuteLeft: 'less than a minute left',
+      cancelKit: 'Cancel',
     },
     intake: {
       region: 'Add documents',
@@ -832,6 +836,7 @@ export const en = {
       report: 'The report',
       chosenPlace: 'the chosen place',
       certificate: 'The certificate',
+      cancelled: 'Saving the evidence was stopped before it finished: nothing of it was kept.',
       certificateNotAnchored:
         '“{{name}}” is not anchored yet: its certificate can be saved once it is, so that whoever receives it can check it.',
       why: {

@@ -51,6 +51,7 @@ describe('the bridge to the core', () => {
         'saveCertificate',
         'removeChosen',
         'dragOut',
+        'cancelExport',
         'showSaved',
         'list',
         'matters',

@@ -108,14 +108,37 @@ describe('saving and verifying evidence in the app', () => {
 
     // A kit of thousands, as the window shows it while certificates are made, then the register.
     harness.core.emit('kitProgress', { done: 1234, total: 10_000 });
-    const bar = page.locator('.progress');
+    const bar = page.locator('.progress label');
     await expect.poll(() => bar.textContent()).toBe('Saving the evidence: certificate 1,234 of 10,000');
     expect(await bar.locator('progress').evaluate((p: HTMLProgressElement) => p.value / p.max)).toBe(0.1234);
+    // After a few seconds, the time left at the pace so far (no guess before).
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+    harness.core.emit('kitProgress', { done: 1240, total: 10_000 });
+    await expect
+      .poll(() => bar.textContent())
+      .toMatch(/^Saving the evidence: certificate 1,240 of 10,000 · about \d+ minutes left$/);
     await harness.screenshotEverywhere('desk-saving-kit');
     harness.core.emit('kitProgress', { done: 10_000, total: 10_000 });
     await expect
       .poll(() => bar.textContent())
       .toBe('Saving the evidence: all 10,000 certificates are made; writing the register');
+
+    // Cancel: the kit stops, says so, and leaves nothing of itself.
+    const before = savedKits(harness).length;
+    const stopped = await page.evaluate(async () => {
+      const saving = window.evidenceDesk.exportEvidence({});
+      await window.evidenceDesk.cancelExport({});
+      return saving;
+    });
+    expect(stopped).toMatchObject({
+      ok: false,
+      error: {
+        code: 'cancelled',
+        message: 'Saving the evidence was stopped before it finished: nothing of it was kept.',
+      },
+    });
+    expect(savedKits(harness)).toHaveLength(before);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   }, 60_000);
 
   it('verifies a dropped document against this computer, a changed one, and one with its certificate or a tampered receipt', async () => {

@@ -41,7 +41,7 @@ describe('the app in German', () => {
     // A kit of thousands being saved, as the bar under the drop zone says it (the next save clears it).
     harness.core.emit('kitProgress', { done: 1234, total: 10_000 });
     await expect
-      .poll(() => page.locator('.progress').innerText())
+      .poll(() => page.locator('.progress label').innerText())
       .toBe('Nachweise werden gespeichert: Zertifikat 1.234 von 10.000');
     await expectNoEnglish(harness, 'a kit being saved');
     await harness.screenshot('screen-german-saving-kit');

@@ -203,6 +203,33 @@ describe('the evidence kit', () => {
       },
     );
     await expect(written).rejects.toThrow('connection reset');
+
+    // Stopped by the person (Cancel): no half kit is left, and a folder that was there before stays.
+    const copies = (count: number) => ({
+      count,
+      selection: 'copies of one receipt',
+      *receipts() {
+        for (let i = 0; i < count; i++)
+          yield { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } };
+      },
+    });
+    const existing = join(ws.dir, 'existing folder');
+    mkdirSync(existing);
+    writeFileSync(join(existing, 'notes.txt'), 'kept');
+    for (const dir of [join(ws.dir, 'stopped kit'), existing]) {
+      const stop = new AbortController();
+      const stopped = writeKit(copies(40), {
+        dir,
+        zip: `${dir}.zip`,
+        signal: stop.signal,
+        onProgress: (done) => (done === 5 ? stop.abort() : undefined),
+      });
+      await expect(stopped).rejects.toThrow(/aborted/i);
+      expect(existsSync(`${dir}.zip`)).toBe(false);
+    }
+    expect(existsSync(join(ws.dir, 'stopped kit'))).toBe(false);
+    expect(readdirSync(existing)).toEqual(['notes.txt']);
+    expect(readFileSync(join(existing, 'notes.txt'), 'utf8')).toBe('kept');
   }, 60_000);
 
   it('certificates carry the hash in their text, the DEMO mark, and the receipt as an attachment', async () => {

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { waitingCount } from '../../../protocol/states';
-import type { ConnectivityStatus } from '../../../protocol/views';
+import type { ConnectivityStatus, KitProgress } from '../../../protocol/views';
 import { isSendingBlocked } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { useStatus } from '../hooks/useStatus';
@@ -155,22 +155,49 @@ export function EnvironmentName() {
   );
 }
 
+/**
+ * How long the kit still takes, from its pace so far: nothing until a few seconds and certificates
+ * have passed (an early guess misleads), then in whole minutes.
+ */
+function useTimeLeft(kit: KitProgress | null): string | null {
+  const { t } = useTranslation();
+  // The pace is measured from the first progress this window saw, in certificates per millisecond.
+  const first = useRef<{ at: number; done: number } | null>(null);
+  if (!kit) first.current = null;
+  else first.current ??= { at: Date.now(), done: kit.done };
+  if (!kit || !first.current || kit.done >= kit.total) return null;
+  const elapsed = Date.now() - first.current.at;
+  const made = kit.done - first.current.done;
+  if (elapsed < 3000 || made <= 0) return null;
+  const leftMs = (elapsed / made) * (kit.total - kit.done);
+  return leftMs < 60_000
+    ? t('progress.underAMinuteLeft')
+    : t('progress.minutesLeft', { count: Math.round(leftMs / 60_000) });
+}
+
 export function ProgressBars() {
   const { t } = useTranslation();
   const progress = useDesk((s) => s.progress);
   const file = useDesk((s) => s.fileProgress);
   const kit = useDesk((s) => s.kitProgress);
+  const left = useTimeLeft(kit);
   const fingerprinting = progress && progress.filesDone < progress.filesTotal;
   if (!fingerprinting && !kit) return null;
   return (
     <div className="progress" aria-live="polite">
       {kit && (
-        <label>
-          {kit.done < kit.total
-            ? t('progress.savingKit', { done: kit.done, count: kit.total })
-            : t('progress.savingKitPapers', { count: kit.total })}
-          <progress max={Math.max(1, kit.total)} value={kit.done} />
-        </label>
+        <div className="kit-progress">
+          <label>
+            {kit.done < kit.total
+              ? t('progress.savingKit', { done: kit.done, count: kit.total })
+              : t('progress.savingKitPapers', { count: kit.total })}
+            {left && ` · ${left}`}
+            <progress max={Math.max(1, kit.total)} value={kit.done} />
+          </label>
+          <button type="button" onClick={() => void ask(bridge().cancelExport({})).catch(() => undefined)}>
+            {t('progress.cancelKit')}
+          </button>
+        </div>
       )}
       {fingerprinting && (
         <label>
