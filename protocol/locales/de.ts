@@ -25,6 +25,7 @@ export const de: Catalogue = {
       production: 'Produktivumgebung',
       custom: 'Eigener Dienst',
       named: '{{environment}}: {{name}}',
+      noLegalWeight: ' — kein Beweiswert',
       long: {
         embedded: 'In Evidence Desk eingebaute Demo-Sandbox',
         'service-sandbox': 'Sandbox des Dienstes',

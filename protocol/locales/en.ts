@@ -26,6 +26,7 @@ export const en = {
       production: 'Production',
       custom: 'Custom service',
       named: '{{environment}}: {{name}}',
+      noLegalWeight: ' — no legal weight',
       long: {
         embedded: 'Demo sandbox built into Evidence Desk',
         'service-sandbox': 'The service’s sandbox',

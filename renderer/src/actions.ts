@@ -62,7 +62,7 @@ async function saving<Saved extends { dir?: string | null; file?: string | null 
   save: () => Promise<Saved | null>,
   done: (saved: Saved) => string,
 ): Promise<void> {
-  say(working);
+  desk.set({ notice: { text: working, problems: [], working: true } });
   try {
     const saved = await save();
     // null: the person closed the save dialog, and nothing needs saying.

@@ -142,7 +142,10 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
     bridge().onChanges(onChanges),
     bridge().onConnectivity((connectivity) => desk.set({ connectivity })),
     bridge().onSetProgress((setProgress) => desk.set({ setProgress })),
-    bridge().onKitProgress((kitProgress) => desk.set({ kitProgress })),
+    // The kit's bar says what "Saving the evidence…" said, and more: the notice gives it its place.
+    bridge().onKitProgress((kitProgress) =>
+      desk.set({ kitProgress, notice: desk.get().notice?.working ? null : desk.get().notice }),
+    ),
     bridge().onWatchedFolders((folders) => desk.set({ folders })),
     bridge().onProgress((progress) =>
       progress.kind === 'batch' ? desk.set({ progress }) : desk.set({ fileProgress: progress }),

@@ -34,7 +34,7 @@ describe('the desk legal staff expect', () => {
     await page
       .getByText('Ziehen Sie Dokumente oder Ordner irgendwo in dieses Fenster.', { exact: false })
       .waitFor();
-    await textOf(page.getByTestId('environment')).toBe('Demo-Sandbox');
+    await expect.poll(() => page.getByTestId('environment').innerText()).toBe('Demo-Sandbox');
 
     await harness.drop(harness.ws.files({ 'Kaufvertrag.pdf': 'kauf' }));
     const form = page.getByRole('dialog', { name: '1 Element zertifizieren' });

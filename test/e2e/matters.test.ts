@@ -31,7 +31,7 @@ describe('matters and the register in the app', () => {
     expect(await fileNames(harness)).toEqual(['a-contract.pdf', 'b-annex.pdf', 'c-witness.pdf']);
     expect(await page.locator('[role="row"] .matter').allTextContents()).toEqual([MATTER, MATTER, MATTER]);
     // The header names the environment; "3 files queued" goes once the batch is anchored.
-    expect(await page.getByTestId('environment').textContent()).toBe('Demo sandbox');
+    expect(await page.getByTestId('environment').innerText()).toBe('Demo sandbox');
     await expect.poll(() => page.locator('main').textContent()).not.toMatch(/files queued for certification/);
 
     // The next batch offers the matter just used, and may have none.

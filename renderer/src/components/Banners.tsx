@@ -151,6 +151,8 @@ export function EnvironmentName() {
   return (
     <span className={`environment environment-${profile.kind}`} data-testid="environment">
       {profile.kind === 'embedded' ? name : t('environment.named', { environment: name, name: profile.id })}
+      {/* In a short window the demo banner gives way: its point stays here, always in view. */}
+      {profile.demo && <span className="short-window-only">{t('environment.noLegalWeight')}</span>}
     </span>
   );
 }

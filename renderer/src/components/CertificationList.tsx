@@ -15,6 +15,20 @@ import { eventSaid } from '../../../protocol/vocabulary';
 
 const PAGE = 200;
 const ROW_HEIGHT = 44;
+// In a short window (styles.css, max-height: 720px) rows are closer, so eight and more are in view.
+const SHORT_WINDOW = '(max-height: 720px)';
+const SHORT_ROW_HEIGHT = 36;
+
+function useRowHeight(): number {
+  const [short, setShort] = useState(() => window.matchMedia(SHORT_WINDOW).matches);
+  useEffect(() => {
+    const query = window.matchMedia(SHORT_WINDOW);
+    const follow = () => setShort(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+  return short ? SHORT_ROW_HEIGHT : ROW_HEIGHT;
+}
 
 interface Props {
   states: readonly LocalState[];
@@ -67,12 +81,14 @@ export function CertificationList({
   const filterKey = JSON.stringify([states, search, matter, sort]);
   const count = total?.for === filterKey ? total.count : null;
 
+  const rowHeight = useRowHeight();
   const virtualizer = useVirtualizer({
     count: count ?? 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
   });
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const firstPage = Math.floor((items[0]?.index ?? 0) / PAGE);
   const lastPage = Math.floor((items.at(-1)?.index ?? 0) / PAGE);
@@ -174,7 +190,7 @@ export function CertificationList({
                     top: 0,
                     left: 0,
                     right: 0,
-                    height: ROW_HEIGHT,
+                    height: rowHeight,
                     transform: `translateY(${item.start}px)`,
                   }}
                 >

@@ -60,7 +60,7 @@ export function FilterBar({
         ))}
       </div>
       <label>
-        {t('filters.search')}{' '}
+        <span className="search-word">{t('filters.search')} </span>
         <input
           id={SEARCH_FIELD}
           type="search"

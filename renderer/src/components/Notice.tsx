@@ -12,6 +12,8 @@ export interface NoticeContent {
   certifyAgain?(): void;
   /** Goes by itself once nothing waits to be sent or anchored. */
   untilSettled?: boolean;
+  /** Says that work has begun; a progress bar takes its place once there is one. */
+  working?: boolean;
   /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
   openFolder?: string;
 }
