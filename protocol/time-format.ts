@@ -26,6 +26,21 @@ function longFormat({ locale, timeZone }: LocalTimeOptions): Intl.DateTimeFormat
   return format;
 }
 
+/** Whether a zone (the computer's when left out) keeps UTC itself: its local time already is UTC. */
+export const isUtc = (timeZone?: string): boolean =>
+  [
+    'UTC',
+    'Etc/UTC',
+    'Etc/GMT',
+    'GMT',
+    'Etc/UCT',
+    'UCT',
+    'Etc/Universal',
+    'Universal',
+    'Etc/Zulu',
+    'Zulu',
+  ].includes(new Intl.DateTimeFormat(undefined, { timeZone }).resolvedOptions().timeZone);
+
 /** The zone this computer is in now, by its IANA name. */
 export const computerTimeZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -35,6 +50,18 @@ export function localWithZone(ms: number, options: LocalTimeOptions = {}): strin
   const zone = format.resolvedOptions().timeZone;
   const text = format.format(ms);
   return text.includes(zone) ? text : `${text} (${zone})`;
+}
+
+/** "2026-11-22 19:46:09": UTC for a column or line that says UTC once. */
+export const utcPlain = (ms: number): string => utcIso(ms).replace('T', ' ').replace('Z', '');
+
+/**
+ * For papers: local time with the zone named, then UTC, each once ("22 November 2026 at 20:46:09
+ * CET (Europe/Paris) · 2026-11-22 19:46:09 UTC"); where local time is UTC, it alone.
+ */
+export function localAndUtc(ms: number, options: LocalTimeOptions = {}, between = ' · '): string {
+  const local = localWithZone(ms, options);
+  return isUtc(options.timeZone) ? local : `${local}${between}${utcPlain(ms)} UTC`;
 }
 
 /** "22 Nov 2026, 20:46 CET": for lists, where a line has little room; the zone still named. */

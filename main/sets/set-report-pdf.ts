@@ -4,11 +4,11 @@ import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
 import type { LocalTimeOptions } from '../../protocol/time-format';
-import { localWithZone, utcIso } from '../../protocol/time-format';
+import { localAndUtc, localWithZone, utcPlain } from '../../protocol/time-format';
 import { DEMO_RED, INK } from '../evidence/pdf/document';
 import type { DocumentTimestamper } from '../evidence/pdf/seal';
 import type { TableColumn } from '../evidence/pdf/table';
-import { tablePdf } from '../evidence/pdf/table';
+import { codeInLines, tablePdf } from '../evidence/pdf/table';
 
 const FAILING = new Set<SetResult['verdict']>([
   'changed',
@@ -26,8 +26,8 @@ const COLUMNS: TableColumn<SetResult>[] = [
     value: (r) => SET_VERDICT_WORDS[r.verdict],
     colour: (r) => (FAILING.has(r.verdict) ? DEMO_RED : INK),
   },
-  { title: 'Document', width: 150, value: (r) => r.name },
-  { title: 'SHA-256', width: 148, font: 'mono', value: (r) => (r.sha256 ?? '—').replace(/(.{32})/, '$1\n') },
+  { title: 'Document', width: 138, value: (r) => r.name },
+  { title: 'SHA-256', width: 166, font: 'mono', value: (r) => (r.sha256 ?? '—').replace(/(.{32})/, '$1\n') },
   {
     title: 'In the reference',
     width: 130,
@@ -40,10 +40,11 @@ const COLUMNS: TableColumn<SetResult>[] = [
     value: (r) => {
       const certification = r.entry?.certification;
       if (!certification) return '—';
-      return `${certification.id ?? '—'}\n${certification.signedAt ?? 'no signed time'}`;
+      const signed = certification.signedAt ? utcPlain(Date.parse(certification.signedAt)) : 'no signed time';
+      return `${certification.id ? codeInLines(certification.id, 22) : '—'}\n${signed}`;
     },
   },
-  { title: 'Note', width: 92, value: (r) => (r.note ? inEnglish(r.note) : '') },
+  { title: 'Note', width: 86, value: (r) => (r.note ? inEnglish(r.note) : '') },
 ];
 
 const REFERENCE_WORDS = en.cli.sets.against;
@@ -71,7 +72,7 @@ export function setReportPdf(
   return tablePdf(() => report.results, {
     title: 'Verification of a set of documents',
     heading: 'Verification of a Set of Documents',
-    intro: `${against}. The set: ${report.roots.join(', ')}. Made ${made} (${utcIso(options.generatedAt.getTime())} UTC). A certification’s time is given only where its log signed it; a register or load file is not signed.`,
+    intro: `${against}. The set: ${report.roots.join(', ')}. Made ${localAndUtc(options.generatedAt.getTime(), options)}. A certification’s time is given only where its log signed it; a register or load file is not signed.`,
     lead: [
       ...(summary.demo ? [words.demo] : []),
       counts,

@@ -272,11 +272,32 @@ describe('the evidence kit', () => {
     );
     expect(pdfText(linearB)).toContain('Tablet [U+10000][U+10001].pdf');
 
+    // Times in the certifier's zone, with UTC beside them: each once.
+    const berlin = join(ws.dir, 'berlin.pdf');
+    writeFileSync(
+      berlin,
+      await certificatePdf(receipt, {
+        receiptName: 'r.receipt.json',
+        generatedAt: new Date(),
+        timeZone: 'Europe/Berlin',
+      }),
+    );
+    const certifiedAt = Date.parse(receipt.certification.certified_at);
+    const berlinText = pdfText(berlin);
+    expect(berlinText).toMatch(/\w+ \d+, \d{4} at [\d:]+ [AP]M GMT\+1\s+\(Europe\/Berlin\)/);
+    expect(berlinText).toContain(`${new Date(certifiedAt).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+    expect(berlinText).not.toMatch(/Z \(UTC\)/);
+
     const register = pdfText(join(kit, 'register.pdf'));
     expect(register).toMatch(/Register of Certified Evidence/);
     for (const [name, content] of Object.entries(DOCUMENTS)) {
       expect(register).toContain(name.slice(0, 20));
       expect(register).toContain(sha256(content).slice(0, 32));
+      // A certification id breaks only after its hyphens: each part of it reads whole.
+      const { certification } = JSON.parse(
+        readFileSync(join(kit, 'certifications', `${name}.receipt.json`), 'utf8'),
+      ) as Receipt;
+      for (const part of certification.certification_id!.split('-')) expect(register).toContain(part);
     }
     execFileSync('pdftoppm', [
       '-r',

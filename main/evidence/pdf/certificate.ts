@@ -6,7 +6,7 @@ import QRCode from 'qrcode';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
-import { localWithZone, utcIso } from '../../../protocol/time-format';
+import { localAndUtc, localWithZone, utcIso } from '../../../protocol/time-format';
 import { logPosition } from '../../../verifier/sandbox-evidence';
 import type { Pdf } from './document';
 import {
@@ -20,6 +20,7 @@ import {
   finish,
   footers,
   useFont,
+  textInRuns,
   useFontFor,
 } from './document';
 import type { DocumentTimestamper, SealNote } from './seal';
@@ -161,7 +162,7 @@ export async function renderCertificate(
   steps.forEach((step, index) => {
     const top = doc.y;
     useFont(doc, 'regular', 9).text(`${index + 1}.`, MARGIN, top, { width: STEP_INDENT });
-    doc.text(useFontFor(doc, 'regular', 9, step), MARGIN + STEP_INDENT, top, { width, paragraphGap: 3 });
+    textInRuns(doc, 'regular', 9, step, { x: MARGIN + STEP_INDENT, y: top }, { width, paragraphGap: 3 });
   });
 
   footers(
@@ -239,9 +240,10 @@ function qrCode(doc: Pdf, text: string, top: number): void {
   doc.fillColor(INK);
 }
 
+/** In the certifier's zone (the computer that made the certificate), with UTC beside it: each once. */
 function whenText(iso: string, options: LocalTimeOptions): string {
   const ms = Date.parse(iso);
-  return `${localWithZone(ms, options)}\n${utcIso(ms)} (UTC)`;
+  return localAndUtc(ms, options, '\n');
 }
 
 /** Words, and the service's code beside them when they differ from it. */

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import type { FontName } from './fonts';
-import { fontFor, fonts } from './fonts';
+import type { FontChoice, FontName } from './fonts';
+import { fontFor, fonts, runsFor } from './fonts';
 import { prepareFont, withSharedFontStreams } from './shared-between-documents';
 
 export type Pdf = PDFKit.PDFDocument;
@@ -72,14 +72,42 @@ const fallbacksRegistered = new WeakMap<Pdf, Set<string>>();
  */
 export function useFontFor(doc: Pdf, font: FontName, size: number, text: string, color = INK): string {
   const choice = fontFor(text, font);
-  if (choice.name !== font) {
+  useChoice(doc, choice, size, color);
+  return choice.text;
+}
+
+/** Sets a chosen font, registering one of the computer's the first time a document uses it. */
+function useChoice(doc: Pdf, choice: FontChoice, size: number, color: string): void {
+  if (!(choice.name in fonts())) {
     const registered = fallbacksRegistered.get(doc) ?? new Set<string>();
     fallbacksRegistered.set(doc, registered);
     if (!registered.has(choice.name)) doc.registerFont(choice.name, choice.font as unknown as Buffer);
     registered.add(choice.name);
   }
   doc.font(choice.name).fontSize(size).fillColor(color);
-  return choice.text;
+}
+
+/**
+ * Writes a paragraph in runs, each in the font its characters need (fonts.ts runsFor): a name in
+ * Japanese inside an English sentence, and the sentence stays in our font. At (x, y), wrapped at
+ * the width given.
+ */
+export function textInRuns(
+  doc: Pdf,
+  font: FontName,
+  size: number,
+  text: string,
+  at: { x: number; y: number },
+  options: PDFKit.Mixins.TextOptions,
+  color = INK,
+): void {
+  const runs = runsFor(text, font);
+  runs.forEach((run, index) => {
+    useChoice(doc, run, size, color);
+    const continued = index < runs.length - 1;
+    if (index === 0) doc.text(run.text, at.x, at.y, { ...options, continued });
+    else doc.text(run.text, { ...options, continued });
+  });
 }
 
 /** A sandbox's paper must never pass for evidence: a large diagonal mark behind the text of every page. */
@@ -115,13 +143,11 @@ export function footer(doc: Pdf, text: string, page: number, pages: number): voi
   // The bottom margin would push text written there onto a new page.
   const bottom = doc.page.margins.bottom;
   doc.page.margins.bottom = 0;
-  const printed = useFontFor(doc, 'regular', 7.5, text, MUTED);
-  // At most two lines (pdfkit wraps whenever a width is given, and cuts with "…" only at a height).
-  doc.text(printed, MARGIN, at, {
-    width: width - 2 * MARGIN - 80,
-    height: 2 * doc.currentLineHeight(true),
-    ellipsis: true,
-  });
+  // At most two lines: a longer text is cut with "…" (a Latin character of 7.5 pt is about 4 pt wide).
+  const box = width - 2 * MARGIN - 80;
+  const most = Math.floor((2 * box) / 4);
+  const shown = [...text].length > most ? `${[...text].slice(0, most - 1).join('')}…` : text;
+  textInRuns(doc, 'regular', 7.5, shown, { x: MARGIN, y: at }, { width: box }, MUTED);
   useFont(doc, 'regular', 7.5, MUTED);
   doc.text(`Page ${page} of ${pages}`, width - MARGIN - 80, at, {
     width: 80,

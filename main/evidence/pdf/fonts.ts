@@ -189,6 +189,33 @@ export interface FontChoice {
 const drawn = (codePoint: number, { covers }: LoadedFont) => codePoint < 0x20 || covers(codePoint);
 
 /**
+ * The text cut into runs, each in the font that draws it: ours wherever ours can, one of the
+ * computer's only for the characters that need it (a Japanese file name inside an English
+ * sentence). Characters no font can draw become "[U+5951]", as in fontFor.
+ */
+export function runsFor(text: string, font: FontName = 'regular'): FontChoice[] {
+  const ours = fonts()[font];
+  const runs: FontChoice[] = [];
+  for (const char of text) {
+    const codePoint = char.codePointAt(0) ?? 0;
+    let choice: { name: string; font: Font } | undefined = drawn(codePoint, ours)
+      ? { name: font, font: ours.font }
+      : undefined;
+    for (const { name, loaded } of choice ? [] : fallbackFonts())
+      if (drawn(codePoint, loaded)) {
+        choice = { name, font: loaded.font };
+        break;
+      }
+    const printed = choice ? char : `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`;
+    choice ??= { name: font, font: ours.font };
+    const last = runs.at(-1);
+    if (last?.name === choice.name) last.text += printed;
+    else runs.push({ ...choice, text: printed });
+  }
+  return runs;
+}
+
+/**
  * The font that sets this text whole: ours when it covers every character, otherwise the first of
  * the computer's fonts that does (a Japanese file name prints in a Japanese font). One font per
  * text keeps measuring exact. Characters no font can draw would print as empty boxes, and a file

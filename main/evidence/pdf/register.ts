@@ -4,11 +4,11 @@ import type { ProfileKind } from '../../../protocol/profiles';
 import type { DocumentTimestamper } from './seal';
 import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
-import { localWithZone, utcIso } from '../../../protocol/time-format';
+import { localAndUtc, localWithZone, utcPlain } from '../../../protocol/time-format';
 import { logPosition } from '../../../verifier/sandbox-evidence';
 import { DEMO_RED, INK } from './document';
 import type { TableColumn } from './table';
-import { tablePdf } from './table';
+import { codeInLines, tablePdf } from './table';
 
 export interface RegisterOptions extends LocalTimeOptions {
   /** What was chosen, in words ("Matter 2024-118, anchored"), printed under the title. */
@@ -20,36 +20,38 @@ export interface RegisterOptions extends LocalTimeOptions {
   timestamper?: DocumentTimestamper;
 }
 
+// The widths fill a landscape A4 page (730 pt between the margins) at the tables' 8 pt.
 const COLUMNS: TableColumn<Receipt>[] = [
-  { title: 'No.', width: 28, value: (_r, index) => String(index + 1) },
+  { title: 'No.', width: 24, value: (_r, index) => String(index + 1) },
   { title: 'File', width: 140, value: (r) => `${r.file.name}\n${r.file.size.toLocaleString('en')} bytes` },
-  { title: 'Matter', width: 54, value: (r) => r.certification.matter ?? '—' },
+  { title: 'Matter', width: 56, value: (r) => r.certification.matter ?? '—' },
   {
     title: 'Event / kind of document',
-    width: 92,
+    width: 88,
     value: (r) =>
       eventAndKindInEnglish(r.certification.event_type, r.certification.asset_type).replace(' · ', '\n'),
   },
   {
     title: 'Certified / anchored (UTC)',
-    width: 94,
+    width: 98,
     value: (r) =>
-      `${utcIso(Date.parse(r.certification.certified_at))}\n${r.certification.anchored_at ? utcIso(Date.parse(r.certification.anchored_at)) : 'not anchored'}`,
+      `${utcPlain(Date.parse(r.certification.certified_at))}\n${r.certification.anchored_at ? utcPlain(Date.parse(r.certification.anchored_at)) : 'not anchored'}`,
   },
   {
     title: 'State',
-    width: 78,
+    width: 66,
     value: stateWords,
     colour: (r) => (r.certification.state !== 'anchored' ? DEMO_RED : INK),
   },
-  { title: 'SHA-256', width: 148, font: 'mono', value: (r) => r.file.sha256.replace(/(.{32})/, '$1\n') },
+  { title: 'SHA-256', width: 166, font: 'mono', value: (r) => r.file.sha256.replace(/(.{32})/, '$1\n') },
   {
     title: 'Certification id / log entry',
-    width: 96,
+    width: 92,
     font: 'mono',
     value: (r) => {
       const position = logPosition(r.evidence);
-      return `${r.certification.certification_id ?? '—'}${position ? `\n#${position.leafIndex + 1}` : ''}`;
+      const id = r.certification.certification_id;
+      return `${id ? codeInLines(id, 16) : '—'}${position ? `\n#${position.leafIndex + 1}` : ''}`;
     },
   },
 ];
@@ -63,7 +65,7 @@ export function registerPdf(receipts: () => Iterable<Receipt>, options: Register
   return tablePdf(receipts, {
     title: 'Register of certified evidence',
     heading: 'Register of Certified Evidence',
-    intro: `${options.selection}. Environment: ${environments(options)}. Made ${made} (${utcIso(options.generatedAt.getTime())} UTC). Each certification’s receipt and certificate, saved with this register, is what anyone can verify.`,
+    intro: `${options.selection}. Environment: ${environments(options)}. Made ${localAndUtc(options.generatedAt.getTime(), options)}. Each certification’s receipt and certificate, saved with this register, is what anyone can verify.`,
     columns: COLUMNS,
     footerText: (count, demo, sealWords) =>
       `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${made}${demo ? ' · includes DEMO certifications: no legal weight' : ''} · ${sealWords}`,
