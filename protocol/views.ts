@@ -290,6 +290,8 @@ export interface ExportResult {
   zip: string | null;
   /** The register's CSV file, for a register export. */
   file: string | null;
+  /** Beside it, one row per event of each certification (its timeline, for a spreadsheet). */
+  eventsFile: string | null;
 }
 
 export type { WatchMethod, WatchStatus, WatchedFolderChoices, WatchedFolderView } from './watched-folders';

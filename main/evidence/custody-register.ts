@@ -43,20 +43,42 @@ const HEADER = [
   'Certification id',
   'Anchored at (UTC)',
   'Verification',
-  'Timeline (UTC)',
+  'Events',
   'Watched folder',
   'Changed after certification',
   'Event code',
   'Kind code',
 ];
 
+const EVENTS_HEADER = [
+  'File',
+  'SHA-256',
+  'Certification id',
+  'When (UTC)',
+  'State',
+  'What happened',
+  'By',
+  'Computer',
+];
+
+/** "Register M-1 2026-11-25.csv" → "Register M-1 2026-11-25 events.csv", beside it. */
+export const eventsFileOf = (path: string): string =>
+  /\.csv$/i.test(path) ? path.replace(/(\.csv)$/i, ' events$1') : `${path} events.csv`;
+
 /**
- * The chain-of-custody register as CSV for Excel (excel-csv.ts): one line per certification with
- * its whole timeline, then one per removal.
+ * The chain-of-custody register as CSV for Excel (excel-csv.ts): one line per certification, then
+ * one per removal; and beside it (eventsFileOf) one line per event of each, from queued to
+ * anchored or removed, so a spreadsheet filters and sorts them rather than reading a cell.
  */
-export async function writeCustodyRegister(source: CustodySource, path: string): Promise<number> {
+export async function writeCustodyRegister(
+  source: CustodySource,
+  path: string,
+): Promise<{ certifications: number; eventsFile: string }> {
+  const eventsFile = eventsFileOf(path);
   try {
-    return await writeCsv(source, path);
+    const certifications = await writeCsv(source, path);
+    await writeExcelCsv(eventsFile, eventRecords(source));
+    return { certifications, eventsFile };
   } catch (error) {
     throw exportFailed(said('exports.register'), path, error);
   }
@@ -74,6 +96,33 @@ async function writeCsv(source: CustodySource, path: string): Promise<number> {
   }
   await writeExcelCsv(path, records());
   return count;
+}
+
+function* eventRecords(source: CustodySource): Iterable<string[]> {
+  yield EVENTS_HEADER;
+  for (const { row, history } of source.entries())
+    for (const entry of history)
+      yield [
+        row.fileName,
+        row.assetHash,
+        row.serviceId ?? '',
+        utcIso(entry.at),
+        entry.state,
+        entry.note ? inEnglish(entry.note) : '',
+        entry.state === 'queued' ? (row.certifiedBy ?? '') : '',
+        entry.state === 'queued' ? (row.certifiedOn ?? '') : '',
+      ];
+  for (const removal of source.removals)
+    yield [
+      removal.fileName,
+      removal.assetHash,
+      '',
+      utcIso(removal.at),
+      'removed',
+      `removed; it was ${removal.stateBefore}, never anchored`,
+      removal.byUser ?? '',
+      removal.onComputer ?? '',
+    ];
 }
 
 function certificationLine({ row, history, environment, watchedFolder, follows }: RegisterEntry): string[] {
@@ -94,9 +143,7 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
     row.serviceId ?? '',
     row.anchoredAt === null ? '' : utcIso(row.anchoredAt),
     verificationWords(row),
-    history
-      .map((entry) => `${utcIso(entry.at)} ${entry.state}${entry.note ? ` (${inEnglish(entry.note)})` : ''}`)
-      .join('; '),
+    String(history.length),
     watchedFolder ?? '',
     follows ? followsWords(follows) : '',
     row.eventType,
@@ -135,7 +182,7 @@ function removalLine(entry: AuditEntry): string[] {
     '',
     '',
     '',
-    `${utcIso(entry.at)} removed by ${entry.byUser ?? 'an unrecorded user'} on ${entry.onComputer ?? 'an unnamed computer'} (it was ${entry.stateBefore}, never anchored)`,
+    '1',
     '',
     '',
   ];

@@ -91,7 +91,13 @@ export class EvidenceExports {
       certifications: written.certifications,
       zip: written.zip !== null,
     });
-    return { certifications: written.certifications, dir: written.dir, zip: written.zip, file: null };
+    return {
+      certifications: written.certifications,
+      dir: written.dir,
+      zip: written.zip,
+      file: null,
+      eventsFile: null,
+    };
   }
 
   /**
@@ -181,7 +187,7 @@ export class EvidenceExports {
       : [];
     const environment = this.environmentOf(this.deps.activeProfileId());
     const { writeCustodyRegister } = await import('./custody-register');
-    const certifications = await writeCustodyRegister(
+    const { certifications, eventsFile } = await writeCustodyRegister(
       {
         *entries() {
           for (let i = 0; i < ids.length; i += 200)
@@ -200,7 +206,7 @@ export class EvidenceExports {
       path,
     );
     this.deps.log.log('info', 'register.exported', { certifications, removals: removals.length });
-    return { certifications, dir: null, zip: null, file: path };
+    return { certifications, dir: null, zip: null, file: path, eventsFile };
   }
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */

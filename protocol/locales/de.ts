@@ -107,9 +107,9 @@ export const de: Catalogue = {
       dismiss: 'Ausblenden',
       writingRegister: 'Register wird geschrieben…',
       wroteRegister_one:
-        'Register mit {{count}} Zertifizierung in {{file}} geschrieben. Es lässt sich in Excel öffnen: wer was wann zertifiziert hat, jede Statusänderung und jede Entfernung.',
+        'Register mit {{count, number}} Zertifizierung in {{file}} geschrieben: wer was wann zertifiziert hat und jede Entfernung. Daneben enthält {{events}} jedes Ereignis in einer eigenen Zeile. Beide lassen sich in Excel öffnen.',
       wroteRegister_other:
-        'Register mit {{count}} Zertifizierungen in {{file}} geschrieben. Es lässt sich in Excel öffnen: wer was wann zertifiziert hat, jede Statusänderung und jede Entfernung.',
+        'Register mit {{count, number}} Zertifizierungen in {{file}} geschrieben: wer was wann zertifiziert hat und jede Entfernung. Daneben enthält {{events}} jedes Ereignis in einer eigenen Zeile. Beide lassen sich in Excel öffnen.',
       savingEvidence: 'Nachweise werden gespeichert…',
       savedEvidence_one:
         'Nachweise von {{count}} Zertifizierung in {{dir}} gespeichert: ein Zertifikat und ein Beleg, das Register und verify.html für die Empfänger.',
@@ -1115,7 +1115,8 @@ export const de: Catalogue = {
       progress: '{{done}} von {{total}} Zertifikaten geschrieben',
       saved: 'Die Nachweise von {{certifications}} wurden in {{where}} gespeichert.',
       nothing: 'Nichts hat gepasst: das Nachweispaket enthält nur verify.html und seine README.',
-      register: 'Das Register von {{certifications}} wurde in {{file}} geschrieben.',
+      register:
+        'Das Register von {{certifications}} wurde in {{file}} geschrieben, jedes ihrer Ereignisse in einer eigenen Zeile in {{events}}.',
     },
     config: {
       on: 'receipts-beside-files on: neben jede zertifizierte Datei wird ein Beleg geschrieben, sobald sie verankert ist',

@@ -105,9 +105,9 @@ export const en = {
       dismiss: 'Dismiss',
       writingRegister: 'Writing the register…',
       wroteRegister_one:
-        'Wrote the register of {{count}} certification to {{file}}. It opens in Excel: who certified what and when, every state change, and every removal.',
+        'Wrote the register of {{count, number}} certification to {{file}}: who certified what and when, and every removal. Beside it, {{events}} has each event, one per row. Both open in Excel.',
       wroteRegister_other:
-        'Wrote the register of {{count}} certifications to {{file}}. It opens in Excel: who certified what and when, every state change, and every removal.',
+        'Wrote the register of {{count, number}} certifications to {{file}}: who certified what and when, and every removal. Beside it, {{events}} has each event, one per row. Both open in Excel.',
       savingEvidence: 'Saving the evidence…',
       savedEvidence_one:
         'Saved the evidence of {{count}} certification in {{dir}}: a certificate and a receipt, the register, and verify.html for whoever receives it.',
@@ -1059,7 +1059,8 @@ export const en = {
       progress: 'wrote {{done}} of {{total}} certificates',
       saved: 'Saved the evidence of {{certifications}} to {{where}}.',
       nothing: 'Nothing matched: the kit holds only verify.html and its README.',
-      register: 'Wrote the register of {{certifications}} to {{file}}.',
+      register:
+        'Wrote the register of {{certifications}} to {{file}}, and each of their events, one per row, to {{events}}.',
     },
     config: {
       on: 'receipts-beside-files on: a receipt is written beside each certified file once it is anchored',

@@ -78,7 +78,12 @@ export const exportRegister = (selection: EvidenceSelection) =>
   saving(
     t('notice.writingRegister'),
     () => ask(bridge().exportRegister(selection)),
-    (written) => t('notice.wroteRegister', { count: written.certifications, file: written.file }),
+    (written) =>
+      t('notice.wroteRegister', {
+        count: written.certifications,
+        file: written.file,
+        events: written.eventsFile,
+      }),
   );
 
 export const saveEvidence = (selection: EvidenceSelection) =>

@@ -86,7 +86,9 @@ describe('matters and the custody register', () => {
     const csvPath = join(ws.dir, 'register.csv');
     const exported = await cli(['export', '--csv', csvPath, '--matter', matter]);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout).toContain(`Wrote the register of 3 certifications to ${csvPath}.`);
+    expect(exported.stdout).toContain(
+      `Wrote the register of 3 certifications to ${csvPath}, and each of their events, one per row, to ${join(ws.dir, 'register events.csv')}.`,
+    );
     // Excel needs the byte-order mark to read UTF-8 (Müller), and Windows line ends.
     const bytes = readFileSync(csvPath);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -95,7 +97,7 @@ describe('matters and the custody register', () => {
     const [header, ...records] = readCsv(csvPath);
     const column = (name: string) => header!.indexOf(name);
     expect(header).toEqual(
-      expect.arrayContaining(['Matter', 'File', 'SHA-256', 'Certified by', 'State', 'Timeline (UTC)']),
+      expect.arrayContaining(['Matter', 'File', 'SHA-256', 'Certified by', 'State', 'Events']),
     );
     expect(records).toHaveLength(4);
     const certifiedRows = records.slice(0, 3);
@@ -111,18 +113,47 @@ describe('matters and the custody register', () => {
       expect(record[column('Certification id')]).toMatch(/^cert_/);
       expect(record[column('Environment')]).toMatch(/Demo sandbox.*DEMO, no legal weight/);
       expect(record[column('Verification')]).toMatch(/^verified/);
-      expect(record[column('Timeline (UTC)')]).toMatch(/queued; .*submitting; .*pending.*; .*anchored/);
-      // What the service said at each step is written in words, as the register is filed.
-      expect(record[column('Timeline (UTC)')]).not.toContain('[object');
-      expect(record[column('Timeline (UTC)')]).toMatch(
-        /pending \(accepted as cert_[^)]+\); .*anchored \(Evidence verified/,
-      );
+      expect(record[column('Events')]).toBe('4');
     }
+    // Beside it, one row per event, for a spreadsheet to filter and sort.
+    const [eventsHeader, ...events] = readCsv(csvPath.replace(/\.csv$/, ' events.csv'));
+    expect(eventsHeader).toEqual([
+      'File',
+      'SHA-256',
+      'Certification id',
+      'When (UTC)',
+      'State',
+      'What happened',
+      'By',
+      'Computer',
+    ]);
+    const of = (file: string) => events.filter((event) => event[0] === file);
+    expect(of('a-contract.pdf').map((event) => event[4])).toEqual([
+      'queued',
+      'submitting',
+      'pending',
+      'anchored',
+    ]);
+    // What the service said at each step is written in words, as the register is filed.
+    expect(of('a-contract.pdf')[2]![5]).toMatch(/^accepted as cert_/);
+    expect(of('a-contract.pdf')[3]![5]).toMatch(/^Evidence verified/);
+    expect(events.every((event) => !event.join(' ').includes('[object'))).toBe(true);
     const removal = records[3]!;
     expect(removal[column('File')]).toBe('draft.pdf');
     expect(removal[column('State')]).toBe('removed');
     expect(removal[column('Certified by')]).toBe('jdoe');
-    expect(removal[column('Timeline (UTC)')]).toMatch(/removed by jdoe on desk-7 \(it was queued/);
+    expect(of('draft.pdf')).toEqual([
+      [
+        'draft.pdf',
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+        '',
+        expect.stringMatching(/^\d{4}-/),
+        'removed',
+        'removed; it was queued, never anchored',
+        'jdoe',
+        'desk-7',
+      ],
+    ]);
     expect(records.some((r) => r[column('File')] === 'other.pdf')).toBe(false);
   }, 60_000);
 

@@ -77,8 +77,10 @@ describe('matters and the register in the app', () => {
       .poll(() => page.locator('main').textContent())
       .toMatch(/Wrote the register of 3 certifications to/);
     const saved = join(harness.ws.dir, 'saved');
-    const [register] = readdirSync(saved);
+    // The register, and beside it its events, one per row.
+    const [events, register] = readdirSync(saved).sort();
     expect(register).toMatch(/^Register M-2024-118 Müller v\. Smith \d{4}-\d\d-\d\d\.csv$/);
+    expect(events).toBe(register!.replace(/\.csv$/, ' events.csv'));
     const lines = readFileSync(join(saved, register!), 'utf8')
       .replace(/^\uFEFF/, '')
       .trim()
@@ -162,7 +164,10 @@ describe('matters and the register in the app', () => {
       .toMatch(/Wrote the register of 1 certification to/);
     const saved = join(harness.ws.dir, 'saved');
     expect(existsSync(saved)).toBe(true);
-    const text = readFileSync(join(saved, readdirSync(saved)[0]!), 'utf8');
-    expect(text).toMatch(/draft\.pdf.*,removed,.*removed by .* \(it was queued, never anchored\)/);
+    const [events, register] = readdirSync(saved).sort();
+    expect(readFileSync(join(saved, register!), 'utf8')).toMatch(/draft\.pdf.*,removed,/);
+    expect(readFileSync(join(saved, events!), 'utf8')).toMatch(
+      /draft\.pdf,[0-9a-f]{64},,[^,]+,removed,"?removed; it was queued, never anchored"?,/,
+    );
   }, 60_000);
 });

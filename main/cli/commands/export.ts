@@ -32,7 +32,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
       certifications,
       ...(kit?.dir ? { folder: kit.dir } : {}),
       ...(kit?.zip ? { zip: kit.zip } : {}),
-      ...(register?.file ? { register: register.file } : {}),
+      ...(register?.file ? { register: register.file, registerEvents: register.eventsFile } : {}),
       environment: environmentOf(core),
     });
     return EXIT.ok;
@@ -52,6 +52,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
       words('export.register', {
         certifications: count(register.certifications, 'certifications'),
         file: printable(register.file),
+        events: printable(register.eventsFile ?? ''),
       }),
     );
   sayIfDemo(core, values);
