@@ -24,6 +24,11 @@ export function isKnownServiceState(word: string): boolean {
   );
 }
 
+/** The service's own word for a state we do not know, as it wrote it; null for one we know (or none). */
+export function unknownServiceWord(word: string | null): string | null {
+  return word === null || isKnownServiceState(word) ? null : word;
+}
+
 /** The service's state as people see it: a word we know, or "unknown (<word>)" as the service wrote it. */
 export function serviceStateLabel(word: string | null): string | null {
   if (word === null) return null;

@@ -1,5 +1,5 @@
 import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
-import { serviceStateLabel } from '../../protocol/service-states';
+import { unknownServiceWord } from '../../protocol/service-states';
 import { LOCAL_STATES } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
 import type { CertificationRow } from '../../protocol/views';
@@ -60,10 +60,8 @@ export function describeRow(row: CertificationRow): string {
   if (row.state === 'failed')
     return words('row.failed', { reason: row.errorMessage ? say(row.errorMessage) : words('row.noReason') });
   if (row.state === 'pending') {
-    const service = serviceStateLabel(row.serviceState);
-    const pending = service?.startsWith('unknown')
-      ? words('row.pendingService', { service })
-      : words('row.pending');
+    const unknown = unknownServiceWord(row.serviceState);
+    const pending = unknown ? words('row.pendingService', { service: unknown }) : words('row.pending');
     return row.errorMessage
       ? words('row.lastLook', { state: pending, reason: say(row.errorMessage) })
       : pending;

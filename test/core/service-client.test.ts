@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceConnection } from '../../main/service/service-client';
 import { ServiceClient } from '../../main/service/service-client';
 import { DEFAULT_PACING } from '../../main/service/retry-policy';
-import { serviceStateLabel } from '../../protocol/service-states';
+import { describeRow } from '../../main/cli/output';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { Sandbox } from '../../sandbox/server';
 import { certificationBody, startTestSandbox } from '../support/sandbox';
@@ -295,7 +295,8 @@ describe('a real service that chose differently from our sandbox', () => {
       // Accepted with an empty 202: read at its Location (through a same-origin redirect), not failed as "not JSON".
       await expect.poll(() => details().serviceState, { timeout: 10_000 }).toBe('QUEUED_FOR_ANCHOR');
       expect(details()).toMatchObject({ state: 'pending', serviceId: 'svc-1', errorMessage: null });
-      expect(serviceStateLabel(details().serviceState)).toBe('unknown (QUEUED_FOR_ANCHOR)');
+      // The service's own word, said as its own, in the list and on the command line alike.
+      expect(describeRow(details())).toBe('pending (the service says "QUEUED_FOR_ANCHOR")');
       expect(posted).toBe(1);
 
       poll = { status: 200, type: 'text/html', body: '<html>Down for maintenance</html>' };

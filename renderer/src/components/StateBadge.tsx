@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { serviceStateLabel } from '../../../protocol/service-states';
+import { unknownServiceWord } from '../../../protocol/service-states';
 import type { RowView } from '../../../protocol/views';
 import { useSay } from '../i18n';
 
@@ -12,10 +12,8 @@ export function describeState(row: RowView, offline: boolean, t: TFunction): { l
     case 'submitting':
       return { label: t('state.sending'), tone: 'waiting' };
     case 'pending': {
-      const service = serviceStateLabel(row.serviceState);
-      const label = service?.startsWith('unknown')
-        ? t('state.pendingService', { state: service })
-        : t('state.pending');
+      const unknown = unknownServiceWord(row.serviceState);
+      const label = unknown ? t('state.pendingService', { state: unknown }) : t('state.pending');
       return {
         label: row.errorMessage ? t('state.lastCheckFailed', { state: label }) : label,
         tone: 'pending',
