@@ -68,6 +68,11 @@ describe('matters and the register in the app', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize(viewport);
         await harness.screenshot(`matters-list-${size}-${scheme}`);
+        // The matter, its state and when: whole, never cut with "…", while short file names leave room.
+        const cut = await page
+          .locator('.list-row .matter, .list-row .state .badge, .list-row .added time')
+          .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth).length);
+        expect(cut, `${size} ${scheme}`).toBe(0);
       }
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -18,6 +18,8 @@ const ROW_HEIGHT = 44;
 // In a short window (styles.css, max-height: 720px) rows are closer, so eight and more are in view.
 const SHORT_WINDOW = '(max-height: 720px)';
 const SHORT_ROW_HEIGHT = 36;
+// Matters longer than this are cut with "…" (the whole matter shows on hover and in the details).
+const MATTER_MOST_CH = 30;
 
 function useRowHeight(): number {
   const [short, setShort] = useState(() => window.matchMedia(SHORT_WINDOW).matches);
@@ -117,12 +119,26 @@ export function CertificationList({
   }, [answered, filterKey]);
   const failed = pages.find((page) => page.error);
 
+  // Room for the longest matter on the pages shown (a matter cut short is a matter misread).
+  const longestMatter = Math.max(
+    0,
+    ...pages.flatMap((page) => page.data?.rows.map((row) => [...(row.matter ?? '')].length) ?? []),
+  );
+  const matterWidth =
+    longestMatter > 0 ? `minmax(6ch, min(${Math.min(MATTER_MOST_CH, longestMatter + 1)}ch, 30%))` : undefined;
+
   const rowAt = (index: number): RowView | undefined =>
     pages[Math.floor(index / PAGE) - firstPage]?.data?.rows[index % PAGE];
   const filtered = states.length > 0 || search !== '' || matter !== undefined;
 
   return (
-    <div className="list" role="table" aria-label={t('list.label')} aria-rowcount={count ?? -1}>
+    <div
+      className="list"
+      role="table"
+      aria-label={t('list.label')}
+      aria-rowcount={count ?? -1}
+      style={matterWidth ? ({ '--matter-width': matterWidth } as React.CSSProperties) : undefined}
+    >
       <div className="list-head" role="row">
         <span role="columnheader" className="select">
           <input

@@ -63,6 +63,8 @@ export function FilterBar({
         <span className="search-word">{t('filters.search')} </span>
         <input
           id={SEARCH_FIELD}
+          // Wide enough for its hint in every language ("Dateiname oder Fingerabdruck").
+          size={[...t('filters.searchPlaceholder')].length + 2}
           type="search"
           value={search}
           onChange={(event) => onSearch(event.target.value)}
