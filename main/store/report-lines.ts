@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SetLines, SetResult } from '../../protocol/sets';
-import { noVerdictsYet } from '../../protocol/sets';
+import { SET_VERDICTS, noVerdictsYet } from '../../protocol/sets';
 import { SET_KEPT_IN_MEMORY, scratchDatabase } from './scratch';
 
 // Lines written to disk in one transaction, and read back in one page.
@@ -8,14 +8,17 @@ const BATCH = 1000;
 
 type Disk = {
   db: Database.Database;
-  addDocument: Database.Statement;
-  addMissing: Database.Statement;
+  add: Database.Statement;
 };
 
+/** Problems first, in SET_VERDICTS' order. */
+const rankOf = (result: SetResult) => SET_VERDICTS.indexOf(result.verdict);
+
 /**
- * A set's report lines as they are found: the documents, read back in name order, then what the
- * reference has that no document matched, in the reference's order. Read again each time it is
- * iterated (the window's view, then a saved report), never copied whole.
+ * A set's report lines as they are found, read back problems first (changed, missing, unreadable,
+ * not certified, renamed, not trusted, then verified): within a verdict the documents in name order,
+ * and what the reference has that no document matched in the reference's order. Read again each
+ * time it is iterated (the window's view, then a saved report), never copied whole.
  */
 export class ReportLines implements SetLines {
   readonly counts = noVerdictsYet();
@@ -40,8 +43,12 @@ export class ReportLines implements SetLines {
     if (this.#disk) {
       this.#flush(this.#disk);
       // Indexed once all are in: for 100,000 lines, 276 + 39 ms against 351 ms kept up line by line.
-      this.#disk.db.exec('CREATE INDEX documents_in_order ON documents(name, seq)');
-    } else this.#documents.sort((a, b) => (a.name < b.name ? -1 : 1));
+      this.#disk.db.exec('CREATE INDEX lines_in_order ON lines(rank, name, seq)');
+    } else {
+      this.#documents.sort((a, b) => rankOf(a) - rankOf(b) || (a.name < b.name ? -1 : 1));
+      // Stable: the missing keep the reference's order within their verdict.
+      this.#missing.sort((a, b) => rankOf(a) - rankOf(b));
+    }
     this.#finished = true;
   }
 
@@ -60,29 +67,21 @@ export class ReportLines implements SetLines {
     if (this.#closed) throw new Error('This report was closed: check the set again.');
     const disk = this.#disk;
     if (!disk) {
-      yield* this.#documents;
-      yield* this.#missing;
+      yield* mergedByRank(this.#documents, this.#missing);
       return;
     }
     // A page at a time, each query complete before the next: reading it twice at once (a PDF and
-    // the window's view) never meets an open statement.
-    const documents = disk.db.prepare(
-      `SELECT seq, name, line FROM documents WHERE (name, seq) > (?, ?) ORDER BY name, seq LIMIT ${BATCH}`,
+    // the window's view) never meets an open statement. The missing have no name (''), so within
+    // their verdict they keep the reference's order.
+    const lines = disk.db.prepare(
+      `SELECT seq, rank, name, line FROM lines WHERE (rank, name, seq) > (?, ?, ?) ORDER BY rank, name, seq LIMIT ${BATCH}`,
     );
-    for (let after: { seq: number; name: string } = { seq: -1, name: '' }; ;) {
-      const page = documents.all(after.name, after.seq) as { seq: number; name: string; line: string }[];
+    type Row = { seq: number; rank: number; name: string; line: string };
+    for (let after: Omit<Row, 'line'> = { rank: -1, name: '', seq: -1 }; ;) {
+      const page = lines.all(after.rank, after.name, after.seq) as Row[];
       for (const row of page) yield JSON.parse(row.line) as SetResult;
       if (page.length < BATCH) break;
-      after = page.at(-1) as { seq: number; name: string };
-    }
-    const missing = disk.db.prepare(
-      `SELECT seq, line FROM missing WHERE seq > ? ORDER BY seq LIMIT ${BATCH}`,
-    );
-    for (let after = -1; ;) {
-      const page = missing.all(after) as { seq: number; line: string }[];
-      for (const row of page) yield JSON.parse(row.line) as SetResult;
-      if (page.length < BATCH) break;
-      after = (page.at(-1) as { seq: number }).seq;
+      after = page.at(-1) as Row;
     }
   }
 
@@ -101,21 +100,27 @@ export class ReportLines implements SetLines {
     const documents = this.#documents.splice(0);
     const missing = this.#missing.splice(0);
     disk.db.transaction(() => {
-      for (const result of documents) disk.addDocument.run(result.name, JSON.stringify(result));
-      for (const result of missing) disk.addMissing.run(JSON.stringify(result));
+      for (const result of documents) disk.add.run(rankOf(result), result.name, JSON.stringify(result));
+      for (const result of missing) disk.add.run(rankOf(result), '', JSON.stringify(result));
     })();
   }
 }
 
-/** The lines' own scratch database: the documents found in name order, the missing in the reference's. */
+/** Two lists already in rank order, as one: at equal rank, the documents before the missing. */
+function* mergedByRank(documents: SetResult[], missing: SetResult[]): Generator<SetResult> {
+  let m = 0;
+  for (const document of documents) {
+    while (m < missing.length && rankOf(missing[m] as SetResult) < rankOf(document))
+      yield missing[m++] as SetResult;
+    yield document;
+  }
+  yield* missing.slice(m);
+}
+
+/** The lines' own scratch database: each with its verdict's rank, and its name ('' for the missing). */
 function openDisk(): Disk {
   const db = scratchDatabase(`
-    CREATE TABLE documents (seq INTEGER PRIMARY KEY, name TEXT NOT NULL, line TEXT NOT NULL);
-    CREATE TABLE missing (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
+    CREATE TABLE lines (seq INTEGER PRIMARY KEY, rank INTEGER NOT NULL, name TEXT NOT NULL, line TEXT NOT NULL);
   `);
-  return {
-    db,
-    addDocument: db.prepare('INSERT INTO documents (name, line) VALUES (?, ?)'),
-    addMissing: db.prepare('INSERT INTO missing (line) VALUES (?)'),
-  };
+  return { db, add: db.prepare('INSERT INTO lines (rank, name, line) VALUES (?, ?, ?)') };
 }
