@@ -41,6 +41,8 @@ describe('dialogs, removal and failures the user can see', () => {
     await harness.drop(harness.ws.files({ 'draft 1.pdf': 'one', 'draft 2.pdf': 'two' }));
     await page.getByRole('button', { name: 'Certify' }).click();
     await page.getByRole('button', { name: 'All (3)' }).waitFor();
+    // The list shows the new rows (above the first): a click now lands where it aims.
+    await expect.poll(() => page.locator('.list-row .file button').allTextContents()).toHaveLength(3);
 
     // A row's context menu: what can be done with that certification, and nothing it cannot.
     await page.getByRole('button', { name: 'signed.pdf', exact: true }).click({ button: 'right' });
