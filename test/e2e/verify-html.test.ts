@@ -392,6 +392,25 @@ describe('verify.html, opened from the kit', () => {
     const table = (await page.locator('#set-table').textContent()) ?? '';
     expect(table).toMatch(/Certified \w+ \d+, \d{4}/);
     expect(table).not.toContain('cert_');
+    // The app's filters: each verdict with its count, problems first; one chosen shows only its lines.
+    const filters = page.getByRole('group', { name: 'Show' });
+    expect(await filters.getByRole('button').allTextContents()).toEqual([
+      'All (4)',
+      'Changed (1)',
+      'Missing (0)',
+      'Unreadable (0)',
+      'Not certified (1)',
+      'Renamed (0)',
+      'Certified, key not trusted (0)',
+      'Verified (2)',
+    ]);
+    await filters.getByRole('button', { name: 'Verified (2)' }).click();
+    expect(await page.locator('#set-table tbody tr:visible td:first-child').allTextContents()).toEqual([
+      'Exhibit A.pdf',
+      'Exhibit C.pdf',
+    ]);
+    await filters.getByRole('button', { name: 'All (4)' }).click();
+    expect(await page.locator('#set-table tbody tr:visible').count()).toBe(4);
     expect(requests).toEqual([]);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

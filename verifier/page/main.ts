@@ -13,6 +13,7 @@ import { SET_LINES_SHOWN } from '../../protocol/sets';
 import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import type { Language } from '../../protocol/locales/languages';
 import { languageFor } from '../../protocol/locales/languages';
+import { showSetFilters } from './set-filters';
 import { plainT } from '../../protocol/locales/plain';
 import type { TFunction } from 'i18next';
 import { factWords, sealWords, whyOf } from '../../protocol/locales/verdict-words';
@@ -24,6 +25,7 @@ let language: Language = languageFor('system', navigator.languages ?? [navigator
 const words = (): PageWords => PAGE_WORDS[language];
 /** The app's catalogue in the page's language, read without i18next (the same sentences as the app's). */
 const app = () => plainT(language, 'app') as unknown as TFunction<'app'>;
+// The exact value signed (to the millisecond) beside the reader's local time: a reader compares it.
 const when = (iso: string) => `${localWithZone(Date.parse(iso), { locale: language })} — ${iso}`;
 
 /**
@@ -286,8 +288,8 @@ function start(): void {
             : []),
         );
       },
-      lines: (results, total) => {
-        const table = $('set-table');
+      lines: (results, total, counts) => {
+        const table = $<HTMLTableElement>('set-table');
         table.hidden = results.length === 0;
         const caption = $('set-lines-shown');
         caption.hidden = results.length === total;
@@ -311,6 +313,13 @@ function start(): void {
               row.append(Object.assign(document.createElement('td'), { textContent: text }));
             return row;
           }),
+        );
+        const group = $('set-filters');
+        group.setAttribute('aria-label', app()('verifySet.show'));
+        showSetFilters(group, table, counts, total, (verdict, count) =>
+          verdict === 'all'
+            ? app()('verifySet.all', { count })
+            : `${app()(`verifySet.verdicts.${verdict}`)} (${count.toLocaleString(language)})`,
         );
       },
     });

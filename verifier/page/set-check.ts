@@ -72,7 +72,7 @@ export interface SetCheckView {
   progress(fraction: number): void;
   result(kind: 'verified' | 'failed' | 'warning', headline: string, text: string, demo: boolean): void;
   /** The lines shown (the first of each verdict), and how many the report has. */
-  lines(shown: SetResult[], total: number): void;
+  lines(shown: SetResult[], total: number, counts: SetSummary['counts']): void;
 }
 
 export async function checkProduction(
@@ -130,7 +130,7 @@ export async function checkProduction(
     summary.demo,
   );
   // A production of 100,000 is not 100,000 rows: the counts above are for all of them.
-  view.lines(linesShown(results, SET_LINES_SHOWN), results.length);
+  view.lines(linesShown(results, SET_LINES_SHOWN), results.length, summary.counts);
 }
 
 export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];

@@ -1,4 +1,4 @@
-import type { SetResult } from '../../protocol/sets';
+import type { SetResult, SetSummary } from '../../protocol/sets';
 import type { Trust } from '../verify-receipt';
 import type { Language } from '../../protocol/locales/languages';
 import type { DocumentOutcome } from './document-check';
@@ -46,7 +46,7 @@ type Report =
       text: string;
       demo: boolean;
     }
-  | { id: number; event: 'lines'; shown: SetResult[]; total: number }
+  | { id: number; event: 'lines'; shown: SetResult[]; total: number; counts: SetSummary['counts'] }
   | { id: number; event: 'done'; value: unknown }
   | { id: number; event: 'error'; message: string };
 
@@ -111,7 +111,7 @@ export function checksInWorker(script: string): PageChecks | null {
         (report) => {
           if (report.event === 'progress') view.progress(report.fraction);
           if (report.event === 'result') view.result(report.kind, report.headline, report.text, report.demo);
-          if (report.event === 'lines') view.lines(report.shown, report.total);
+          if (report.event === 'lines') view.lines(report.shown, report.total, report.counts);
         },
       ),
   };
@@ -134,7 +134,7 @@ export function serveChecks(scope: { onmessage: unknown; postMessage(report: Rep
                 progress,
                 result: (kind, headline, text, demo) =>
                   post({ id, event: 'result', kind, headline, text, demo }),
-                lines: (shown, total) => post({ id, event: 'lines', shown, total }),
+                lines: (shown, total, counts) => post({ id, event: 'lines', shown, total, counts }),
               });
       post({ id, event: 'done', value });
     } catch (error) {
