@@ -15,3 +15,14 @@ export function safeFileName(name: string): string {
   const safe = name.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '');
   return safe.slice(0, 180) || 'document';
 }
+
+/** Two documents of the same name become "name" and "name (2)", never one overwriting the other. */
+export class UniqueNames {
+  private readonly taken = new Set<string>();
+  take(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${name} (${n})`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}

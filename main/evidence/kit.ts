@@ -1,19 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ZipFile } from 'yazl';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
 import { base64ToBytes } from '../../verifier/bytes';
@@ -28,7 +18,8 @@ import type { DocumentTimestamper } from './pdf/seal';
 import { registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
 import { computerTimeZone } from '../../protocol/time-format';
-import { safeFileName } from './kit-folder';
+import { UniqueNames, safeFileName } from './kit-folder';
+import { listFiles, zipFolder } from './zip-folder';
 
 export interface KitSource {
   count: number;
@@ -259,46 +250,9 @@ function pem(derBase64: string, label = 'PUBLIC KEY'): string {
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
-/** Two documents of the same name become "name" and "name (2)", never one overwriting the other. */
-class UniqueNames {
-  private readonly taken = new Set<string>();
-  take(name: string): string {
-    let candidate = name;
-    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${name} (${n})`;
-    this.taken.add(candidate.toLowerCase());
-    return candidate;
-  }
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
-}
-
-/** Streams the folder into a zip, file by file (yazl reads each when its turn comes): memory stays flat. */
-async function zipFolder(dir: string, files: string[], zipPath: string): Promise<void> {
-  const zip = new ZipFile();
-  for (const file of files)
-    zip.addFile(join(dir, file), `evidence-kit/${file.split('\\').join('/')}`, {
-      // A PDF's streams are compressed already: deflating it again made a kit 8% smaller for more
-      // than half of the zip's time.
-      compress: !file.toLowerCase().endsWith('.pdf'),
-    });
-  zip.end();
-  mkdirSync(dirname(zipPath), { recursive: true });
-  const partial = `${zipPath}.partial`;
-  await new Promise<void>((resolve, reject) => {
-    const out = createWriteStream(partial);
-    zip.outputStream.on('error', reject).pipe(out).on('error', reject).on('close', resolve);
-  });
-  renameSync(partial, zipPath);
-}
-
-/** A selection in words, for the register's subtitle and the README. */
 export { kitFolderIn } from './kit-folder';
 
+/** A selection in words, for the register's subtitle and the README. */
 export function describeSelection(
   selection: { ids?: number[]; states?: string[]; search?: string; matter?: string },
   count: number,

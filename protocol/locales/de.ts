@@ -122,9 +122,9 @@ export const de: Catalogue = {
       removed_one: '{{count, number}} nie verankerte Zertifizierung entfernt.',
       removed_other: '{{count, number}} nie verankerte Zertifizierungen entfernt.',
       kept_one:
-        '{{count, number}} bleibt erhalten: Sie ist verankert oder zum Dienst unterwegs und behält ihren Nachweis.',
+        '{{count, number}} bleibt erhalten, da sie verankert oder zum Dienst unterwegs ist; ihr Nachweis bleibt bestehen.',
       kept_other:
-        '{{count, number}} bleiben erhalten: Sie sind verankert oder zum Dienst unterwegs und behalten ihre Nachweise.',
+        '{{count, number}} bleiben erhalten, da sie verankert oder zum Dienst unterwegs sind; ihre Nachweise bleiben bestehen.',
       sendingAgain_one: '{{count}} Zertifizierung wird erneut gesendet.',
       sendingAgain_other: '{{count}} Zertifizierungen werden erneut gesendet.',
     },
@@ -887,7 +887,7 @@ export const de: Catalogue = {
       certificate: 'Das Zertifikat',
       cancelled: 'Das Speichern der Nachweise wurde vor dem Ende abgebrochen: Nichts davon wurde behalten.',
       certificateNotAnchored:
-        '„{{name}}“ ist noch nicht verankert: Sein Zertifikat kann gespeichert werden, sobald es verankert ist, damit die Empfänger es prüfen können.',
+        'Die Zertifizierung von „{{name}}“ ist noch nicht verankert. Ihr Zertifikat lässt sich speichern, sobald sie verankert ist, damit die Empfänger es prüfen können.',
       why: {
         ENOENT: 'dieser Ordner existiert nicht',
         EACCES: 'Evidence Desk darf dort nicht schreiben',

@@ -4,16 +4,15 @@ import { LimitExceeded } from '../../protocol/limits';
 import { SEAL_BROKEN_HEADLINE, SEAL_WORDS } from '../pdf/seal-check';
 import type { FactLine } from '../../protocol/fact-lines';
 import { FACT_LABELS, STATED_HEADING, verdictFactLines } from '../../protocol/fact-lines';
-import type { Trust } from '../verify-receipt';
 import { DEMO_VERDICT_NOTICE, VERDICT_HEADLINES } from '../verify-receipt';
-import { chosenFile, verdictWords } from './set-check';
+import { chosenFile } from './set-check';
+import { kitSays, trusted } from './kit-trust';
 import type { PageChecks } from './worker-link';
 import { checksHere, checksInWorker, serveChecks } from './worker-link';
-import { SET_LINES_SHOWN } from '../../protocol/sets';
 import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import type { Language } from '../../protocol/locales/languages';
 import { languageFor } from '../../protocol/locales/languages';
-import { showSetFilters } from './set-filters';
+import { showSetLines, showSetResult } from './set-view';
 import { plainT } from '../../protocol/locales/plain';
 import type { TFunction } from 'i18next';
 import { factWords, sealWords, whyOf } from '../../protocol/locales/verdict-words';
@@ -47,38 +46,6 @@ const LOOKS: Record<ReceiptVerdict['verdict'], 'verified' | 'failed' | 'warning'
 let documentFile: File | undefined;
 let proofFile: File | undefined;
 let run = 0;
-
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-
-/**
- * What the kit says of itself: the log keys and TSA roots its receipts rest on (a kit before v2
- * listed log keys only), and whether it was made on a sandbox. Its keys are offered, never trusted
- * for being in the kit: the person checking compares their fingerprints and ticks "They match".
- */
-function kitSays(): Trust & { demo: boolean } {
-  try {
-    const trust = JSON.parse($('kit-trusted-keys').textContent ?? '[]') as unknown;
-    if (Array.isArray(trust)) return { logKeys: strings(trust), tsaRoots: [], demo: false };
-    const { logKeys, tsaRoots, demo } = (trust ?? {}) as Record<string, unknown>;
-    return { logKeys: strings(logKeys), tsaRoots: strings(tsaRoots), demo: demo === true };
-  } catch {
-    return { logKeys: [], tsaRoots: [], demo: false };
-  }
-}
-
-const fingerprintIn = (id: string): string[] => {
-  const value = $<HTMLInputElement>(id).value.trim().toLowerCase().replace(/\s+/g, '');
-  return /^[0-9a-f]{64}$/.test(value) ? [value] : [];
-};
-
-function trusted(): Trust {
-  const kit = $<HTMLInputElement>('trust-kit').checked ? kitSays() : { logKeys: [], tsaRoots: [] };
-  return {
-    logKeys: [...kit.logKeys, ...fingerprintIn('extra-key')],
-    tsaRoots: [...kit.tsaRoots, ...fingerprintIn('extra-tsa-root')],
-  };
-}
 
 /** Where the heavy work runs: the page's worker, set when the page starts. */
 let checks: PageChecks = checksHere;
@@ -273,55 +240,24 @@ function start(): void {
       progress: (fraction) => (progress.value = fraction),
       result: (kind, headline, text, demo) => {
         progress.hidden = true;
-        const result = $('set-result');
-        result.className = `result ${kind}`;
-        result.replaceChildren(
-          Object.assign(document.createElement('strong'), { textContent: headline }),
-          ` ${text}`,
-          ...(demo
-            ? [
-                Object.assign(document.createElement('p'), {
-                  className: 'demo',
-                  textContent: plainT(language, 'cli')('sets.demo'),
-                }),
-              ]
-            : []),
+        showSetResult(
+          $('set-result'),
+          kind,
+          headline,
+          text,
+          demo ? plainT(language, 'cli')('sets.demo') : null,
         );
       },
-      lines: (results, total, counts) => {
-        const table = $<HTMLTableElement>('set-table');
-        table.hidden = results.length === 0;
-        const caption = $('set-lines-shown');
-        caption.hidden = results.length === total;
-        caption.textContent = filled(words().linesShown, {
-          shown: results.length.toLocaleString(language),
-          total: total.toLocaleString(language),
-          each: SET_LINES_SHOWN,
-        });
-        table.querySelector('tbody')?.replaceChildren(
-          ...results.map((result) => {
-            const row = document.createElement('tr');
-            row.dataset.verdict = result.verdict;
-            const certification = result.entry?.certification;
-            for (const text of [
-              result.name,
-              language === 'en' ? verdictWords(result) : app()(`verifySet.verdicts.${result.verdict}`),
-              certification?.signedAt
-                ? app()('verifySet.signed', { when: when(certification.signedAt) })
-                : '',
-            ])
-              row.append(Object.assign(document.createElement('td'), { textContent: text }));
-            return row;
-          }),
-        );
-        const group = $('set-filters');
-        group.setAttribute('aria-label', app()('verifySet.show'));
-        showSetFilters(group, table, counts, total, (verdict, count) =>
-          verdict === 'all'
-            ? app()('verifySet.all', { count })
-            : `${app()(`verifySet.verdicts.${verdict}`)} (${count.toLocaleString(language)})`,
-        );
-      },
+      lines: (shown, total, counts) =>
+        showSetLines(
+          {
+            table: $<HTMLTableElement>('set-table'),
+            caption: $('set-lines-shown'),
+            filters: $('set-filters'),
+          },
+          { shown, total, counts },
+          { language, app: app(), when, linesShown: words().linesShown },
+        ),
     });
   }
   setFolder.addEventListener('change', checkSet);

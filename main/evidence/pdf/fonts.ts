@@ -186,6 +186,9 @@ export interface FontChoice {
   text: string;
 }
 
+/** A character no font here draws, written so a reader can still tell it: "[U+5951]". */
+const asCodePoint = (codePoint: number) => `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`;
+
 const drawn = (codePoint: number, { covers }: LoadedFont) => codePoint < 0x20 || covers(codePoint);
 
 /**
@@ -206,7 +209,7 @@ export function runsFor(text: string, font: FontName = 'regular'): FontChoice[] 
         choice = { name, font: loaded.font };
         break;
       }
-    const printed = choice ? char : `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`;
+    const printed = choice ? char : asCodePoint(codePoint);
     choice ??= { name: font, font: ours.font };
     const last = runs.at(-1);
     if (last?.name === choice.name) last.text += printed;
@@ -229,11 +232,7 @@ export function fontFor(text: string, font: FontName = 'regular'): FontChoice {
   for (const { name, loaded } of fallbackFonts())
     if (codePoints.every((codePoint) => drawn(codePoint, loaded))) return { name, font: loaded.font, text };
   const printable = codePoints
-    .map((codePoint) =>
-      drawn(codePoint, ours)
-        ? String.fromCodePoint(codePoint)
-        : `[U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}]`,
-    )
+    .map((codePoint) => (drawn(codePoint, ours) ? String.fromCodePoint(codePoint) : asCodePoint(codePoint)))
     .join('');
   return { name: font, font: ours.font, text: printable };
 }

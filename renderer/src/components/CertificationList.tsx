@@ -7,6 +7,8 @@ import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
 import { ask, bridge, messageOf } from '../bridge';
 import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
+import { WatchedFrom } from './WatchedFrom';
+import { useRowHeight } from '../hooks/useRowHeight';
 import type { RowMenuAt } from './RowMenu';
 import { RowMenu } from './RowMenu';
 import { useTranslation } from 'react-i18next';
@@ -14,23 +16,8 @@ import { When, useSay } from '../i18n';
 import { eventSaid } from '../../../protocol/vocabulary';
 
 const PAGE = 200;
-const ROW_HEIGHT = 44;
-// In a short window (styles.css, max-height: 720px) rows are closer, so eight and more are in view.
-const SHORT_WINDOW = '(max-height: 720px)';
-const SHORT_ROW_HEIGHT = 36;
 // Matters longer than this are cut with "…" (the whole matter shows on hover and in the details).
 const MATTER_MOST_CH = 30;
-
-function useRowHeight(): number {
-  const [short, setShort] = useState(() => window.matchMedia(SHORT_WINDOW).matches);
-  useEffect(() => {
-    const query = window.matchMedia(SHORT_WINDOW);
-    const follow = () => setShort(query.matches);
-    query.addEventListener('change', follow);
-    return () => query.removeEventListener('change', follow);
-  }, []);
-  return short ? SHORT_ROW_HEIGHT : ROW_HEIGHT;
-}
 
 interface Props {
   states: readonly LocalState[];
@@ -296,19 +283,6 @@ function Row({
         <When ms={row.createdAt} short />
       </span>
     </>
-  );
-}
-
-/** Which watched folder a row came from, by the folder's name; its whole path on hover. */
-function WatchedFrom({ folderId }: { folderId: number | null }) {
-  const { t } = useTranslation();
-  const folder = useDesk((state) => state.folders?.find((candidate) => candidate.id === folderId));
-  if (folderId === null || !folder) return null;
-  const name = folder.path.split(/[\\/]/).filter(Boolean).at(-1) ?? folder.path;
-  return (
-    <span className="watched-from" title={t('watch.fromFolderTitle', { path: folder.path })}>
-      {t('watch.fromFolder', { name })}
-    </span>
   );
 }
 

@@ -13,6 +13,8 @@ import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { Notice } from './Notice';
 import { StateBadge } from './StateBadge';
+import { DragOut } from './DragOut';
+import { TimeConfirmed } from './TimeConfirmed';
 import { useSay } from '../i18n';
 
 /** The one plain sentence that says what the state means for the person relying on it. */
@@ -286,51 +288,4 @@ export function Details({
       </div>
     </Dialog>
   );
-}
-
-/**
- * The certificate and the receipt, to drag out onto the desktop or into an email: main writes the
- * file and hands it to the system's drag and drop while the mouse is held.
- */
-function DragOut({ id }: { id: number }) {
-  const { t } = useTranslation();
-  const drag = (what: 'certificate' | 'receipt') => (event: React.DragEvent) => {
-    event.preventDefault();
-    void ask(bridge().dragOut({ id, what })).catch((error: unknown) =>
-      desk.set({ notice: { text: messageOf(error), problems: [] } }),
-    );
-  };
-  return (
-    <p className="drag-out">
-      {t('details.dragOut')}{' '}
-      <span className="drag-chip" draggable onDragStart={drag('certificate')} title={t('details.dragTitle')}>
-        {t('details.dragCertificate')}
-      </span>{' '}
-      <span className="drag-chip" draggable onDragStart={drag('receipt')} title={t('details.dragTitle')}>
-        {t('details.dragReceipt')}
-      </span>
-    </p>
-  );
-}
-
-/** Independent time (RFC 3161): who confirmed it and when, or why not yet, in words. */
-function TimeConfirmed({ row }: { row: CertificationRow }) {
-  const { t } = useTranslation();
-  const say = useSay();
-  if (row.timestampState === 'confirmed' && row.timeConfirmedAt !== null)
-    return (
-      <>
-        <When ms={row.timeConfirmedAt} />{' '}
-        {t('details.timeConfirmedBy', { authority: row.timeConfirmedBy ?? '' })}
-      </>
-    );
-  if (row.timestampState === 'waiting')
-    return (
-      <>
-        {row.timestampProblem
-          ? t('details.timeNotYet', { reason: say(row.timestampProblem) })
-          : t('details.timeAsked')}
-      </>
-    );
-  return <>{t('details.noTimestamp')}</>;
 }
