@@ -109,6 +109,16 @@ async function main(argv: string[]): Promise<void> {
     logRequests: values.log ?? false,
     faults,
   });
+  // Listening for Ctrl+C before saying "Press Ctrl+C": a signal sent the moment it is read stops
+  // the sandbox cleanly (before, a loaded machine could deliver it first and kill it with 143).
+  const stop = () => {
+    sandbox.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const demo = sandbox.demoClient;
   process.stdout.write(
     [
@@ -131,14 +141,6 @@ async function main(argv: string[]): Promise<void> {
       '',
     ].join('\n'),
   );
-  const stop = () => {
-    sandbox.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 function integer(flag: string, text: string): number {
