@@ -6,7 +6,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { StateCounts } from '../../protocol/states';
-import { waitingCount } from '../../protocol/states';
+import { isWaiting, waitingCount } from '../../protocol/states';
 import type { CertificationRow, QueueChanges } from '../../protocol/views';
 import { sayWith } from '../../protocol/locales';
 
@@ -99,13 +99,17 @@ export interface Notice {
 
 // Anchored rows arrive over seconds; one notification once the queue has been quiet this long.
 export const ANCHORED_QUIET_MS = 1500;
+const SAID_REMEMBERED = 10_000;
 
 /**
  * Notifications from the change stream, window open or not: each failure for good at once (with
  * its reason), and anchorings gathered into one notice once nothing waits any more.
  */
 export class NotificationPlanner {
-  private anchoredSinceQuiet = 0;
+  /** Anchored since the last notice, once each: a row changes again after anchoring (its verification, its time). */
+  private readonly anchoredSinceQuiet = new Set<number>();
+  /** Already said, so a later change to the same row is not said again; sent again, it is forgotten. */
+  private readonly said = new Set<number>();
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -116,7 +120,10 @@ export class NotificationPlanner {
 
   onChanges(changes: QueueChanges): void {
     const t = this.t();
-    const failed = changes.changed.filter((change) => change.state === 'failed').map((change) => change.id);
+    for (const change of changes.changed) if (isWaiting(change.state)) this.said.delete(change.id);
+    const fresh = changes.changed.filter((change) => !this.said.has(change.id));
+    const failed = fresh.filter((change) => change.state === 'failed').map((change) => change.id);
+    this.remember(failed);
     for (const row of this.rowsOf(failed))
       this.show({
         title: t('notify.failedTitle'),
@@ -125,17 +132,27 @@ export class NotificationPlanner {
           reason: row.errorMessage ? sayWith(t)(row.errorMessage) : t('notify.failedNoReason'),
         }),
       });
-    this.anchoredSinceQuiet += changes.changed.filter((change) => change.state === 'anchored').length;
+    for (const change of fresh) if (change.state === 'anchored') this.anchoredSinceQuiet.add(change.id);
     clearTimeout(this.quietTimer);
-    if (waitingCount(changes.counts) === 0 && this.anchoredSinceQuiet > 0)
+    if (waitingCount(changes.counts) === 0 && this.anchoredSinceQuiet.size > 0)
       this.quietTimer = setTimeout(() => {
-        const count = this.anchoredSinceQuiet;
-        this.anchoredSinceQuiet = 0;
+        const count = this.anchoredSinceQuiet.size;
+        this.remember([...this.anchoredSinceQuiet]);
+        this.anchoredSinceQuiet.clear();
         this.show({ title: this.t()('notify.anchoredTitle'), body: this.t()('notify.anchored', { count }) });
       }, ANCHORED_QUIET_MS);
   }
 
   dispose(): void {
     clearTimeout(this.quietTimer);
+  }
+
+  private remember(ids: number[]): void {
+    for (const id of ids) this.said.add(id);
+    // The most recent are enough: later changes to a row come within minutes of its anchoring.
+    for (const id of this.said) {
+      if (this.said.size <= SAID_REMEMBERED) break;
+      this.said.delete(id);
+    }
   }
 }

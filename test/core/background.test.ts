@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import type { Notice } from '../../main/desktop-policy/background';
 import {
+  ANCHORED_QUIET_MS,
   NotificationPlanner,
   closeKeepsRunning,
   quitQuestion,
@@ -9,6 +10,7 @@ import {
   windowTitle,
 } from '../../main/desktop-policy/background';
 import { translatorFor } from '../../protocol/locales';
+import { emptyCounts } from '../../protocol/states';
 import { runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
@@ -19,6 +21,7 @@ import { englishOf } from '../support/english';
 // tests feed them a real core on a real queue and embedded sandbox; only the drawing is left out.
 const en = translatorFor('en');
 const de = translatorFor('de');
+const QUIET = { profileId: 'sandbox', removed: [], profileSwitched: false, external: false };
 
 let ws: TestWorkspace;
 const cores: EvidenceCore[] = [];
@@ -151,6 +154,31 @@ describe('the app in the background', () => {
       failing.cleanup();
     }
   }, 40_000);
+
+  it('counts each certification once in the anchored notice, however often it changes after anchoring', () => {
+    vi.useFakeTimers();
+    try {
+      const shown: Notice[] = [];
+      const planner = new NotificationPlanner(
+        () => en,
+        () => [],
+        (notice) => shown.push(notice),
+      );
+      const counts = { ...emptyCounts(), anchored: 2 };
+      const change = (id: number) => ({ ...QUIET, counts, changed: [{ id, state: 'anchored' as const }] });
+      // Anchored, then its verification written, then the second one anchored.
+      for (const id of [1, 1, 2]) planner.onChanges(change(id));
+      vi.advanceTimersByTime(ANCHORED_QUIET_MS);
+      // Its independent time confirmed minutes later: already said.
+      planner.onChanges(change(1));
+      vi.advanceTimersByTime(ANCHORED_QUIET_MS);
+      expect(shown).toEqual([
+        { title: 'Certifications anchored', body: '2 certifications are anchored and verifiable.' },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('says the queue is being sent by the command line while `evidence-desk` holds it', async () => {
     ws = workspace('evidence-background-');
