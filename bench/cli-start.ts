@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigure } from './figure';
 import { bestOfPairs, timeCommand } from './support/timing';
+import { sized } from './size';
 
 const BUILT = 'dist/bench-cli/cli.js';
 // The start the issue asked for: `evidence-desk status` in a quarter of a second.
@@ -11,7 +12,7 @@ const BUDGET_MS = 250;
 
 /**
  * The built command line's start: `evidence-desk status` (open the queue and the keychain, print
- * the counts) against `node -e 0`, the floor any Node program pays, best of 5 alternating runs.
+ * the counts) against `node -e 0`, the floor any Node program pays, best of 5 alternating pairs.
  */
 export async function cliStart(): Promise<BenchFigure[]> {
   execFileSync(process.execPath, ['scripts/build-cli.mjs', '--outdir', 'dist/bench-cli']);
@@ -21,7 +22,7 @@ export async function cliStart(): Promise<BenchFigure[]> {
     // The first run makes the queue file; every later one opens it, as on a computer in use.
     await timeCommand(status);
     const best = await bestOfPairs(
-      5,
+      sized(5),
       () => timeCommand(status),
       () => timeCommand(`'${process.execPath}' -e 0`),
     );

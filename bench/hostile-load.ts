@@ -7,6 +7,8 @@ import { sized } from './size';
 
 const HOSTILE = sized(20_000, 200);
 const HOSTILE_CONNECTIONS = 256;
+// How long the quiet reference runs: about as long as the hostile load takes at full size.
+const QUIET_MS = sized(5_000, 1_000);
 const ORDINARY_CLIENTS = 4;
 
 /**
@@ -22,7 +24,7 @@ export async function hostileLoad(): Promise<BenchFigure> {
     const quiet = await ordinaryDuring(
       sandbox.info,
       token,
-      () => new Promise((resolve) => setTimeout(resolve, 5_000)),
+      () => new Promise((resolve) => setTimeout(resolve, QUIET_MS)),
     );
     const attacked = await ordinaryDuring(sandbox.info, token, () => hostileRequests(sandbox.info, token));
     return {
