@@ -47,6 +47,11 @@ export async function countingProxy(target: string): Promise<{
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     posts,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Every connection ends with it: a keep-alive one left open would hold a test's teardown.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
