@@ -8,6 +8,7 @@ import { useStatus } from '../hooks/useStatus';
 import { useDesk } from '../store';
 import { useSay } from '../i18n';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
+import { leftAtPace, timeLeftWords } from '../time-left';
 
 export function DemoBanner() {
   const { data } = useStatus();
@@ -159,7 +160,7 @@ export function EnvironmentName() {
 
 /**
  * How long the kit still takes, from its pace so far: nothing until a few seconds and certificates
- * have passed (an early guess misleads), then in whole minutes.
+ * have passed (an early guess misleads), then as a person says it.
  */
 function useTimeLeft(kit: KitProgress | null): string | null {
   const { t } = useTranslation();
@@ -168,13 +169,12 @@ function useTimeLeft(kit: KitProgress | null): string | null {
   if (!kit) first.current = null;
   else first.current ??= { at: Date.now(), done: kit.done };
   if (!kit || !first.current || kit.done >= kit.total) return null;
-  const elapsed = Date.now() - first.current.at;
-  const made = kit.done - first.current.done;
-  if (elapsed < 3000 || made <= 0) return null;
-  const leftMs = (elapsed / made) * (kit.total - kit.done);
-  return leftMs < 60_000
-    ? t('progress.underAMinuteLeft')
-    : t('progress.minutesLeft', { count: Math.round(leftMs / 60_000) });
+  const leftMs = leftAtPace(
+    Date.now() - first.current.at,
+    kit.done - first.current.done,
+    kit.total - kit.done,
+  );
+  return leftMs === null ? null : timeLeftWords(leftMs, t);
 }
 
 export function ProgressBars() {

@@ -13,6 +13,7 @@ import { useFormat, useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { Dialog } from './Dialog';
 import { folderOfPick } from '../chosen-folder';
+import { leftAtPace, timeLeftWords } from '../time-left';
 import { HiddenPicker } from './HiddenPicker';
 
 // A dropped file of these kinds is the reference (a kit's zip, our register, a load file), not a document.
@@ -132,11 +133,9 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
   };
 
   const percent = progress?.bytesTotal ? Math.floor((progress.bytesDone / progress.bytesTotal) * 100) : 0;
-  const secondsLeft =
-    progress && progress.bytesDone > 0 && !progress.listing
-      ? Math.ceil(
-          (((Date.now() - started) / progress.bytesDone) * (progress.bytesTotal - progress.bytesDone)) / 1000,
-        )
+  const leftMs =
+    progress && !progress.listing
+      ? leftAtPace(Date.now() - started, progress.bytesDone, progress.bytesTotal - progress.bytesDone)
       : null;
   // The window holds the first lines of each verdict (SetReportView); the counts are the report's.
   const lines =
@@ -206,7 +205,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
                     done: format.number(progress?.filesDone ?? 0),
                     total: format.number(progress?.filesTotal ?? 0),
                   })}
-              {secondsLeft !== null ? ` ${t('verifySet.timeLeft', { seconds: secondsLeft })}` : ''}
+              {leftMs !== null ? ` (${timeLeftWords(leftMs, t)})` : ''}
             </p>
             <progress max={100} value={percent} aria-label={t('verifySet.progress')} />
           </>
