@@ -1,4 +1,6 @@
 import { en } from './locales/en';
+import type { Language } from './locales/languages';
+import { plainT } from './locales/plain';
 import type { Said } from './said';
 
 /**
@@ -167,19 +169,17 @@ export function setOutcome(summary: SetSummary): SetOutcome {
 /** A verdict in English, for what others read without Evidence Desk (reports, verify.html). */
 export const SET_VERDICT_WORDS: Record<SetVerdict, string> = en.cli.sets.verdict;
 
-/** The counts in English: "4 documents: 2 verified, 1 changed, …; 0 of the reference missing." */
-export function setSummaryInEnglish(summary: SetSummary): string {
-  return en.cli.sets.summary.replace(/\{\{(\w+)\}\}/g, (_all, name: string) =>
-    name === 'documents'
-      ? `${summary.documents.toLocaleString('en')} document${summary.documents === 1 ? '' : 's'}`
-      : name === 'untrusted'
-        ? untrustedCount(summary, en.cli.sets.untrustedCount)
-        : String(summary.counts[name as SetVerdict]),
-  );
+/**
+ * The counts, in one sentence every shell says alike: "4 documents: 2 verified, 1 changed, …; 0 of
+ * the reference missing." Certifications under a key not trusted are counted only when there are some.
+ */
+export function setSummaryIn(language: Language, summary: SetSummary): string {
+  const t = plainT(language, 'cli');
+  return t('sets.summary', {
+    ...summary.counts,
+    documents: t('documents', { count: summary.documents }),
+    untrusted: summary.counts.untrusted ? t('sets.untrustedCount', { count: summary.counts.untrusted }) : '',
+  });
 }
-
-/** The summary's phrase for certifications under a key not trusted: said only when there are some. */
-const untrustedCount = (summary: SetSummary, phrase: string): string =>
-  summary.counts.untrusted ? phrase.replace('{{count}}', summary.counts.untrusted.toLocaleString('en')) : '';
 
 export { plainEnglish } from './locales/plain';

@@ -11,7 +11,8 @@ export function commandLineLanguage(env: NodeJS.ProcessEnv = process.env): Langu
   return languageFor('system', tag ? [tag.split('.')[0] as string] : []);
 }
 
-const language = commandLineLanguage();
+/** The language the command line speaks, from LC_ALL, LC_MESSAGES or LANG. */
+export const language = commandLineLanguage();
 
 /** Dates and numbers for people: the language's own habits, or the computer's for English. */
 export const peopleLocale: string | undefined = language === 'en' ? undefined : language;

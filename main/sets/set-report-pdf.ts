@@ -1,5 +1,5 @@
 import type { Fingerprints, SetReport, SetResult } from '../../protocol/sets';
-import { SET_VERDICT_WORDS, setOutcome, setSummaryInEnglish } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, setOutcome, setSummaryIn } from '../../protocol/sets';
 import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
@@ -61,7 +61,7 @@ export function setReportPdf(
   const made = localWithZone(options.generatedAt.getTime(), options);
   const { summary } = report;
   const against = REFERENCE_WORDS[report.reference.kind].replace('{{source}}', report.reference.source ?? '');
-  const counts = setSummaryInEnglish(summary);
+  const counts = setSummaryIn('en', summary);
   const outcome = setOutcome(summary);
   const words = en.cli.sets;
   const fingerprints = ({ logKeys, tsaRoots }: Fingerprints) => [

@@ -982,6 +982,8 @@ export const de: Catalogue = {
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
     files_one: '{{count, number}} Datei',
     files_other: '{{count, number}} Dateien',
+    documents_one: '{{count, number}} Dokument',
+    documents_other: '{{count, number}} Dokumente',
     certifications_one: '{{count, number}} Zertifizierung',
     certifications_other: '{{count, number}} Zertifizierungen',
     rootCertificates_one: '{{count, number}} Wurzelzertifikat',

@@ -928,6 +928,8 @@ export const en = {
     runHelp: 'Run evidence-desk --help for usage.',
     files_one: '{{count, number}} file',
     files_other: '{{count, number}} files',
+    documents_one: '{{count, number}} document',
+    documents_other: '{{count, number}} documents',
     certifications_one: '{{count, number}} certification',
     certifications_other: '{{count, number}} certifications',
     rootCertificates_one: '{{count, number}} root certificate',

@@ -416,7 +416,7 @@ describe('verifying a set', () => {
     const logKey = fingerprintOfPem(join(kit, 'log-key.pem'));
     const grouped = (hex: string) => hex.toUpperCase().match(/.{4}/g)?.join(' ');
     expect(untrusted.stdout).toContain(
-      '5 files: 0 verified, 5 certified under a key not trusted, 0 changed, 0 renamed, 0 not certified, 0 unreadable; 0 of the reference missing.',
+      '5 documents: 0 verified, 5 certified under a key not trusted, 0 changed, 0 renamed, 0 not certified, 0 unreadable; 0 of the reference missing.',
     );
     expect(untrusted.stdout).toMatch(/^DEMO: certifications of this reference were made on a sandbox\./m);
     expect(untrusted.stdout).toMatch(

@@ -9,7 +9,7 @@ import {
   SET_VERDICT_WORDS,
   linesShown,
   setOutcome,
-  setSummaryInEnglish,
+  setSummaryIn,
 } from '../../protocol/sets';
 import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
@@ -134,19 +134,6 @@ export async function checkProduction(
 }
 
 export const verdictWords = (result: SetResult) => SET_VERDICT_WORDS[result.verdict];
-
-/** The counts in the page's language: the command line's sentence, the documents counted as a person would. */
-function setSummaryIn(language: Language, summary: SetSummary): string {
-  if (language === 'en') return setSummaryInEnglish(summary);
-  const cli = plainT(language, 'cli');
-  return cli('sets.summary', {
-    ...summary.counts,
-    documents: cli('files', { count: summary.documents }),
-    untrusted: summary.counts.untrusted
-      ? cli('sets.untrustedCount', { count: summary.counts.untrusted })
-      : '',
-  });
-}
 
 const APP_HEADLINES: Record<SetOutcome, string> = {
   passed: 'verifySet.passed',

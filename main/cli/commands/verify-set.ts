@@ -1,14 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Fingerprints, SetProgress, SetReport, SetResult, SetVerdict } from '../../../protocol/sets';
-import { SET_VERDICTS, setOutcome } from '../../../protocol/sets';
+import { SET_VERDICTS, setOutcome, setSummaryIn } from '../../../protocol/sets';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import type { ReferenceChoice } from '../../sets/open-reference';
 import { setReportJson } from '../../evidence/verification';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { count, err, out, printable } from '../output';
-import { say, words } from '../language';
+import { language, say, words } from '../language';
 import { trustGiven } from './verify-receipt';
 
 /** What checks a set and saves its report: the core, or (on a data folder never used) nothing but files. */
@@ -52,7 +52,6 @@ export async function verifySetCommand(
 
 function* reportText(report: SetReport): Generator<string> {
   const { summary, reference } = report;
-  const counts = Object.fromEntries(SET_VERDICTS.map((verdict) => [verdict, summary.counts[verdict]]));
   yield words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') });
   if (hasAny(reference.trustedFromKit)) {
     yield words('sets.trustedFromKit');
@@ -66,13 +65,7 @@ function* reportText(report: SetReport): Generator<string> {
   const line = resultLine(verdictWidth(SET_VERDICTS.filter((verdict) => summary.counts[verdict] > 0)));
   // One line per result, whatever a name or a note holds.
   for (const result of report.results) yield printable(line(result));
-  yield words('sets.summary', {
-    documents: count(summary.documents, 'files'),
-    ...counts,
-    untrusted: summary.counts.untrusted
-      ? words('sets.untrustedCount', { count: summary.counts.untrusted })
-      : '',
-  });
+  yield setSummaryIn(language, summary);
   if (summary.demo) yield words('sets.demo');
   const outcome = setOutcome(summary);
   if (outcome !== 'untrusted') yield words(`sets.${outcome}`);
