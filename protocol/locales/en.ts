@@ -224,6 +224,7 @@ export const en = {
       eventHint: 'The service’s code for it: capital letters and underscores, like CONTRACT_EXECUTED.',
       eventInvalid: 'Use capital letters, digits and single underscores, like CONTRACT_EXECUTED.',
       otherEvent: 'Something else…',
+      chooseEvent: 'Choose what happened…',
       otherEventLabel: 'The service’s code for what happened',
       otherKind: 'Another kind…',
       otherKindLabel: 'Kind of document, in your words',

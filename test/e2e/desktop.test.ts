@@ -13,6 +13,7 @@ describe('the desktop app in Chromium', () => {
     // Anchoring waits 1.5 s, so the rows are seen on their way before they arrive.
     const harness = await harnesses.start({
       core: { embeddedSandbox: { batchIntervalMs: 300, faults: { anchorDelayMs: 1500 } } },
+      firstBatch: true,
     });
     const { page } = harness;
     await page.getByText('Demo environment').waitFor();
@@ -37,6 +38,10 @@ describe('the desktop app in Chromium', () => {
     // Asked once, the first time: who is certifying.
     await form.getByLabel('Your name').fill('Jane Doe');
     await form.getByLabel('Your firm').fill('Smith & Partners');
+    // What happened is signed into the log: the first batch chooses nothing for the person.
+    const event = form.getByLabel('What happened to them');
+    expect(await event.locator('option:checked').textContent()).toBe('Choose what happened…');
+    expect(await form.getByRole('button', { name: 'Certify' }).isDisabled()).toBe(true);
     // Words a paralegal uses, each the service's code; no code and no source system asked for.
     expect(await form.textContent()).not.toMatch(/DOCUMENT_SIGNED|Source system|evidence-desk/);
     expect(await form.getByLabel('What happened to them').locator('option').allTextContents()).toEqual(

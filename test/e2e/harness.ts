@@ -88,6 +88,11 @@ export async function startHarness(
     before?(core: EvidenceCore, ws: TestWorkspace): Promise<void>;
     /** The computer's language as the browser reports it (navigator.languages); en-GB unless given. */
     locale?: string;
+    /**
+     * A window that has never certified: its first batch asks what happened. Otherwise the
+     * window remembers "Signed" from an earlier batch, as after a person's first one.
+     */
+    firstBatch?: boolean;
   } = {},
 ): Promise<Harness> {
   if (!existsSync(CHROMIUM))
@@ -172,6 +177,11 @@ export async function startHarness(
       : invoke(name, input),
   );
   await page.addInitScript({ content: pageBridge });
+  if (!options.firstBatch)
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('evidence-desk:last-batch'))
+        localStorage.setItem('evidence-desk:last-batch', JSON.stringify({ event_type: 'DOCUMENT_SIGNED' }));
+    });
   const stopEvents = forwardCoreEvents(core, (event, payload) => {
     void page
       .evaluate(([e, p]) => (window as unknown as { __edEmit(e: string, p: unknown): void }).__edEmit(e, p), [

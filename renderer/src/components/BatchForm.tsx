@@ -10,10 +10,13 @@ import { useFormat, useSay } from '../i18n';
 import { EVENTS, KINDS, eventSaid, kindSaid } from '../../../protocol/vocabulary';
 
 const REMEMBERED = 'evidence-desk:last-batch';
+// What happened is signed into the log with the file: never chosen for the person. The first
+// batch asks; later ones offer the last choice.
+const NOT_CHOSEN = '-';
 const DEFAULTS: BatchMetadata = {
   asset_type: 'document',
   source_system: 'evidence-desk',
-  event_type: 'DOCUMENT_SIGNED',
+  event_type: NOT_CHOSEN,
 };
 // The files a batch lists by name; the rest are counted.
 const NAMES_SHOWN = 5;
@@ -191,6 +194,7 @@ export function MetadataFields({
         wordsOf={(code) => say(eventSaid(code))}
         other={t('batch.otherEvent')}
         otherLabel={t('batch.otherEventLabel')}
+        notChosen={t('batch.chooseEvent')}
         value={metadata.event_type}
         // The service's codes are capital letters and underscores: words typed become one.
         onChange={(value) => set('event_type', value.toUpperCase().replace(/[\s-]+/g, '_'))}
@@ -213,6 +217,7 @@ function WordsOrOther({
   value,
   onChange,
   help,
+  notChosen,
 }: {
   label: string;
   codes: readonly string[];
@@ -222,9 +227,12 @@ function WordsOrOther({
   value: string;
   onChange(value: string): void;
   help?: { valid: boolean; text: string };
+  /** Said until the person chooses, when nothing may be chosen for them. */
+  notChosen?: string;
 }) {
   const ids = { choice: useId(), other: useId(), help: useId() };
-  const known = codes.includes(value);
+  const unchosen = notChosen !== undefined && value === NOT_CHOSEN;
+  const known = unchosen || codes.includes(value);
   return (
     <>
       <label htmlFor={ids.choice}>{label}</label>
@@ -232,7 +240,13 @@ function WordsOrOther({
         id={ids.choice}
         value={known ? value : OTHER}
         onChange={(event) => onChange(event.target.value)}
+        required={notChosen !== undefined}
       >
+        {unchosen && (
+          <option value={NOT_CHOSEN} disabled>
+            {notChosen}
+          </option>
+        )}
         {codes.map((code) => (
           <option key={code} value={code}>
             {wordsOf(code)}
