@@ -14,7 +14,9 @@ import { waitForRows } from './row-waiter';
 import type { SyncEngineOptions } from './sync-engine';
 import { SyncEngine } from './sync-engine';
 import { said } from '../../protocol/said';
-import type { LogTrust } from '../evidence/log-trust';
+import type { LogReader, LogTrust } from '../evidence/log-trust';
+import { EMBEDDED_PROFILE_ID } from '../../protocol/profiles';
+import { failureOf } from '../service/service-failures';
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
@@ -24,6 +26,8 @@ const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'invalid_profile',
 ]);
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
+// What the log is asked when no connection could be made: the log trust says the key was not fetched.
+const NO_SERVICE = failureOf(new Error('no connection to the service'));
 const PAUSED: ConnectivityStatus = {
   state: 'paused',
   message: said('sync.paused'),
@@ -63,6 +67,9 @@ export interface SyncControlOptions {
 export class SyncControl {
   private engine: SyncEngine | undefined;
   private serviceClient: ServiceClient | undefined;
+  // The connection being made on demand, once; and which connection a reader on demand belongs to.
+  private connecting: Promise<void> | undefined;
+  private generation = 0;
   // Why the active profile cannot be used, when it cannot: the core still opens, shows and queues.
   private setupProblem: ConnectivityStatus | undefined;
   private isPaused = false;
@@ -81,8 +88,43 @@ export class SyncControl {
     return this.isPaused;
   }
 
-  /** Connects to the active profile's service and starts its engine, unless sending is off or paused. */
+  /**
+   * Connects to the active profile's service and starts its engine, unless sending is off or
+   * paused. A core that does not send, on the demo sandbox, connects only when something asks the
+   * service (its log, or `start`): the command line's `status`, `export` or `profile` never start
+   * the sandbox they do not use.
+   */
   async connect(): Promise<void> {
+    this.setupProblem = undefined;
+    this.connecting = undefined;
+    if (!this.enabled && this.options.profiles.activeId === EMBEDDED_PROFILE_ID) {
+      this.options.logTrust.readFrom(this.readerOnDemand(this.generation));
+      return;
+    }
+    await this.connectNow();
+  }
+
+  private connectOnce(): Promise<void> {
+    return (this.connecting ??= this.connectNow());
+  }
+
+  /** The service's log, read through a connection made on the first question. */
+  private readerOnDemand(generation: number): LogReader {
+    const client = async () => {
+      if (generation !== this.generation) return undefined;
+      await this.connectOnce().catch((error: Error) =>
+        this.options.log.log('error', 'sync.connect_failed', { error: error.message }),
+      );
+      return this.serviceClient;
+    };
+    return {
+      fetchLogKey: async () => (await client())?.fetchLogKey() ?? NO_SERVICE,
+      fetchConsistency: async (first, second) =>
+        (await client())?.fetchConsistency(first, second) ?? NO_SERVICE,
+    };
+  }
+
+  private async connectNow(): Promise<void> {
     const { profiles, log, events, store } = this.options;
     this.setupProblem = undefined;
     let connection;
@@ -124,6 +166,8 @@ export class SyncControl {
   }
 
   async disconnect(): Promise<void> {
+    this.generation++;
+    this.connecting = undefined;
     await this.options.timestamps.stop();
     await this.engine?.stop();
     this.engine = undefined;
@@ -135,6 +179,10 @@ export class SyncControl {
   start(): void {
     this.enabled = true;
     if (this.engine) this.run();
+    else if (!this.setupProblem)
+      void this.connectOnce().catch((error: Error) =>
+        this.options.log.log('error', 'sync.connect_failed', { error: error.message }),
+      );
   }
 
   /**

@@ -252,6 +252,15 @@ describe('evidence-desk CLI', () => {
     expect(byName.stdout).toMatch(/Evidence verified/);
   }, 60_000);
 
+  it('answers status and profile show without starting the demo sandbox they do not use', async () => {
+    const status = await cli(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/connection: not checked/);
+    expect((await cli(['profile', 'show'])).code).toBe(0);
+    // The sandbox keeps its database beside the queue once it runs: it never ran.
+    expect(readdirSync(ws.dataDir).filter((name) => name.startsWith('embedded-sandbox'))).toEqual([]);
+  });
+
   it('refuses a zero-byte queue instead of silently starting an empty one', async () => {
     mkdirSync(ws.dataDir, { recursive: true });
     writeFileSync(join(ws.dataDir, 'queue.sqlite'), '');
