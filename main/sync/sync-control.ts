@@ -91,8 +91,9 @@ export class SyncControl {
   /**
    * Connects to the active profile's service and starts its engine, unless sending is off or
    * paused. A core that does not send, on the demo sandbox, connects only when something asks the
-   * service (its log, or `start`): the command line's `status`, `export` or `profile` never start
-   * the sandbox they do not use.
+   * service (its log, or `start`): the command line's `status` or `profile show` never start the
+   * sandbox they do not use. Only the demo profile waits: its connection is a server to start,
+   * while a service profile's costs nothing and says at once when its settings cannot be used.
    */
   async connect(): Promise<void> {
     this.setupProblem = undefined;

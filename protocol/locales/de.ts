@@ -226,7 +226,7 @@ export const de: Catalogue = {
       sourceSystem: 'Quellsystem',
       event: 'Was ist mit den Dokumenten geschehen?',
       otherEvent: 'Anderes Ereignis…',
-      chooseEvent: 'Bitte wählen, was geschehen ist…',
+      chooseEvent: 'Bitte auswählen, was geschehen ist…',
       otherEventLabel: 'Ereigniscode des Dienstes',
       otherKind: 'Eine andere Art…',
       otherKindLabel: 'Art des Dokuments, in Ihren Worten',

@@ -12,6 +12,19 @@ import { desk } from './store';
 const t = i18next.t.bind(i18next);
 const say = (text: string) => desk.set({ notice: { text, problems: [] } });
 
+/** A call whose failure is only said: what it was for did not happen, and the notice says why. */
+const sayingFailure = (call: Promise<unknown>) => void call.catch((error: unknown) => say(messageOf(error)));
+
+/** Stops the kit being saved (its bar's Cancel). */
+export const cancelKit = () => sayingFailure(ask(bridge().cancelExport({})));
+
+/** Shows what this window saved, in the system's file manager. */
+export const showSaved = (path: string) => sayingFailure(ask(bridge().showSaved({ path })));
+
+/** Hands a certification's certificate or receipt to the system's drag and drop. */
+export const dragOut = (id: number, what: 'certificate' | 'receipt') =>
+  sayingFailure(ask(bridge().dragOut({ id, what })));
+
 /** Everything the list shows now, for an action on all of it. */
 export function shownSelection(): EvidenceSelection {
   const { filter, search, matter } = desk.get();

@@ -140,7 +140,11 @@ describe('saving and verifying evidence in the app', () => {
       },
     });
     expect(savedKits(harness)).toHaveLength(before);
+    // The bar's Cancel, when main cannot do it, says why: never a click that does nothing.
+    harness.failCalls(['cancelExport']);
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText('Evidence Desk could not read its queue.').waitFor();
+    harness.failCalls([]);
   }, 60_000);
 
   it('verifies a dropped document against this computer, a changed one, and one with its certificate or a tampered receipt', async () => {

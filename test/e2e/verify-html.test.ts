@@ -10,6 +10,7 @@ import { METADATA, openCore, workspace } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { flateBomb, withAttachmentsUpdated } from '../support/hostile';
 import { CHROMIUM, SCREENSHOTS, SCREEN_SIZES, accessibilityViolations } from './harness';
+import { FILTERS_OF_THE_SET } from './set-filters';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
 // no network. The kit is made by the real core on the embedded sandbox.
@@ -394,16 +395,7 @@ describe('verify.html, opened from the kit', () => {
     expect(table).not.toContain('cert_');
     // The app's filters: each verdict with its count, problems first; one chosen shows only its lines.
     const filters = page.getByRole('group', { name: 'Show' });
-    expect(await filters.getByRole('button').allTextContents()).toEqual([
-      'All (4)',
-      'Changed (1)',
-      'Missing (0)',
-      'Unreadable (0)',
-      'Not certified (1)',
-      'Renamed (0)',
-      'Certified, key not trusted (0)',
-      'Verified (2)',
-    ]);
+    expect(await filters.getByRole('button').allTextContents()).toEqual(FILTERS_OF_THE_SET);
     await filters.getByRole('button', { name: 'Verified (2)' }).click();
     expect(await page.locator('#set-table tbody tr:visible td:first-child').allTextContents()).toEqual([
       'Exhibit A.pdf',

@@ -9,6 +9,7 @@ import { useDesk } from '../store';
 import { useSay } from '../i18n';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { leftAtPace, timeLeftWords } from '../time-left';
+import { cancelKit } from '../actions';
 
 export function DemoBanner() {
   const { data } = useStatus();
@@ -196,7 +197,7 @@ export function ProgressBars() {
             {left && ` · ${left}`}
             <progress max={Math.max(1, kit.total)} value={kit.done} />
           </label>
-          <button type="button" onClick={() => void ask(bridge().cancelExport({})).catch(() => undefined)}>
+          <button type="button" onClick={cancelKit}>
             {t('progress.cancelKit')}
           </button>
         </div>

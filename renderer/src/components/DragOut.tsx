@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ask, bridge, messageOf } from '../bridge';
-import { desk } from '../store';
+import { dragOut } from '../actions';
 
 /**
  * The certificate and the receipt, to drag out onto the desktop or into an email: main writes the
@@ -10,9 +9,7 @@ export function DragOut({ id }: { id: number }) {
   const { t } = useTranslation();
   const drag = (what: 'certificate' | 'receipt') => (event: React.DragEvent) => {
     event.preventDefault();
-    void ask(bridge().dragOut({ id, what })).catch((error: unknown) =>
-      desk.set({ notice: { text: messageOf(error), problems: [] } }),
-    );
+    dragOut(id, what);
   };
   return (
     <p className="drag-out">

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AlreadyCertified, PathProblem } from '../../../protocol/views';
 import { useFormat } from '../i18n';
-import { ask, bridge } from '../bridge';
+import { showSaved } from '../actions';
 import { useSay } from '../i18n';
 
 export interface NoticeContent {
@@ -17,8 +17,6 @@ export interface NoticeContent {
   /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
   openFolder?: string;
 }
-
-const showSaved = (path: string) => ask(bridge().showSaved({ path })).catch(() => undefined);
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 
@@ -67,7 +65,7 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
           </button>
         )}
         {notice.openFolder && (
-          <button type="button" onClick={() => void showSaved(notice.openFolder as string)}>
+          <button type="button" onClick={() => showSaved(notice.openFolder as string)}>
             {t('notice.openFolder')}
           </button>
         )}

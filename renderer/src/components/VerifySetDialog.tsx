@@ -1,12 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type {
-  Fingerprints as FingerprintSet,
-  SetOutcome,
-  SetReportView,
-  SetVerdict,
-} from '../../../protocol/sets';
-import { SET_VERDICTS, setOutcome } from '../../../protocol/sets';
+import type { Fingerprints as FingerprintSet, SetOutcome, SetReportView } from '../../../protocol/sets';
+import { setOutcome } from '../../../protocol/sets';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { ask, bridge, messageOf } from '../bridge';
 import { useFormat, useSay } from '../i18n';
@@ -15,6 +10,7 @@ import { Dialog } from './Dialog';
 import { folderOfPick } from '../chosen-folder';
 import { leftAtPace, timeLeftWords } from '../time-left';
 import { HiddenPicker } from './HiddenPicker';
+import { SetResultLines } from './SetResultLines';
 
 // A dropped file of these kinds is the reference (a kit's zip, our register, a load file), not a document.
 const REFERENCE_FILE = /\.(zip|csv|dat|txt)$/i;
@@ -81,7 +77,6 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [shown, setShown] = useState<SetVerdict | 'all'>('all');
   const [started, setStarted] = useState(0);
   const progress = useDesk((state) => state.setProgress);
   const setInput = useRef<HTMLInputElement>(null);
@@ -137,14 +132,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
     progress && !progress.listing
       ? leftAtPace(Date.now() - started, progress.bytesDone, progress.bytesTotal - progress.bytesDone)
       : null;
-  // The window holds the first lines of each verdict (SetReportView); the counts are the report's.
-  const lines =
-    report?.results
-      .filter((result) => shown === 'all' || result.verdict === shown)
-      .slice(0, report.linesPerVerdict) ?? [];
   const summary = report?.summary;
-  const allLines = summary ? summary.documents + summary.counts.missing : 0;
-  const linesInFilter = summary ? (shown === 'all' ? allLines : summary.counts[shown]) : 0;
 
   return (
     <Dialog title={t('verifySet.title')} onClose={onClose} wide>
@@ -248,59 +236,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
       </div>
       {report && summary && (
         <>
-          <div role="group" aria-label={t('verifySet.show')} className="set-filters">
-            <button type="button" aria-pressed={shown === 'all'} onClick={() => setShown('all')}>
-              {t('verifySet.all', { count: allLines })}
-            </button>
-            {SET_VERDICTS.map((verdict) => (
-              <button
-                key={verdict}
-                type="button"
-                aria-pressed={shown === verdict}
-                onClick={() => setShown(verdict)}
-              >
-                {t(`verifySet.verdicts.${verdict}`)} ({format.number(summary.counts[verdict])})
-              </button>
-            ))}
-          </div>
-          <div className="set-results" tabIndex={0} aria-label={t('verifySet.results')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('verifySet.document')}</th>
-                  <th scope="col">{t('verifySet.verdict')}</th>
-                  <th scope="col">{t('verifySet.certification')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {lines.map((result) => (
-                  <tr
-                    key={`${result.verdict}:${result.name}:${result.entry?.where ?? ''}`}
-                    data-verdict={result.verdict}
-                  >
-                    <td>{result.name}</td>
-                    <td>{t(`verifySet.verdicts.${result.verdict}`)}</td>
-                    {/* The date a person cites; the service's id for whoever looks it up. */}
-                    <td title={result.entry?.certification?.id ?? undefined}>
-                      {result.verdict === 'unreadable'
-                        ? result.note && say(result.note)
-                        : result.entry?.certification?.signedAt
-                          ? t('verifySet.signed', {
-                              when: format.long(Date.parse(result.entry.certification.signedAt)),
-                            })
-                          : result.entry
-                            ? t('verifySet.notSigned')
-                            : ''}
-                      {result.note && result.verdict !== 'unreadable' ? ` (${say(result.note)})` : ''}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {linesInFilter > lines.length && (
-              <p className="hint">{t('verifySet.more', { count: linesInFilter - lines.length })}</p>
-            )}
-          </div>
+          <SetResultLines report={report} />
           {saved && <p role="status">{saved}</p>}
         </>
       )}
