@@ -12,12 +12,11 @@ import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { startOpensslTsa } from '../support/openssl-tsa';
 import { startTestSandbox } from '../support/sandbox';
 import type { Harness } from './harness';
-import { accessibilityViolations, harnessPerTest } from './harness';
+import { accessibilityViolations, harnessPerTest, screenshotVariants } from './harness';
 
 // Evidence leaving the app and coming back: Save evidence… and Verify…, in Chromium on the real
 // core. The native folder dialog is a stand-in (harness.ts): it "chooses" <workspace>/saved.
 const harnesses = harnessPerTest();
-const SIZES = { small: { width: 800, height: 600 }, large: { width: 1440, height: 900 } } as const;
 
 async function certified(harness: Harness, files: Record<string, string>): Promise<string[]> {
   const paths = harness.ws.files(files);
@@ -190,12 +189,7 @@ describe('saving and verifying evidence in the app', () => {
     expect(await signed.textContent()).not.toContain('Purchase contract.pdf');
     expect(await stated.textContent()).toContain('Purchase contract.pdf');
     expect(await stated.textContent()).toMatch(/Certified by\S+ on \S+/);
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await harness.screenshot(`screen-verify-verified-${scheme}-${size}`);
-      }
+    await screenshotVariants(page, 'screen-verify-verified');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // A certificate changed after sealing (an update a PDF editor appended): never a plain success.
@@ -215,12 +209,7 @@ describe('saving and verifying evidence in the app', () => {
       .toMatch(
         /^Verified against the receipt inside, but this certificate PDF was changed after it was sealed.*its seal no longer holds/,
       );
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await harness.screenshot(`screen-verify-seal-broken-${scheme}-${size}`);
-      }
+    await screenshotVariants(page, 'screen-verify-seal-broken');
 
     const receipt = JSON.parse(readFileSync(join(kit, 'Purchase contract.pdf.receipt.json'), 'utf8'));
     receipt.evidence.root_hash = `${receipt.evidence.root_hash[0] === 'a' ? 'b' : 'a'}${receipt.evidence.root_hash.slice(1)}`;

@@ -1,21 +1,26 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { flateBomb, withAttachmentsUpdated } from '../support/hostile';
-import { CHROMIUM, SCREENSHOTS, SCREEN_SIZES, accessibilityViolations } from './harness';
+import {
+  SCREENSHOTS,
+  SCREENSHOTS_WANTED,
+  accessibilityViolations,
+  closeSharedBrowser,
+  screenshotVariants,
+  sharedContext,
+} from './harness';
 import { FILTERS_OF_THE_SET } from './set-filters';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
 // no network. The kit is made by the real core on the embedded sandbox.
 let ws: TestWorkspace;
-let browser: Browser;
 let kit: string;
 let docs: string[];
 const DOCS = { 'Exhibit A.pdf': 'exhibit a', 'Exhibit B.pdf': 'exhibit b', 'Exhibit C.pdf': 'exhibit c' };
@@ -44,10 +49,13 @@ beforeAll(async () => {
   } finally {
     await queuedOnly.close();
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'] });
 }, 60_000);
+const opened: Page[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((page) => page.close()));
+});
 afterAll(async () => {
-  await browser?.close();
+  await closeSharedBrowser();
   ws?.cleanup();
 });
 
@@ -63,7 +71,9 @@ async function open(
   path = join(kit, 'verify.html'),
   { trustKit = true, locale = 'en-US' }: { trustKit?: boolean; locale?: string } = {},
 ): Promise<{ page: Page; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 }, locale });
+  const page = await (await sharedContext(locale)).newPage();
+  opened.push(page);
+  await page.setViewportSize({ width: 1000, height: 900 });
   const requests: string[] = [];
   page.on('request', (request) => {
     // The page's worker starts from its own script, as a blob made in the page: nothing leaves it.
@@ -291,15 +301,7 @@ describe('verify.html, opened from the kit', () => {
     );
     // Shown as a warning, never as a plain success.
     expect(await page.getByRole('status').getAttribute('class')).toMatch(/warning/);
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: join(SCREENSHOTS, `verify-html-seal-broken-${scheme}-${size}.png`),
-          fullPage: true,
-        });
-      }
+    await screenshotVariants(page, 'verify-html-seal-broken', { fullPage: true });
     expect(requests).toEqual([]);
   }, 60_000);
 
@@ -367,7 +369,8 @@ describe('verify.html, opened from the kit', () => {
         /^Not passed: see the lines below 4 documents: 0 verified, 2 certified under a key not trusted, 1 changed, 0 renamed, 1 not certified.* 2 certified, but signed by a key you have not trusted: compare the fingerprints .*DEMO: certifications of this reference were made on a sandbox/,
       );
     await page.locator('#trust-kit').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, 'verify-html-set-untrusted.png'), fullPage: true });
+    if (SCREENSHOTS_WANTED)
+      await page.screenshot({ path: join(SCREENSHOTS, 'verify-html-set-untrusted.png'), fullPage: true });
     // Once the fingerprints match and the person says so, the same kit verifies them.
     await page
       .getByLabel(
@@ -404,11 +407,10 @@ describe('verify.html, opened from the kit', () => {
     await filters.getByRole('button', { name: 'All (4)' }).click();
     expect(await page.locator('#set-table tbody tr:visible').count()).toBe(4);
     expect(requests).toEqual([]);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.locator('#set-title').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SCREENSHOTS, `verify-html-set-${scheme}.png`), fullPage: true });
-    }
+    await screenshotVariants(page, 'verify-html-set', {
+      fullPage: true,
+      before: () => page.locator('#set-title').scrollIntoViewIfNeeded(),
+    });
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 
@@ -435,13 +437,9 @@ describe('verify.html, opened from the kit', () => {
     expect(await page.locator('#set-lines-shown').textContent()).toBe(
       'Showing 503 of 603 lines: the first 500 of each verdict, in name order.',
     );
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await page.locator('#set-result').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SCREENSHOTS, `verify-html-large-set-${scheme}-${size}.png`) });
-      }
+    await screenshotVariants(page, 'verify-html-large-set', {
+      before: () => page.locator('#set-result').scrollIntoViewIfNeeded(),
+    });
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 
@@ -470,15 +468,7 @@ describe('verify.html, opened from the kit', () => {
         ([line]) => line,
       ),
     ).toEqual([]);
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: join(SCREENSHOTS, `verify-html-de-${scheme}-${size}.png`),
-          fullPage: true,
-        });
-      }
+    await screenshotVariants(page, 'verify-html-de', { fullPage: true });
     // The reader's choice: the same verdict, in English.
     await page.getByLabel('Sprache').selectOption('en');
     await expect
@@ -492,15 +482,7 @@ describe('verify.html, opened from the kit', () => {
   it('reads well in light and dark, small and large (screenshots)', async () => {
     const { page } = await open();
     await check(page, docs[0]!, certificateOf('Exhibit A.pdf'));
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: join(SCREENSHOTS, `verify-html-verified-${scheme}-${size}.png`),
-          fullPage: true,
-        });
-      }
+    await screenshotVariants(page, 'verify-html-verified', { fullPage: true });
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

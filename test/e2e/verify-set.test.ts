@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { SCREEN_SIZES, accessibilityViolations, harnessPerTest } from './harness';
+import { SCREEN_SIZES, accessibilityViolations, harnessPerTest, screenshotVariants } from './harness';
 import { FILTERS_OF_THE_SET } from './set-filters';
 import { METADATA, openCore } from '../support/core';
 
@@ -77,12 +77,7 @@ describe('verifying a set in the app', () => {
     expect(await dialog.locator('tbody').textContent()).toContain('letter.pdf');
     await dialog.getByRole('button', { name: /^All/ }).click();
 
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await harness.screenshot(`screen-verify-set-${scheme}-${size}`);
-      }
+    await screenshotVariants(page, 'screen-verify-set');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Save report (PDF)…' }).click();
@@ -122,12 +117,7 @@ describe('verifying a set in the app', () => {
     expect(said).toMatch(/Log key: [0-9A-F]{4}( [0-9A-F]{4}){15}/);
     expect(said).toContain('DEMO');
     expect(said).not.toMatch(/Not certified|nothing was checked/i);
-    for (const scheme of ['light', 'dark'] as const)
-      for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize(viewport);
-        await harness.screenshot(`screen-verify-set-untrusted-${scheme}-${size}`);
-      }
+    await screenshotVariants(page, 'screen-verify-set-untrusted');
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'They match: check again, trusting this kit’s keys' }).click();
     await expect
