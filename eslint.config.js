@@ -43,10 +43,61 @@ const BELOW_THE_CORE = {
     '!**/evidence/evidence-exports',
     '**/watch/*',
     '!**/watch/watched-folders',
+    '**/sets/*',
+    '!**/sets/set-verification',
+    '!**/sets/set-report',
+    '**/profiles/*',
+    '**/tools/**',
   ],
   message:
-    'The shells reach the core and its services (core.ts, evidence/verification, evidence/evidence-exports, watch/watched-folders) and the platform pieces (logging, secrets, config/data-dir, service/network, desktop-policy), not what the services are built from.',
+    'The shells reach the core and its services (core.ts, evidence/verification, evidence/evidence-exports, sets/set-verification and its report, watch/watched-folders) and the platform pieces (logging, secrets, config/data-dir, service/network, desktop-policy), not what the services are built from.',
 };
+
+// The core's folders, bottom to top (docs/architecture.md, "Layers inside main/"): tools that know
+// nothing of evidence, the platform (SQL, keychain, hashing, HTTP, policy, connections), then the
+// domain services, each of which may import only the folders before it. So no two folders import
+// each other, and nothing below reaches up. core.ts wires them all; the shells sit above it.
+export const CORE_LAYERS = [
+  'tools',
+  'logging',
+  'store',
+  'secrets',
+  'hashing',
+  'service',
+  'desktop-policy',
+  'config',
+  'preferences',
+  'timestamps',
+  'evidence',
+  'sets',
+  'sync',
+  'queue',
+  'intake',
+  'watch',
+  'profiles',
+];
+const SHELLS_AND_ROOT = ['core', 'cli', 'ipc', 'electron'];
+/** An import of main/NAME from a file one, two or three folders deep inside main/. */
+const importsOf = (name) =>
+  ['../', '../../', '../../../'].flatMap((up) => [`${up}${name}`, `${up}${name}/**`]);
+const layerRules = CORE_LAYERS.map((folder, at) => ({
+  files: [`main/${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: folder === 'store' ? [NO_ELECTRON] : [NO_ELECTRON, NO_SQL],
+        patterns: [
+          NO_SANDBOX_IN_CORE,
+          {
+            group: [...CORE_LAYERS.slice(at + 1), ...SHELLS_AND_ROOT].flatMap(importsOf),
+            message: `main/${folder}/ may import only the core's folders below it (${CORE_LAYERS.slice(0, at).join(', ') || 'none'}) and main/'s own tools (errors, progress-pace, worker-url): a folder never reaches up a layer (docs/architecture.md).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', 'dist/**', 'out/**', 'release/**'] },
@@ -92,10 +143,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_SQL], patterns: [NO_SANDBOX_IN_CORE] }],
     },
   },
-  {
-    files: ['main/store/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: [NO_SANDBOX_IN_CORE] }] },
-  },
+  ...layerRules,
   {
     // The shared vocabulary depends on nothing of ours: every side can import it without pulling
     // in another's code.

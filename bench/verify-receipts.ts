@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEd25519Verify } from '../main/evidence/native-signature';
+import { nodeEd25519Verify } from '../main/tools/native-signature';
 import type { Receipt } from '../protocol/receipt';
 import { RECEIPT_V1 } from '../protocol/receipt';
 import { certificateFingerprint } from '../verifier/timestamp/token';

@@ -75,7 +75,7 @@ export async function setVerification(): Promise<BenchFigure[]> {
     holdAnchored(join(dir, 'data', 'queue.sqlite'), core.activeProfileId, digests, production);
     const checked = (against: string) =>
       timeIt(async () => {
-        const report = await core.verification.verifySet([production], { path: against });
+        const report = await core.sets.verifySet([production], { path: against });
         if (!report.summary.passed) throw new Error(`the set did not pass against ${against}`);
         const [first] = report.results;
         if (against === register && !first?.entry?.certification?.signedAt)

@@ -21,8 +21,7 @@ import { verifySetCommand } from './cli/commands/verify-set';
 import { watch } from './cli/commands/watch';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Verification } from './evidence/verification';
-import { saveSetReport } from './sets/save-set-report';
+import { SetVerification } from './sets/set-verification';
 import { err, outJson } from './cli/output';
 import { say, words } from './cli/language';
 
@@ -37,9 +36,8 @@ const RUN: Record<
     isSetVerification(rest, values)
       ? verifySetCommand(
           {
-            verifySet: (paths, against, onProgress) =>
-              core.verification.verifySet(paths, against, onProgress),
-            saveSetReport: (report, path) => core.exports.saveSetReport(report, path),
+            verifySet: (paths, against, onProgress) => core.sets.verifySet(paths, against, onProgress),
+            saveSetReport: (report, path) => core.sets.saveReport(report, path),
           },
           rest,
           values,
@@ -77,7 +75,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   // The other side's computer: a set checked on a data folder never used leaves nothing behind.
   if (name === 'verify' && isSetVerification(rest, values) && !existsSync(join(dataDir, 'queue.sqlite')))
     return verifySetCommand(
-      { verifySet: Verification.checkSetAlone, saveSetReport: (report, path) => saveSetReport(report, path) },
+      { verifySet: SetVerification.checkSetAlone, saveSetReport: SetVerification.saveReportAlone },
       rest,
       values,
     );

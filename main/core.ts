@@ -30,10 +30,11 @@ import { openStore } from './store';
 import type { LeaseTiming } from './sync/lease-keeper';
 import { SyncControl } from './sync/sync-control';
 import { QueueView } from './queue/queue-view';
-import { ProfileService } from './config/profile-service';
+import { ProfileService } from './profiles/profile-service';
 import { EvidenceExports } from './evidence/evidence-exports';
 import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
 import { Verification } from './evidence/verification';
+import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
@@ -111,6 +112,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   readonly exports: EvidenceExports;
   /** Checking documents against receipts, certificates or this computer's certifications. */
   readonly verification: Verification;
+  /** Checking a whole production against a kit, a register, a load file or this computer. */
+  readonly sets: SetVerification;
   /** The person's choices: language, receipts beside files. */
   readonly preferences: Preferences;
   /** Folders whose new files are certified unattended. */
@@ -152,12 +155,13 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
     });
-    this.verification = new Verification({
+    this.verification = new Verification({ store, pool: this.pool, logKeys: this.logKeys, activeProfileId });
+    this.sets = new SetVerification({
       store,
       pool: this.pool,
-      logKeys: this.logKeys,
       activeProfileId,
       isDemo: (profileId) => this.connections.summary(profileId).demo,
+      documentTimestamper: () => this.exports.documentTimestamper(),
     });
     this.preferences = new Preferences(store.settings, () => this.itPolicy);
     this.sync = new SyncControl({

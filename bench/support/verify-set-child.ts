@@ -23,7 +23,7 @@ try {
     live = Math.max(live, process.memoryUsage().heapUsed);
   }, LIVE_EVERY_MS);
   const started = performance.now();
-  const report = await core.verification.verifySet([set], { path: against });
+  const report = await core.sets.verifySet([set], { path: against });
   const ms = performance.now() - started;
   clearInterval(sampling);
   clearInterval(collecting);

@@ -3,7 +3,7 @@ import type { EmbeddedService, EmbeddedServiceStarter } from './embedded-service
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
 import { EMBEDDED_PROFILE_ID, SECRET_NAMES, isDemoKind, serviceProfileSchema } from '../../protocol/profiles';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
-import type { Authority } from '../timestamps/ask-authority';
+import type { Authority } from '../service/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
 import { DeskError, isDeskError } from '../errors';
 import type { SecretName, SecretStore } from '../secrets/secret-store';

@@ -1,6 +1,6 @@
 import { eventSaid, kindSaid } from '../../protocol/vocabulary';
 import { personOf } from '../../verifier/signed-facts';
-import { writeExcelCsv } from './excel-csv';
+import { writeExcelCsv } from '../tools/excel-csv';
 import { exportFailed } from '../errors';
 import { ENVIRONMENT_LABELS } from '../../protocol/profiles';
 import type { AuditEntry, CertificationRow, HistoryEntry } from '../../protocol/views';

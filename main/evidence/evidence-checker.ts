@@ -3,7 +3,7 @@ import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from '../../verifier/s
 import { logKeyFingerprint } from '../../verifier/bytes';
 import type { KeyAnswer, KeyChange, TreeHead } from './log-trust';
 import { keyChangeReason } from './log-trust';
-import { nodeEd25519Verify } from './native-signature';
+import { nodeEd25519Verify } from '../tools/native-signature';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 

@@ -10,16 +10,15 @@ import type { KitTarget } from './kit';
 export { kitFolderIn } from './kit-folder';
 import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
-import type { DocumentTimestamper } from './pdf/seal';
+import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { computerTimeZone } from '../../protocol/time-format';
-import type { SetReport } from '../../protocol/sets';
 
 /** "Contract.pdf.certificate.pdf", as the kit names it. */
 export const certificateFileName = (fileName: string): string => `${safeFileName(fileName)}.certificate.pdf`;
@@ -154,19 +153,6 @@ export class EvidenceExports {
   }
 
   /**
-   * Saves the report of a set's verification: CSV for Excel, or a PDF in the register's style,
-   * sealed like the certificates when the profile names a timestamping authority.
-   */
-  async saveSetReport(report: SetReport, path: string): Promise<void> {
-    const { saveSetReport } = await import('../sets/save-set-report');
-    await saveSetReport(
-      report,
-      path,
-      extname(path).toLowerCase() === '.pdf' ? await this.documentTimestamper() : undefined,
-    );
-  }
-
-  /**
    * Writes the chain-of-custody register (CSV for Excel) of the chosen certifications: each with
    * its matter, who, when, state, verification and whole timeline; then the removals, when the
    * selection is a matter or everything (chosen rows or a state have no removed rows).
@@ -210,7 +196,8 @@ export class EvidenceExports {
   }
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
-  private async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
+  /** The active profile's timestamping authority as a PDF sealer; none when it names none or is unreachable. */
+  async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
     const { profiles } = this.deps;
     const profileId = this.deps.activeProfileId();
     const authority = await profiles.authorityFor(profileId).catch(() => null);

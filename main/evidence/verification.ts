@@ -5,7 +5,7 @@ import type { DocumentVerification, EvidenceCheck, FileVerification } from '../.
 import type { Trust } from '../../verifier/verify-receipt';
 import { HashPool } from '../hashing/hash-pool';
 import { hashOneFile } from '../hashing/hash-one-file';
-import type { EntriesBuilder, Store } from '../store';
+import type { Store } from '../store';
 import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
@@ -16,19 +16,12 @@ import { checkAgainstProof } from './verify-document';
 import { fingerprintOfKey } from './log-keys';
 import { said } from '../../protocol/said';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
-import type { SetProgress, SetReport } from '../../protocol/sets';
-import { DeskError } from '../errors';
-import type { LocalCertifications, ReferenceChoice } from '../sets/open-reference';
-
-export { setReportJson } from '../sets/set-report';
 
 export interface VerificationDeps {
   store: Store;
   pool: HashPool;
   logKeys: LogTrust;
   activeProfileId(): string;
-  /** The profile's certifications are a sandbox's: DEMO. */
-  isDemo(profileId: string): boolean;
 }
 
 /**
@@ -82,49 +75,6 @@ export class Verification {
     return first ? certificateFingerprint(first) : null;
   }
 
-  /**
-   * A whole set (files and folders) against a reference (a kit, our register, a load file), or
-   * against this computer's certifications when none is given. A reference that cannot be read is
-   * refused with where and why (`invalid_reference`).
-   */
-  async verifySet(
-    paths: readonly string[],
-    against: ReferenceChoice | null,
-    onProgress?: (progress: SetProgress) => void,
-    /** How much (entries, lines, files waiting) is kept in memory before it is kept on disk (for tests). */
-    keptInMemory?: number,
-  ): Promise<SetReport> {
-    const { store } = this.deps;
-    const profileId = this.deps.activeProfileId();
-    const local: LocalCertifications = {
-      anchored: (page) => store.queue.anchoredSignedFacts(profileId, page),
-      anchoredOf: (sha256s) => store.queue.anchoredSignedFactsOf(profileId, sha256s),
-      anchoredCount: () => store.queue.counts(profileId).anchored,
-      demo: this.deps.isDemo(profileId),
-    };
-    const trust = bothTrusted(trustIn(store), against?.alsoTrusted);
-    return checkSet(paths, against, { pool: this.deps.pool, trust, local }, onProgress, keptInMemory);
-  }
-
-  /**
-   * A set against a reference on a data folder never used (the other side's computer): nothing is
-   * trusted but what is given, nothing is written, and the folder is left as it was found.
-   */
-  static async checkSetAlone(
-    paths: readonly string[],
-    against: ReferenceChoice | null,
-    onProgress?: (progress: SetProgress) => void,
-  ): Promise<SetReport> {
-    const { NO_LOCAL_CERTIFICATIONS } = await import('../sets/open-reference');
-    const pool = new HashPool();
-    try {
-      const trust = bothTrusted({ logKeys: [], tsaRoots: [] }, against?.alsoTrusted);
-      return await checkSet(paths, against, { pool, trust, local: NO_LOCAL_CERTIFICATIONS }, onProgress);
-    } finally {
-      await pool.close();
-    }
-  }
-
   /** Against the proof when one is given, else against this queue's certifications of the document. */
   async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
     if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
@@ -162,7 +112,7 @@ export class Verification {
 }
 
 /** What either trusts: the keys and roots given for one check, and those trusted here. */
-function bothTrusted(one: Trust, other: Trust | undefined): Trust {
+export function bothTrusted(one: Trust, other: Trust | undefined): Trust {
   return {
     logKeys: [...one.logKeys, ...(other?.logKeys ?? [])],
     tsaRoots: [...one.tsaRoots, ...(other?.tsaRoots ?? [])],
@@ -170,55 +120,6 @@ function bothTrusted(one: Trust, other: Trust | undefined): Trust {
 }
 
 /** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
-function trustIn(store: Store): Trust {
+export function trustIn(store: Store): Trust {
   return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
-}
-
-/** A set against its reference (see Verification.verifySet), with what is trusted and held here. */
-async function checkSet(
-  paths: readonly string[],
-  against: ReferenceChoice | null,
-  here: { pool: HashPool; trust: Trust; local: LocalCertifications },
-  onProgress?: (progress: SetProgress) => void,
-  keptInMemory?: number,
-): Promise<SetReport> {
-  // Reading kits, registers and load files is loaded when a set is verified, not at every start.
-  const [{ kindOfReference, openReference, thisComputer }, { UnreadableReference }, { verifySet }] =
-    await Promise.all([
-      import('../sets/open-reference'),
-      import('../sets/read-load-file'),
-      import('../sets/verify-set'),
-    ]);
-  const refusal = (error: unknown) =>
-    error instanceof UnreadableReference
-      ? new DeskError(
-          'invalid_reference',
-          said('sets.unreadableReference', { where: error.where, why: error.why }),
-        )
-      : error;
-  let kind: ReturnType<typeof kindOfReference> | null;
-  try {
-    kind = against ? kindOfReference(against.path) : null;
-  } catch (error) {
-    throw refusal(error);
-  }
-  const read = async (newEntries: () => EntriesBuilder) => {
-    try {
-      return against && kind
-        ? await openReference(against, kind, here.trust, here.local, newEntries)
-        : await thisComputer(here.local, newEntries());
-    } catch (error) {
-      throw refusal(error);
-    }
-  };
-  // Only a load file says which digests it carries; every other reference is SHA-256 alone, and
-  // the set's files are hashed while it is read.
-  const digests = kind === 'load-file' ? null : [];
-  return verifySet(
-    paths,
-    { ownFiles: against ? [against.path] : [], digests, read },
-    here.pool,
-    onProgress,
-    keptInMemory,
-  );
 }

@@ -2,7 +2,7 @@ import type { ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
 import { refusedReceipt, verifyReceipt } from '../../verifier/verify-receipt';
 import { checkSeal } from '../../verifier/pdf/seal-check';
-import { nodeEd25519Verify } from './native-signature';
+import { nodeEd25519Verify } from '../tools/native-signature';
 import { readProof } from './read-proof';
 import { NO_RECEIPT_WORDS } from '../../verifier/pdf-attachment';
 

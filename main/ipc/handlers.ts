@@ -142,7 +142,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       return acting(() => shell.showInFolder(path));
     },
     verifySet: async ({ paths, against }) => {
-      const report = await core.verification.verifySet(paths, against ?? null, (progress) =>
+      const report = await core.sets.verifySet(paths, against ?? null, (progress) =>
         core.emit('setProgress', progress),
       );
       // One report is kept, the last: the one before is no longer saved from.
@@ -158,7 +158,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         format,
       );
       if (file === null) return null;
-      await core.exports.saveSetReport(lastSetReport, file);
+      await core.sets.saveReport(lastSetReport, file);
       return remember({ file }, file);
     },
     watchedFolders: () => core.watched.list(),

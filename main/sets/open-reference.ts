@@ -12,7 +12,7 @@ import { UnreadableReference, readLoadFile } from './read-load-file';
 import type { Reference, ReferenceCertification } from '../../verifier/sets/reference';
 import { normalName, unsigned } from '../../verifier/sets/reference';
 import { said } from '../../protocol/said';
-import { readerTurns } from '../evidence/event-loop-turns';
+import { readerTurns } from '../tools/event-loop-turns';
 
 /** What a set is checked against: a kit (folder or zip), our register (CSV), a load file (DAT). */
 export interface ReferenceChoice extends LoadFileOptions {

@@ -8,11 +8,11 @@ import { kitReader, passedBound } from '../../verifier/sets/kit-receipt';
 import { LIMITS, LimitExceeded } from '../../protocol/limits';
 import { readFileAtMost } from '../evidence/read-proof';
 import type { Said } from '../../protocol/said';
-import { nodeEd25519Verify } from '../evidence/native-signature';
+import { nodeEd25519Verify } from '../tools/native-signature';
 import { UnreadableReference } from './read-load-file';
 import type { Reference } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
-import { readerTurns } from '../evidence/event-loop-turns';
+import { readerTurns } from '../tools/event-loop-turns';
 import { said } from '../../protocol/said';
 
 const RECEIPT = /(^|\/)certifications\/[^/]+\.receipt\.json$/;

@@ -1,5 +1,5 @@
 import { loadFileLines } from './load-file-lines';
-import { readerTurns } from '../evidence/event-loop-turns';
+import { readerTurns } from '../tools/event-loop-turns';
 import type { Digest, Reference, ReferenceEntry } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
 import { digestOf, looksLikeWindows, normalName, unsigned } from '../../verifier/sets/reference';

@@ -10,9 +10,9 @@ import { EntriesBuilder } from '../store';
 import { commonRoot, digestOf, looksLikeWindows, unsigned } from '../../verifier/sets/reference';
 import { DEMO_IN_REGISTER } from '../evidence/custody-register';
 import { UnreadableReference } from './read-load-file';
-import { readerTurns } from '../evidence/event-loop-turns';
+import { readerTurns } from '../tools/event-loop-turns';
 import { said } from '../../protocol/said';
-import { undefused } from '../evidence/excel-csv';
+import { undefused } from '../tools/excel-csv';
 
 /** What this computer knows of a certification: the times its log signed, when its evidence holds. */
 export type CertificationLookup = (

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { SetReport } from '../../protocol/sets';
 import { said } from '../../protocol/said';
 import { exportFailed } from '../errors';
-import type { DocumentTimestamper } from '../evidence/pdf/seal';
+import type { DocumentTimestamper } from '../tools/pdf/seal';
 
 /**
  * Saves the report of a set's verification: CSV for Excel, or a PDF in the register's style,

@@ -5,10 +5,10 @@ import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
 import type { LocalTimeOptions } from '../../protocol/time-format';
 import { localAndUtc, localWithZone, utcPlain } from '../../protocol/time-format';
-import { DEMO_RED, INK } from '../evidence/pdf/document';
-import type { DocumentTimestamper } from '../evidence/pdf/seal';
-import type { TableColumn } from '../evidence/pdf/table';
-import { codeInLines, tablePdf } from '../evidence/pdf/table';
+import { DEMO_RED, INK } from '../tools/pdf/document';
+import type { DocumentTimestamper } from '../tools/pdf/seal';
+import type { TableColumn } from '../tools/pdf/table';
+import { codeInLines, tablePdf } from '../tools/pdf/table';
 
 const FAILING = new Set<SetResult['verdict']>([
   'changed',

@@ -1,7 +1,7 @@
 import { inEnglish } from '../../protocol/locales';
 import type { SetReport, SetResult } from '../../protocol/sets';
 import { SET_VERDICT_WORDS } from '../../protocol/sets';
-import { writeExcelCsv } from '../evidence/excel-csv';
+import { writeExcelCsv } from '../tools/excel-csv';
 import { exportFailed } from '../errors';
 import { said } from '../../protocol/said';
 

@@ -4,7 +4,7 @@ import type { SetProgress, SetReport } from '../../protocol/sets';
 import type { FoundFile } from '../hashing/expand-paths';
 import type { HashPool } from '../hashing/hash-pool';
 import { progressPace } from '../progress-pace';
-import { readerTurns } from '../evidence/event-loop-turns';
+import { readerTurns } from '../tools/event-loop-turns';
 import type { ReadDocument } from '../../verifier/sets/match-set';
 import type { SetMatcher } from '../../verifier/sets/match-set';
 import { setMatcher, summaryOf } from '../../verifier/sets/match-set';

@@ -13,7 +13,7 @@ export type { AnchoredFacts } from './queue-reader';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
-export type { ArrivedFile, WatchedFolderStore } from './watched-folders';
+export type { ArrivedFile, Look, WatchedFolderStore } from './watched-folders';
 export { ReportLines } from './report-lines';
 
 /** Everything kept in `queue.sqlite`, over one connection, with one change feed. */

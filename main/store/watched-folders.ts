@@ -6,10 +6,18 @@ import type {
   WatchedFolderChoices,
   WatchedFolderView,
 } from '../../protocol/views';
-import type { Look } from '../watch/stability-gate';
 import type { QueueDb } from './database';
 import type { CertificationQueue, NewCertification } from './queue';
 import { statementCache } from './statements';
+
+/**
+ * What a look at a file saw: enough to tell whether it is still being written (the watcher's
+ * stability gate) and whether a file seen before has changed since (kept here per folder).
+ */
+export interface Look {
+  size: number;
+  mtimeMs: number;
+}
 
 const COLUMNS = `id, path, matter, event_type AS eventType, asset_type AS assetType, source_system AS sourceSystem,
   include, subfolders, receipts_beside AS receiptsBeside, method, poll_seconds AS pollSeconds, settle_ms AS settleMs,

@@ -12,7 +12,7 @@ import type { LeaseTiming } from './lease-keeper';
 import { DEFAULT_LEASE, LeaseKeeper } from './lease-keeper';
 import type { PolicyContext } from './outcome-policy';
 import { decidePoll, decideSubmit, settlementOf } from './outcome-policy';
-import { Rounds } from './rounds';
+import { Rounds } from '../tools/rounds';
 import { runBounded } from './run-bounded';
 import { said } from '../../protocol/said';
 

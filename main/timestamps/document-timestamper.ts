@@ -1,8 +1,8 @@
 import { base64ToBytes } from '../../verifier/bytes';
-import type { DocumentTimestamper } from '../evidence/pdf/seal';
+import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { Fetch } from '../service/network';
-import type { Authority } from './ask-authority';
-import { askAuthority } from './ask-authority';
+import type { Authority } from '../service/ask-authority';
+import { askAuthority } from '../service/ask-authority';
 import { inEnglish } from '../../protocol/locales';
 
 /**

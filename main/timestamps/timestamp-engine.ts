@@ -2,9 +2,9 @@ import { hexToBytes } from '../../verifier/bytes';
 import type { Logger } from '../logging/logger';
 import type { Fetch } from '../service/network';
 import type { TimestampBatch, TimestampBatches } from '../store';
-import { Rounds } from '../sync/rounds';
-import type { Authority } from './ask-authority';
-import { askAuthority } from './ask-authority';
+import { Rounds } from '../tools/rounds';
+import type { Authority } from '../service/ask-authority';
+import { askAuthority } from '../service/ask-authority';
 import { said } from '../../protocol/said';
 
 export interface TimestampPacing {

@@ -1,4 +1,4 @@
-import type { Look } from './stability-gate';
+import type { Look } from '../store';
 
 /** A file found in a watched folder: its path relative to the folder, and what it looked like. */
 export interface Listed extends Look {

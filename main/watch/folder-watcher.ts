@@ -11,7 +11,7 @@ import type { WatchedFolderStore } from '../store';
 import { changedSince } from './catch-up';
 import type { Listed } from './catch-up';
 import { ignoredBy } from './ignore-rules';
-import type { Look } from './stability-gate';
+import type { Look } from '../store';
 import { StabilityGate } from './stability-gate';
 import type { WatchTiming } from './watch-timing';
 

@@ -1,8 +1,4 @@
-/** What a look at a file saw: enough to tell whether it is still being written. */
-export interface Look {
-  size: number;
-  mtimeMs: number;
-}
+import type { Look } from '../store';
 
 /**
  * Holds files until they have stopped changing: a file is ready once its size and modification

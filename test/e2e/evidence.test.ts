@@ -70,7 +70,9 @@ describe('saving and verifying evidence in the app', () => {
     await expect
       .poll(() => harness.dragged.map((path) => basename(path)).sort())
       .toEqual(['Lease agreement.pdf.certificate.pdf', 'Lease agreement.pdf.receipt.json']);
-    const [pdf, receipt] = [...harness.dragged].sort();
+    // Each is made in a temporary folder of its own: told apart by name, not by the folders' order.
+    const pdf = harness.dragged.find((path) => path.endsWith('.pdf'));
+    const receipt = harness.dragged.find((path) => path.endsWith('.json'));
     expect(readFileSync(pdf!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(JSON.parse(readFileSync(receipt!, 'utf8'))).toMatchObject({
       file: { name: 'Lease agreement.pdf', sha256: createHash('sha256').update('lease').digest('hex') },

@@ -56,7 +56,7 @@ const verdicts = (report: SetReport) =>
  * report's lines) kept on disk, as for a production of 100,000, gives the same report.
  */
 async function expectSameOnDisk(set: string, against: { path: string } | null, report: SetReport) {
-  const onDisk = await core.verification.verifySet([set], against, undefined, 0);
+  const onDisk = await core.sets.verifySet([set], against, undefined, 0);
   expect([...onDisk.results], JSON.stringify(against)).toEqual([...report.results]);
   expect(onDisk.summary).toEqual(report.summary);
   onDisk.results.close();
@@ -97,7 +97,7 @@ describe('verifying a set', () => {
     // macOS writes names decomposed: the same name must match the register made from composed ones.
     renameSync(join(set, NFC), join(set, NFD));
 
-    const report = await core.verification.verifySet([set], { path: register });
+    const report = await core.sets.verifySet([set], { path: register });
     expect(verdicts(report)).toEqual({
       'annex/annex 1.pdf': 'verified',
       [NFC]: 'verified',
@@ -120,7 +120,7 @@ describe('verifying a set', () => {
     // Problems first (changed, missing, unreadable, not certified, renamed, then verified), names in
     // order within each; a large set keeps its report's lines on disk: read back, they are the same
     // lines in the same order, as often as they are read, and the report saved from them is the same file.
-    const onDisk = await core.verification.verifySet([set], { path: register }, undefined, 1);
+    const onDisk = await core.sets.verifySet([set], { path: register }, undefined, 1);
     const lines = [...report.results];
     expect(lines.map((line) => line.name)).toEqual([
       'contract.pdf',
@@ -135,8 +135,8 @@ describe('verifying a set', () => {
     expect([...onDisk.results]).toEqual(lines);
     expect(onDisk.summary).toEqual(report.summary);
     const [inMemoryCsv, onDiskCsv] = [join(ws.dir, 'in-memory.csv'), join(ws.dir, 'on-disk.csv')];
-    await core.exports.saveSetReport(report, inMemoryCsv);
-    await core.exports.saveSetReport(onDisk, onDiskCsv);
+    await core.sets.saveReport(report, inMemoryCsv);
+    await core.sets.saveReport(onDisk, onDiskCsv);
     expect(readFileSync(onDiskCsv, 'utf8')).toBe(readFileSync(inMemoryCsv, 'utf8'));
     onDisk.results.close();
     // Closed, it is not read as an empty report (which would save as one that looks complete).
@@ -163,7 +163,7 @@ describe('verifying a set', () => {
     // The untouched production passes, against the register, the kit and this computer.
     // Each made on this sandbox: each says DEMO.
     for (const against of [{ path: register }, { path: kit }, { path: join(ws.dir, 'kit.zip') }, null]) {
-      const clean = await core.verification.verifySet([production], against);
+      const clean = await core.sets.verifySet([production], against);
       expect(clean.summary, JSON.stringify(against)).toMatchObject({
         passed: true,
         documents: 5,
@@ -176,7 +176,7 @@ describe('verifying a set', () => {
   it('is refused with exit 1 when nothing is checked, and writes its report from the command line', async () => {
     const empty = join(ws.dir, 'empty');
     mkdirSync(empty);
-    const none = await core.verification.verifySet([empty], { path: register });
+    const none = await core.sets.verifySet([empty], { path: register });
     expect(none.summary).toMatchObject({ documents: 0, passed: false });
 
     // The command is in the help IT reads (it was not).
@@ -224,7 +224,7 @@ describe('verifying a set', () => {
       // The manifest lies inside the folder it lists: it is the reference, not a document.
       const loadFile = join(production, `production.${encoding}.dat`);
       writeFileSync(loadFile, bytes);
-      const report = await core.verification.verifySet([production], { path: loadFile });
+      const report = await core.sets.verifySet([production], { path: loadFile });
       expect(report.summary, encoding).toMatchObject({ passed: true, documents: 5, demo: false });
       expect(verdicts(report)[NFC], encoding).toBe('verified');
       if (encoding === 'utf-8') await expectSameOnDisk(production, { path: loadFile }, report);
@@ -255,7 +255,7 @@ describe('verifying a set', () => {
         .join('\r\n')
         .replace('Production\\contract.pdf', 'Production\\CONTRACT.PDF'),
     );
-    const report = await core.verification.verifySet([production], { path: windows });
+    const report = await core.sets.verifySet([production], { path: windows });
     const contract = [...report.results].find((result) => result.name === 'contract.pdf');
     expect(contract?.verdict).toBe('verified');
     expect(englishOf(contract?.note)).toMatch(/only the case differs/);
@@ -269,7 +269,7 @@ describe('verifying a set', () => {
     // Every character here is in Latin-1, which Windows-1252 writes byte for byte (ä is 0xE4).
     writeFileSync(excel, latin1(text));
     expect(readFileSync(excel).includes(Buffer.from(NFC))).toBe(false);
-    const report = await core.verification.verifySet([production], { path: excel });
+    const report = await core.sets.verifySet([production], { path: excel });
     expect(verdicts(report)[NFC]).toBe('verified');
     expect(report.summary).toMatchObject({ documents: 5, passed: true });
   }, 60_000);
@@ -294,14 +294,14 @@ describe('verifying a set', () => {
     });
     const withQuotes = join(ws.dir, 'quoted-register.csv');
     writeFileSync(withQuotes, [head, ...rows, quoted, ''].join('\r\n'));
-    const report = await core.verification.verifySet([set], { path: withQuotes });
+    const report = await core.sets.verifySet([set], { path: withQuotes });
     expect(verdicts(report)[name]).toBe('verified');
     expect(report.summary.passed).toBe(true);
 
     // A line cut short, without a quote anywhere: refused, with where.
     const broken = join(ws.dir, 'broken-register.csv');
     writeFileSync(broken, [head, ...rows, 'cut,short', ''].join('\r\n'));
-    await expect(core.verification.verifySet([set], { path: broken })).rejects.toMatchObject({
+    await expect(core.sets.verifySet([set], { path: broken })).rejects.toMatchObject({
       code: 'invalid_reference',
       message: expect.stringContaining(`broken-register.csv, line ${rows.length + 2}`),
     });
@@ -493,7 +493,7 @@ describe('verifying a set', () => {
       Buffer.concat([Buffer.from(join(set, 'caf')), Buffer.from([0xe9]), Buffer.from('.pdf')]),
       'x',
     );
-    const report = await core.verification.verifySet([set], { path: register }, undefined, 0);
+    const report = await core.sets.verifySet([set], { path: register }, undefined, 0);
     expect(Object.values(verdicts(report)).sort()).toEqual(['not_certified', ...Array(5).fill('verified')]);
     report.results.close();
   }, 60_000);
@@ -505,7 +505,7 @@ describe('verifying a set', () => {
     const cutShort = join(ws.dir, 'cut-short.zip');
     writeFileSync(cutShort, bytes.subarray(0, bytes.length >> 1));
     for (const zip of [notAZip, cutShort])
-      await expect(core.verification.verifySet([production], { path: zip })).rejects.toMatchObject({
+      await expect(core.sets.verifySet([production], { path: zip })).rejects.toMatchObject({
         code: 'invalid_reference',
         message: expect.stringContaining(zip),
       });
@@ -518,7 +518,7 @@ describe('verifying a set', () => {
     const receipt = JSON.parse(readFileSync(receiptPath, 'utf8'));
     receipt.evidence.root_hash = `${receipt.evidence.root_hash[0] === 'a' ? 'b' : 'a'}${receipt.evidence.root_hash.slice(1)}`;
     writeFileSync(receiptPath, JSON.stringify(receipt));
-    const report = await core.verification.verifySet([production], { path: tampered });
+    const report = await core.sets.verifySet([production], { path: tampered });
     expect(report.reference.problems.map(({ where, why }) => [where, englishOf(why)])).toEqual([
       [receiptPath, expect.stringMatching(/^The proof does not hold together/)],
     ]);
@@ -526,7 +526,7 @@ describe('verifying a set', () => {
     expect(report.summary.passed).toBe(false);
     // The report PDF says why, in words, where the reference was not used.
     const pdf = join(ws.dir, 'tampered-report.pdf');
-    await core.exports.saveSetReport(report, pdf);
+    await core.sets.saveReport(report, pdf);
     const text = execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     expect(text).toContain(`In the reference, not used: ${receiptPath}: The proof does not hold together`);
   }, 60_000);

@@ -65,4 +65,29 @@ describe('the layers', () => {
       await refusals('protocol/views.ts', "import { LOCAL_STATES } from './states';\nvoid LOCAL_STATES;\n"),
     ).toEqual([]);
   }, 60_000);
+
+  it('hold the core’s folders in their order: nothing below reaches up, and no two import each other', async () => {
+    const upward = (folder: string) =>
+      expect.stringContaining(`main/${folder}/ may import only the core's folders below it`);
+    const lint = (file: string, what: string, from: string) =>
+      refusals(file, `import { ${what} } from '${from}';\nvoid ${what};\n`);
+    // The store at the bottom of the domain: it never imports a service built on it.
+    expect(await lint('main/store/queue.ts', 'SyncEngine', '../sync/sync-engine')).toEqual([upward('store')]);
+    // Two domain folders: the set check builds on evidence, so evidence never imports sets.
+    expect(await lint('main/evidence/kit.ts', 'verifySet', '../sets/verify-set')).toEqual([
+      upward('evidence'),
+    ]);
+    expect(await lint('main/sets/read-kit.ts', 'LogTrust', '../evidence/log-trust')).toEqual([]);
+    // From a folder inside a folder; and the core root and the shells are above every service.
+    expect(await lint('main/evidence/pdf/certificate.ts', 'SyncEngine', '../../sync/sync-engine')).toEqual([
+      upward('evidence'),
+    ]);
+    expect(await lint('main/timestamps/timestamp-engine.ts', 'EvidenceCore', '../core')).toEqual([
+      upward('timestamps'),
+    ]);
+    // The tools know nothing of evidence, nor of the store.
+    expect(await lint('main/tools/pdf/table.ts', 'openStore', '../../store')).toEqual([upward('tools')]);
+    // A folder's own modules are its own.
+    expect(await lint('main/store/queue.ts', 'QueueReader', './queue-reader')).toEqual([]);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runsFor } from '../../main/evidence/pdf/fonts';
+import { runsFor } from '../../main/tools/pdf/fonts';
 
 // Debian's fonts-noto-cjk is the computer's CJK font here (.ci/run installs it), as Windows and
 // macOS have theirs.

@@ -5,7 +5,7 @@ import type { Receipt } from '../../../protocol/receipt';
 import type { CertificateOptions } from './certificate';
 import { renderCertificate } from './certificate';
 import type { DrawAnswer, DrawRequest } from './certificate-worker';
-import type { SealNote } from './seal';
+import type { SealNote } from '../../tools/pdf/seal';
 
 const WORKER_URL = workerBeside(import.meta.url, 'certificate-worker');
 // From source the worker is TypeScript with extensionless imports: it loads through tsx (a

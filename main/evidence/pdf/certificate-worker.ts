@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Receipt } from '../../../protocol/receipt';
 import type { CertificateOptions } from './certificate';
 import { renderCertificate } from './certificate';
-import type { SealNote } from './seal';
+import type { SealNote } from '../../tools/pdf/seal';
 
 export interface DrawRequest {
   id: number;

@@ -8,7 +8,7 @@ import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
 import { localAndUtc, localWithZone, utcIso } from '../../../protocol/time-format';
 import { logPosition } from '../../../verifier/sandbox-evidence';
-import type { Pdf } from './document';
+import type { Pdf } from '../../tools/pdf/document';
 import {
   DEMO_RED,
   INK,
@@ -22,9 +22,9 @@ import {
   useFont,
   textInRuns,
   useFontFor,
-} from './document';
-import type { DocumentTimestamper, SealNote } from './seal';
-import { SEALED_WORDS, addSealPlaceholder, sealedPdf } from './seal';
+} from '../../tools/pdf/document';
+import type { DocumentTimestamper, SealNote } from '../../tools/pdf/seal';
+import { SEALED_WORDS, addSealPlaceholder, sealedPdf } from '../../tools/pdf/seal';
 import { humanSize, verificationWords } from './wording';
 
 export interface CertificateOptions extends LocalTimeOptions {

@@ -1,14 +1,14 @@
 import { eventAndKindInEnglish } from '../../../protocol/fact-lines';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
-import type { DocumentTimestamper } from './seal';
+import type { DocumentTimestamper } from '../../tools/pdf/seal';
 import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
 import { localAndUtc, localWithZone, utcPlain } from '../../../protocol/time-format';
 import { logPosition } from '../../../verifier/sandbox-evidence';
-import { DEMO_RED, INK } from './document';
-import type { TableColumn } from './table';
-import { codeInLines, tablePdf } from './table';
+import { DEMO_RED, INK } from '../../tools/pdf/document';
+import type { TableColumn } from '../../tools/pdf/table';
+import { codeInLines, tablePdf } from '../../tools/pdf/table';
 
 export interface RegisterOptions extends LocalTimeOptions {
   /** What was chosen, in words ("Matter 2024-118, anchored"), printed under the title. */

@@ -7,7 +7,7 @@ import {
   timestampRequest,
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
-import type { Fetch } from '../service/network';
+import type { Fetch } from './network';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 

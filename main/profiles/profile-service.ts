@@ -7,7 +7,7 @@ import type { QueueView } from '../queue/queue-view';
 import type { ServiceAnswer } from '../service/service-client';
 import type { Store } from '../store';
 import type { SyncControl } from '../sync/sync-control';
-import type { ProfileConnections } from './profile-connections';
+import type { ProfileConnections } from '../config/profile-connections';
 import type { ItPolicy } from '../desktop-policy/it-policy';
 import { DeskError } from '../errors';
 import { said } from '../../protocol/said';
