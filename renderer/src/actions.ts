@@ -21,6 +21,12 @@ export const cancelKit = () => sayingFailure(ask(bridge().cancelExport({})));
 /** Shows what this window saved, in the system's file manager. */
 export const showSaved = (path: string) => sayingFailure(ask(bridge().showSaved({ path })));
 
+/** Asks the service again now (the offline banner's Try now). */
+export const tryNow = () => sayingFailure(ask(bridge().tryNow({})));
+
+/** Sending goes on (the paused banner's Resume). */
+export const resumeSending = () => sayingFailure(ask(bridge().setSendingPaused({ paused: false })));
+
 /** Hands a certification's certificate or receipt to the system's drag and drop. */
 export const dragOut = (id: number, what: 'certificate' | 'receipt') =>
   sayingFailure(ask(bridge().dragOut({ id, what })));

@@ -58,6 +58,16 @@ describe('service down, then back', () => {
     await harness.screenshot('05-offline');
 
     sandbox = await startSandbox({ dbPath, port, batchIntervalMs: 300 });
+    // A Try now that main could not carry out says why, and nothing is sent.
+    harness.failCalls(['tryNow']);
+    await page.getByRole('button', { name: 'Try now' }).click();
+    await page.getByText('Evidence Desk could not read its queue.').waitFor();
+    expect(await page.locator('[role="row"] .badge').allTextContents()).toEqual([
+      'Waiting (offline)',
+      'Waiting (offline)',
+      'Waiting (offline)',
+    ]);
+    harness.failCalls([]);
     await page.getByRole('button', { name: 'Try now' }).click();
     for (const name of ['minutes.pdf', 'exhibit-a.pdf', 'exhibit-b.pdf']) {
       await expect

@@ -9,7 +9,7 @@ import { useDesk } from '../store';
 import { useSay } from '../i18n';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { leftAtPace, timeLeftWords } from '../time-left';
-import { cancelKit } from '../actions';
+import { cancelKit, resumeSending, tryNow } from '../actions';
 
 export function DemoBanner() {
   const { data } = useStatus();
@@ -114,11 +114,11 @@ export function ConnectionBanner({ onOpenSettings }: { onOpenSettings(): void })
           {t('banner.openSettings')}
         </button>
       ) : reason === 'offline' ? (
-        <button type="button" onClick={() => void bridge().tryNow({})}>
+        <button type="button" onClick={tryNow}>
           {t('banner.tryNow')}
         </button>
       ) : reason === 'paused' ? (
-        <button type="button" onClick={() => void bridge().setSendingPaused({ paused: false })}>
+        <button type="button" onClick={resumeSending}>
           {t('banner.resume')}
         </button>
       ) : null}
