@@ -32,6 +32,8 @@ export interface WatchedFoldersEvents {
   changed: [];
   /** Certifications were queued from a watched folder. */
   queued: [folder: WatchedFolderView, rows: CertificationRow[]];
+  /** Files of a folder held still and were hashed and recorded: how many, and how many were new (queued). */
+  examined: [folder: WatchedFolderView, files: number, queued: number];
 }
 
 /**
@@ -197,6 +199,7 @@ export class WatchedFolders extends EventEmitter<WatchedFoldersEvents> {
       this.deps.onQueued(rows);
       this.emit('queued', folder, rows);
     }
+    this.emit('examined', folder, files.length, rows.length);
   }
 
   private polled(folder: WatchedFolderView): boolean {

@@ -35,7 +35,7 @@ import {
   shownSelection,
   toggleChosenRow,
 } from './actions';
-import type { NoticeContent } from './components/Notice';
+import type { NoticeContent } from './store';
 import { Notice } from './components/Notice';
 import { Settings } from './components/Settings';
 import { VerifyDialog } from './components/VerifyDialog';

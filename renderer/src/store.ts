@@ -1,18 +1,37 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type {
+  AlreadyCertified,
   ConnectivityStatus,
+  CoreStatus,
   IntakeProgress,
   KitProgress,
   ListSort,
+  PathProblem,
   QueueChanges,
   RowView,
   WatchedFolderView,
 } from '../../protocol/views';
 import type { SetProgress } from '../../protocol/sets';
-import type { NoticeContent } from './components/Notice';
-import type { StatusView } from './hooks/useStatus';
 import { ask, bridge } from './bridge';
+
+/** What the notice under the toolbar says: what just happened, and every file that could not be taken. */
+export interface NoticeContent {
+  text: string;
+  problems: PathProblem[];
+  /** Files whose content was certified before: named with when, and offered to certify again. */
+  alreadyCertified?: AlreadyCertified[];
+  certifyAgain?(): void;
+  /** Goes by itself once nothing waits to be sent or anchored. */
+  untilSettled?: boolean;
+  /** Says that work has begun; a progress bar takes its place once there is one. */
+  working?: boolean;
+  /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
+  openFolder?: string;
+}
+
+/** The status as the query keeps it: the connection is held once, in the store, fed by its events. */
+export type StatusView = Omit<CoreStatus, 'connectivity'>;
 
 /** Query keys: everything read from the queue starts with `queue`, so one change refreshes it all. */
 export const keys = {

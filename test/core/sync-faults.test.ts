@@ -106,20 +106,28 @@ describe('offline and back', () => {
     const statuses: ConnectivityStatus[] = [];
     core.on('connectivity', (status) => statuses.push(status));
     const report = await core.certify(manyFiles(ws, 12), METADATA);
+    /** When each attempt to send any of the rows began, in order. */
     const attempts = () =>
-      report.queued.reduce(
-        (sum, row) =>
-          sum + core!.queue.details(row.id).history.filter((h) => h.state === 'submitting').length,
-        0,
-      );
+      report.queued
+        .flatMap((row) =>
+          core!.queue
+            .details(row.id)
+            .history.filter((h) => h.state === 'submitting')
+            .map((h) => h.at),
+        )
+        .sort((a, b) => a - b);
     await expect.poll(() => core!.status().connectivity.state, { timeout: 5000 }).toBe('offline');
     expect(englishOf(core.status().connectivity.message)).toMatch(/cannot be reached/);
-    const whenOffline = attempts();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(core.status().counts.queued).toBe(12);
+    // The attempt that found the service down is the first of them.
+    const whenOffline = attempts().length;
+    expect(whenOffline).toBeGreaterThan(0);
     // Offline, one row probes at growing intervals (0.5 s, then up to 1, 2, 4 s); the rest wait.
-    expect(attempts() - whenOffline).toBeGreaterThanOrEqual(1);
-    expect(attempts() - whenOffline).toBeLessThanOrEqual(4);
+    // The next two probes, as they happen: one row each, never a burst of the whole queue.
+    await expect.poll(() => attempts().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(whenOffline + 2);
+    const [before, first, second] = attempts().slice(whenOffline - 1);
+    expect(first! - before!).toBeGreaterThanOrEqual(400);
+    expect(second! - first!).toBeGreaterThanOrEqual(400);
+    expect(core.status().counts.queued).toBe(12);
 
     sandbox = await startService({ port });
     const rows = await core.sync.waitUntilSettled(

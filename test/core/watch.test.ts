@@ -14,9 +14,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
-import type { CertificationRow, WatchedFolderChoices } from '../../protocol/views';
+import type { CertificationRow, WatchedFolderChoices, WatchedFolderView } from '../../protocol/views';
 import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 import { CLI, runCli } from '../support/cli';
@@ -58,8 +58,32 @@ async function settled(folderId: number, done: (rows: CertificationRow[]) => boo
   }
 }
 
-/** A quiet spell longer than the settling time: whatever was going to be certified has been. */
-const quiet = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+/**
+ * What the watcher hands on from a folder from now on: files that held still and were hashed, and
+ * how many of them were new and queued.
+ */
+function examinedIn(path: string): { files: number; queued: number } {
+  const seen = { files: 0, queued: 0 };
+  const count = (folder: WatchedFolderView, files: number, queued: number) => {
+    if (folder.path !== path) return;
+    seen.files += files;
+    seen.queued += queued;
+  };
+  core.watched.on('examined', count);
+  onTestFinished(() => void core.watched.off('examined', count));
+  return seen;
+}
+
+/**
+ * Waits until the watcher has handed on `files` files and nothing waits: a file looked at twice
+ * (more than `files`), or too late, fails.
+ */
+async function examinedExactly(seen: { files: number }, files: number, timeoutMs = 30_000): Promise<void> {
+  await expect
+    .poll(() => seen.files >= files && core.watched.waiting === 0, { timeout: timeoutMs, interval: 50 })
+    .toBe(true);
+  expect(seen.files).toBe(files);
+}
 
 const folderIn = (name: string) => {
   const path = join(ws.dir, name);
@@ -79,11 +103,13 @@ afterAll(async () => {
 describe('a watched folder', () => {
   it('certifies 2,000 files copied in at once, each exactly once, for its matter', async () => {
     const folder = core.watched.add(choices(folderIn('scans')));
+    const examined = examinedIn(folder.path);
     const staging = folderIn('staging');
     for (let i = 0; i < 2000; i++) writeFileSync(join(staging, `scan-${i}.pdf`), `scan ${i}`);
     renameSync(staging, join(folder.path, 'batch-1'));
     const rows = await settled(folder.id, (found) => found.length >= 2000);
-    await quiet();
+    await examinedExactly(examined, 2000);
+    expect(examined.queued).toBe(2000);
     expect(rowsOf(folder.id)).toHaveLength(2000);
     expect(new Set(rows.map((row) => row.assetHash)).size).toBe(2000);
     expect(rows.every((row) => row.matter === 'ACME-7' && row.state === 'queued')).toBe(true);
@@ -91,6 +117,7 @@ describe('a watched folder', () => {
 
   it('certifies a 500 MiB file written slowly in chunks once, with its final content', async () => {
     const folder = core.watched.add(choices(folderIn('large')));
+    const examined = examinedIn(folder.path);
     const path = join(folder.path, 'deposition.mp4');
     const chunk = Buffer.alloc(16 * 1024 * 1024, 7);
     const hash = createHash('sha256');
@@ -104,7 +131,8 @@ describe('a watched folder', () => {
     }
     closeSync(fd);
     const [row, ...more] = await settled(folder.id, (found) => found.length >= 1, 60_000);
-    await quiet();
+    // Handed on once, whole: never while it was still being written.
+    await examinedExactly(examined, 1);
     expect(more).toEqual([]);
     expect(rowsOf(folder.id)).toHaveLength(1);
     expect(row?.fileSize).toBe(512 * 1024 * 1024);
@@ -115,11 +143,13 @@ describe('a watched folder', () => {
     const folder = core.watched.add(choices(folderIn('renames')));
     for (let i = 0; i < 500; i++) writeFileSync(join(folder.path, `draft-${i}.docx`), `draft ${i}`);
     await settled(folder.id, (found) => found.length === 500);
+    const examined = examinedIn(folder.path);
     mkdirSync(join(folder.path, 'final'));
     for (let i = 0; i < 500; i++)
       renameSync(join(folder.path, `draft-${i}.docx`), join(folder.path, 'final', `final-${i}.docx`));
-    await quiet();
-    await settled(folder.id, () => true);
+    // Each renamed file is looked at once under its new name, and none of them is new content.
+    await examinedExactly(examined, 500);
+    expect(examined.queued).toBe(0);
     expect(rowsOf(folder.id)).toHaveLength(500);
   }, 60_000);
 
@@ -128,6 +158,7 @@ describe('a watched folder', () => {
     const original = join(folder.path, 'Contract.docx');
     writeFileSync(original, 'version 1');
     const [first] = await settled(folder.id, (found) => found.length === 1);
+    const examined = examinedIn(folder.path);
     // What Word does: a lock file beside the document, the new version into a temporary file,
     // then the temporary file renamed over the document.
     writeFileSync(join(folder.path, '~$Contract.docx'), 'owner');
@@ -135,7 +166,8 @@ describe('a watched folder', () => {
     renameSync(join(folder.path, '~WRL0001.tmp'), original);
     rmSync(join(folder.path, '~$Contract.docx'));
     const rows = await settled(folder.id, (found) => found.length === 2);
-    await quiet();
+    // The document once, as changed; the lock and temporary files never.
+    await examinedExactly(examined, 1);
     expect(rowsOf(folder.id).map((row) => [row.fileName, row.assetHash])).toEqual([
       ['Contract.docx', sha256('version 2')],
       ['Contract.docx', sha256('version 1')],
@@ -213,12 +245,15 @@ describe('a watched folder', () => {
       METADATA.asset_type,
     ]);
     expect(run.code).toBe(0);
+    const examined = examinedIn(path);
     const folder = core.watched.add(choices(path, { settleMs: 100 }));
     await until(() => core.watched.find(folder.id).status === 'watching');
     await settled(folder.id, () => true);
     writeFileSync(join(path, 'exhibit-new.pdf'), 'a new exhibit');
     await settled(folder.id, (rows) => rows.length === 1);
-    await quiet();
+    // The catch-up's 300, each noted as seen, and the new one: each looked at once, one queued.
+    await examinedExactly(examined, 301);
+    expect(examined.queued).toBe(1);
     const all = core.queue.list({ limit: 100_000 }).filter((row) => row.filePath.startsWith(path));
     expect(all).toHaveLength(301);
     expect(rowsOf(folder.id).map((row) => row.fileName)).toEqual(['exhibit-new.pdf']);
@@ -291,13 +326,12 @@ describe('evidence-desk watch', () => {
       await once(watcher, 'exit');
       watcher = startWatching(dataDir);
       await until(() => count() === 1500, 30_000);
-      await quiet();
+      // Ctrl-C stops it cleanly; whatever it was still going to queue, it has queued once it exits.
+      watcher.kill('SIGINT');
+      const [code] = (await once(watcher, 'exit')) as [number];
       const rows = app.queue.list({ limit: 100_000 });
       expect(rows).toHaveLength(1500);
       expect(new Set(rows.map((row) => row.assetHash)).size).toBe(1500);
-      // Ctrl-C stops it cleanly.
-      watcher.kill('SIGINT');
-      const [code] = (await once(watcher, 'exit')) as [number];
       expect(code).toBe(0);
       expect(saidBy.get(watcher)?.join('')).toMatch(/^Watching 1 folder; Ctrl-C stops\.$/m);
       const list = await runCli(dataDir, ['watch', 'list']);

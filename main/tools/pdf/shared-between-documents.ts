@@ -1,4 +1,3 @@
-import type { Pdf } from './document';
 import type { FontName } from './fonts';
 import { deflatedSubset } from './fonts';
 
@@ -40,7 +39,7 @@ const DOCUMENTS_PER_LAYOUT_STORE = 200;
  *   once (fonts.ts). The text of a certificate uses most of them anyway.
  * - with layouts remembered, the words it lays out are shared with the other documents.
  */
-export function prepareFont(doc: Pdf, name: FontName, shareLayouts: boolean): void {
+export function prepareFont(doc: PDFKit.PDFDocument, name: FontName, shareLayouts: boolean): void {
   doc.font(name);
   const font = (doc as unknown as { _font: EmbeddedFont })._font;
   if (shareLayouts) {
@@ -65,7 +64,7 @@ interface StreamRef {
  * A font subset shared across documents (fonts.ts) goes in already compressed, instead of being
  * deflated again in every certificate: the same bytes pdfkit would write, without the work.
  */
-export function withSharedFontStreams(doc: Pdf): void {
+export function withSharedFontStreams(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as { ref(data?: object): StreamRef };
   const ref = internals.ref.bind(doc);
   internals.ref = (data) => {

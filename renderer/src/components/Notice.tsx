@@ -1,22 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import type { AlreadyCertified, PathProblem } from '../../../protocol/views';
+import type { NoticeContent } from '../store';
 import { useFormat } from '../i18n';
 import { showSaved } from '../actions';
 import { useSay } from '../i18n';
-
-export interface NoticeContent {
-  text: string;
-  problems: PathProblem[];
-  /** Files whose content was certified before: named with when, and offered to certify again. */
-  alreadyCertified?: AlreadyCertified[];
-  certifyAgain?(): void;
-  /** Goes by itself once nothing waits to be sent or anchored. */
-  untilSettled?: boolean;
-  /** Says that work has begun; a progress bar takes its place once there is one. */
-  working?: boolean;
-  /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
-  openFolder?: string;
-}
 
 const nameOf = (path: string) => path.split(/[\\/]/).at(-1) ?? path;
 

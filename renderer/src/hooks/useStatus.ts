@@ -1,10 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CoreStatus } from '../../../protocol/views';
 import { ask, bridge } from '../bridge';
+import type { StatusView } from '../store';
 import { desk, keys, useDesk } from '../store';
-
-/** The status as the query keeps it: the connection is held once, in the store, fed by its events. */
-export type StatusView = Omit<CoreStatus, 'connectivity'>;
 
 async function readStatus(): Promise<StatusView> {
   const { connectivity, ...status } = await ask(bridge().status({}));
