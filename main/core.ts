@@ -2,32 +2,28 @@ import type { ItPolicy } from './desktop-policy/it-policy';
 import { itPolicyOf, readItPolicy } from './desktop-policy/it-policy';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { ServiceProfile } from '../protocol/profiles';
-import type { Fetch } from './service/network';
 import type {
   ConnectivityStatus,
   CoreStatus,
   IntakeProgress,
   KitProgress,
   QueueChanges,
-  Sender,
 } from '../protocol/views';
 import type { Identity } from './config/identity';
 import { currentIdentity } from './config/identity';
 import { ProfileConnections } from './config/profile-connections';
-import type { EmbeddedServiceStarter } from './config/embedded-service';
 import { checkEvidence } from './evidence/evidence-checker';
 import { LogTrust } from './evidence/log-trust';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
-import { certifyPaths } from './intake/certify-paths';
+import { IntakeService } from './intake/intake';
+import type { CoreOptions } from './core-options';
+
+export type { CoreOptions };
 import type { Logger } from './logging/logger';
 import { fileLogger } from './logging/logger';
-import type { SecretStore } from './secrets/secret-store';
-import type { Pacing } from './service/retry-policy';
 import type { Store } from './store';
 import { openStore } from './store';
-import type { LeaseTiming } from './sync/lease-keeper';
 import { SyncControl } from './sync/sync-control';
 import { QueueView } from './queue/queue-view';
 import { ProfileService } from './profiles/profile-service';
@@ -36,50 +32,10 @@ import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
 import { Verification } from './evidence/verification';
 import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
-import type { TimestampPacing } from './timestamps/timestamp-engine';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import type { Batch } from '../protocol/certification-request';
 import type { SetProgress } from '../protocol/sets';
-import type { WatchTiming } from './watch/watch-timing';
 import { WatchedFolders } from './watch/watched-folders';
-
-export interface CoreOptions {
-  /** Where the queue database (and the embedded sandbox's) live. */
-  dataDir: string;
-  secrets: SecretStore;
-  /**
-   * How to start the embedded service (the shells pass the sandbox; tests shorten its intervals).
-   * Without it the embedded profile cannot be used, and says so.
-   */
-  startEmbedded?: EmbeddedServiceStarter;
-  concurrency?: number;
-  hashWorkers?: number;
-  /** How patient syncing is (main/service/retry-policy.ts); tests shorten it. */
-  pacing?: Pacing;
-  /** The jitter source for backoffs (Math.random); tests pin it to make a delay certain. */
-  random?: () => number;
-  /** How long the right to send lasts and how often it is renewed; tests shorten it. */
-  leaseTiming?: LeaseTiming;
-  /** Where structured logs go; by default `logs/evidence-desk.log` in the data folder. */
-  log?: Logger;
-  /** Start syncing at once (default). The CLI's read-only commands do not. */
-  sync?: boolean;
-  /** The app (default) or the command line: whoever waits for the other says who is sending. */
-  sender?: Sender;
-  /**
-   * How a service profile's requests leave the machine: Electron's net.fetch in the app, a
-   * proxy-aware fetch with the profile's CA in the CLI. Node's own fetch when not given.
-   */
-  networkFor?: (profile: ServiceProfile) => Fetch | undefined;
-  /** How patient independent timestamping is; tests shorten it. */
-  timestampPacing?: TimestampPacing;
-  /** Watch the watched folders while open (the app, `evidence-desk watch`); other commands do not. */
-  watch?: boolean;
-  /** How often watched folders and their waiting files are looked at; tests shorten it. */
-  watchTiming?: Partial<WatchTiming>;
-  /** IT's policy on log keys; read from the environment and the OS's policy store unless given. */
-  itPolicy?: ItPolicy;
-}
 
 export interface CoreEvents {
   connectivity: [status: ConnectivityStatus];
@@ -118,6 +74,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   readonly preferences: Preferences;
   /** Folders whose new files are certified unattended. */
   readonly watched: WatchedFolders;
+  private readonly intake: IntakeService;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -179,6 +136,16 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       leaseTiming: options.leaseTiming,
       concurrency: options.concurrency,
     });
+    this.intake = new IntakeService({
+      queue: store.queue,
+      pool: this.pool,
+      log: this.log,
+      activeProfileId,
+      identity: () => this.identity(),
+      wake: () => this.sync.wake(),
+      sealBatch: (profileId) => this.timestamps.sealBatch(profileId),
+      onProgress: (progress) => this.emit('progress', progress),
+    });
     this.queue = new QueueView({
       store,
       activeProfileId,
@@ -191,7 +158,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       activeProfileId,
       identity: () => this.identity(),
-      onQueued: () => this.afterQueued(),
+      onQueued: () => this.intake.afterQueued(),
       timing: options.watchTiming,
     });
     this.profiles = new ProfileService({
@@ -236,36 +203,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   /** Hashes and queues; content already certified here is reported instead, unless `again`. */
-  async certify(
-    paths: readonly string[],
-    batch: Batch,
-    { again = false }: { again?: boolean } = {},
-  ): Promise<IntakeReport> {
-    const report = await certifyPaths(paths, batch, {
-      again,
-      queue: this.store.queue,
-      pool: this.pool,
-      profileId: this.activeProfileId,
-      identity: this.identity(),
-      onQueued: () => this.sync.wake(),
-      onProgress: (progress) => this.emit('progress', progress),
-    });
-    if (report.queued.length) await this.afterQueued();
-    this.log.log('info', 'intake.finished', {
-      queued: report.queued.length,
-      problems: report.problems.map((problem) => problem.code),
-      alreadyCertified: report.alreadyCertified.length,
-    });
-    return report;
-  }
-
-  /** Rows were queued: they are gathered under one timestamp request (sending was woken as they were written). */
-  private async afterQueued(): Promise<void> {
-    this.sync.wake();
-    await this.timestamps.sealBatch(this.activeProfileId).catch((error: unknown) =>
-      // The batch's rows are gathered again later; certifying never fails for the sake of a timestamp.
-      this.log.log('warn', 'timestamp.seal_failed', { error: (error as Error).message }),
-    );
+  certify(paths: readonly string[], batch: Batch, options: { again?: boolean } = {}): Promise<IntakeReport> {
+    return this.intake.certify(paths, batch, options);
   }
 
   status(): CoreStatus {

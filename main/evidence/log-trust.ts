@@ -1,12 +1,15 @@
-import { hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import { logKeyFingerprint } from '../../verifier/bytes';
 import { isCanonicalSpki, spkiOfPem } from './log-keys';
-import { consistencyHolds } from '../../verifier/consistency';
 import { isLogKeyFingerprint } from '../../protocol/profiles';
 import type { Logger } from '../logging/logger';
 import type { ServiceAnswer } from '../service/service-client';
 import type { SettingsStore } from '../store';
 import type { Said } from '../../protocol/said';
-import { readStoredSaid, said, storedSaid } from '../../protocol/said';
+import { said } from '../../protocol/said';
+import type { ConsistencyReader, TreeHead } from './tree-heads';
+import { TreeHeads } from './tree-heads';
+
+export type { TreeHead };
 import { SETTING } from '../store/setting-keys';
 
 /** Where a profile's certifications are checked against: its service, and the log key it was given, if any. */
@@ -19,9 +22,8 @@ export interface TrustedService {
 }
 
 /** Where the service's log is read: its published key and its consistency proofs (the service client). */
-export interface LogReader {
+export interface LogReader extends ConsistencyReader {
   fetchLogKey(): Promise<ServiceAnswer<string>>;
-  fetchConsistency(first: number, second: number): Promise<ServiceAnswer<string[]>>;
 }
 
 export interface LogTrustDeps {
@@ -45,21 +47,9 @@ export interface KeyChange {
   seenAt: number;
 }
 
-export interface TreeHead {
-  tree_size: number;
-  root_hash: string;
-}
-
 const BACKOFF_FIRST_MS = 30_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
-const {
-  logKey: keyOf,
-  logKeyService: serviceOf,
-  logKeyChange: changeOf,
-  knownLogKey: knownKeyOf,
-  treeHead: headOf,
-  logRewritten: brokenOf,
-} = SETTING;
+const { logKey: keyOf, logKeyService: serviceOf, logKeyChange: changeOf, knownLogKey: knownKeyOf } = SETTING;
 
 /**
  * Which log key a profile trusts, and whether the log stays append-only. The key is given by the
@@ -71,11 +61,14 @@ export class LogTrust {
   private nextFetchAt = 0;
   private failedFetches = 0;
   private keyFetch: Promise<KeyAnswer> | undefined;
-  private treeHeadChecks: Promise<unknown> = Promise.resolve();
   // The active service's log, while connected; none while offline-only or needing setup.
   private reader: LogReader | null = null;
 
-  constructor(private readonly deps: LogTrustDeps) {}
+  private readonly treeHeads: TreeHeads;
+
+  constructor(private readonly deps: LogTrustDeps) {
+    this.treeHeads = new TreeHeads(deps.settings, deps.log, () => this.reader);
+  }
 
   /** Given by whoever connects to the service (sync control), each time it connects or disconnects. */
   readFrom(reader: LogReader | null): void {
@@ -204,63 +197,7 @@ export class LogTrust {
    * when it is newer. A log that rewrote its history fails here, loudly and for good.
    */
   checkTreeHead(fingerprint: string, head: TreeHead): Promise<{ ok: true } | { ok: false; message: Said }> {
-    // One at a time: the rows of a batch share a tree head, and only the first needs to ask for a proof.
-    const run = this.treeHeadChecks.then(() => this.checkTreeHeadNow(fingerprint, head));
-    this.treeHeadChecks = run.catch(() => undefined);
-    return run;
-  }
-
-  private async checkTreeHeadNow(
-    fingerprint: string,
-    head: TreeHead,
-  ): Promise<{ ok: true } | { ok: false; message: Said }> {
-    const { settings } = this.deps;
-    const broken = settings.get(brokenOf(fingerprint));
-    if (broken) return { ok: false, message: readStoredSaid(broken) as Said };
-    const seenJson = settings.get(headOf(fingerprint));
-    const seen = seenJson ? (JSON.parse(seenJson) as TreeHead) : undefined;
-    if (!seen) {
-      settings.set(headOf(fingerprint), JSON.stringify(head));
-      return { ok: true };
-    }
-    if (seen.tree_size === head.tree_size) {
-      if (seen.root_hash === head.root_hash) return { ok: true };
-      return this.rewritten(fingerprint, seen, head);
-    }
-    const [older, newer] = seen.tree_size < head.tree_size ? [seen, head] : [head, seen];
-    const proof = await this.reader?.fetchConsistency(older.tree_size, newer.tree_size);
-    if (!proof?.ok) {
-      // A service without consistency proofs (the real one may have none): the newest head is still kept.
-      this.deps.log.log('warn', 'evidence.consistency_unchecked', {
-        reason: proof?.ok === false ? proof.code : 'no service',
-      });
-      if (newer === head) settings.set(headOf(fingerprint), JSON.stringify(head));
-      return { ok: true };
-    }
-    const nodes = proof.value.map((node) => hexToBytes(node));
-    if (
-      !consistencyHolds(
-        older.tree_size,
-        newer.tree_size,
-        hexToBytes(older.root_hash),
-        hexToBytes(newer.root_hash),
-        nodes,
-      )
-    )
-      return this.rewritten(fingerprint, older, newer);
-    if (newer === head) settings.set(headOf(fingerprint), JSON.stringify(head));
-    return { ok: true };
-  }
-
-  private rewritten(fingerprint: string, older: TreeHead, newer: TreeHead): { ok: false; message: Said } {
-    const message = said('evidence.logRewritten', { newer: newer.tree_size, older: older.tree_size });
-    this.deps.settings.set(brokenOf(fingerprint), storedSaid(message) as string);
-    this.deps.log.log('error', 'evidence.log_rewritten', {
-      fingerprint,
-      older: older.tree_size,
-      newer: newer.tree_size,
-    });
-    return { ok: false, message };
+    return this.treeHeads.check(fingerprint, head);
   }
 
   private pin(target: Pick<TrustedService, 'profileId' | 'service'>, key: string): void {

@@ -20,8 +20,8 @@ import type { Said } from '../../protocol/said';
 import { inEnglish } from '../../protocol/locales';
 import { DeskError } from '../errors';
 import { progressPace } from '../progress-pace';
-import type { SetReport } from '../../protocol/sets';
 import { SET_LINES_SHOWN, setReportView } from '../../protocol/sets';
+import { WindowSession } from './window-session';
 
 export const toRowView = ({ rawResponse: _raw, evidence: _evidence, ...view }: CertificationRow): RowView =>
   view;
@@ -68,18 +68,10 @@ export const WINDOWLESS_SHELL: ShellServices = {
 
 /** Each call's work on the core, typed by the contract: a handler cannot answer a shape the renderer does not expect. */
 function implementations(core: EvidenceCore, shell: ShellServices): Implementations {
-  // The window's last set verification, for "Save report…" (it may hold 100,000 lines: it stays here).
-  let lastSetReport: SetReport | null = null;
-  // Folders the person chose in the folder dialog: the window can watch these and no other path.
-  const chosenFolders = new Set<string>();
-  // The kit being saved, for Cancel.
-  let exporting: AbortController | null = null;
-  // What this window saved (kits, registers, reports, certificates): "Open folder" shows these and no other path.
-  const saved = new Set<string>();
-  const remember = <T extends object>(result: T, ...paths: (string | null)[]): T => {
-    for (const path of paths) if (path) saved.add(path);
-    return result;
-  };
+  // What main keeps of this window between calls: what it saved, chose, is saving and checked last.
+  const session = new WindowSession();
+  const remember = <T extends object>(result: T, ...paths: (string | null)[]): T =>
+    session.remember(result, ...paths);
   // Calls that only act answer `null`, so "it worked" is a value like any other.
   const acting = async (action: () => unknown): Promise<null> => {
     await action();
@@ -106,8 +98,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
     exportEvidence: async (selection) => {
       // Cancel holds from the start: while the person still chooses the folder too.
-      const stop = new AbortController();
-      exporting = stop;
+      const stop = session.startExport();
       try {
         const dir = await shell.chooseExportFolder();
         if (dir === null) return null;
@@ -122,7 +113,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         });
         return remember(written, written.dir, written.zip);
       } finally {
-        if (exporting === stop) exporting = null;
+        session.endExport(stop);
       }
     },
     exportRegister: async (selection) => {
@@ -134,24 +125,22 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
       return file === null ? null : remember(await core.exports.saveCertificate(id, file), file);
     },
-    cancelExport: () => acting(() => exporting?.abort()),
+    cancelExport: () => acting(() => session.cancelExport()),
     dragOut: async ({ id, what }) =>
       acting(async () => shell.startDrag(await core.exports.fileToDrag(id, what))),
     showSaved: ({ path }) => {
-      if (!saved.has(path)) throw new DeskError('forbidden', said('calls.notSavedHere'));
+      if (!session.savedHere(path)) throw new DeskError('forbidden', said('calls.notSavedHere'));
       return acting(() => shell.showInFolder(path));
     },
     verifySet: async ({ paths, against }) => {
       const report = await core.sets.verifySet(paths, against ?? null, (progress) =>
         core.emit('setProgress', progress),
       );
-      // One report is kept, the last: the one before is no longer saved from.
-      lastSetReport?.results.close();
-      lastSetReport = report;
-      // The report is saved from here; the window gets what its table shows.
-      return setReportView(lastSetReport, SET_LINES_SHOWN);
+      // The report is saved from main; the window gets what its table shows.
+      return setReportView(session.keepSetReport(report), SET_LINES_SHOWN);
     },
     saveSetReport: async ({ format }) => {
+      const lastSetReport = session.lastSetReport;
       if (!lastSetReport) throw new DeskError('invalid_input', said('sets.noReportYet'));
       const file = await shell.chooseReportFile(
         `Verification ${new Date().toISOString().slice(0, 10)}.${format}`,
@@ -164,11 +153,11 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     watchedFolders: () => core.watched.list(),
     chooseFolderToWatch: async () => {
       const folder = await shell.chooseFolderToWatch();
-      if (folder !== null) chosenFolders.add(folder);
+      if (folder !== null) session.chose(folder);
       return folder;
     },
     addWatchedFolder: ({ path, choices }) => {
-      if (!chosenFolders.has(path)) throw new DeskError('forbidden', said('watch.notChosen'));
+      if (!session.wasChosen(path)) throw new DeskError('forbidden', said('watch.notChosen'));
       return core.watched.add({ ...choices, path });
     },
     updateWatchedFolder: ({ id, choices }) => core.watched.update(id, choices),

@@ -215,6 +215,11 @@ export class SyncControl {
     this.engine?.tryNow();
   }
 
+  /** Waits until the timestamp requests due now are answered (see TimestampEngine.answered). */
+  timestampsAnswered(): Promise<void> {
+    return this.options.timestamps.answered();
+  }
+
   /**
    * Resolves once each of these rows is anchored or failed for good, whoever sends them. Fails at
    * once, with the reason, when nothing can be sent (credentials refused, profile not set up).

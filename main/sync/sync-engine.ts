@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import type { ConnectivityStatus, EvidenceCheck, Sender } from '../../protocol/views';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import type { CertificationReading } from '../service/response-reader';
 import type { Pacing } from '../service/retry-policy';
 import { DEFAULT_PACING } from '../service/retry-policy';
 import type { ServiceClient } from '../service/service-client';
@@ -11,7 +10,8 @@ import { ConnectivityTracker } from './connectivity';
 import type { LeaseTiming } from './lease-keeper';
 import { DEFAULT_LEASE, LeaseKeeper } from './lease-keeper';
 import type { PolicyContext } from './outcome-policy';
-import { decidePoll, decideSubmit, settlementOf } from './outcome-policy';
+import type { decideSubmit } from './outcome-policy';
+import { RowExchange } from './row-exchange';
 import { Rounds } from '../tools/rounds';
 import { runBounded } from './run-bounded';
 import { said } from '../../protocol/said';
@@ -64,6 +64,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private readonly pacing: Pacing;
   private readonly lease: LeaseKeeper;
   private readonly connectivity: ConnectivityTracker;
+  private readonly exchange: RowExchange;
 
   constructor(private readonly options: SyncEngineOptions) {
     super();
@@ -82,6 +83,15 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.connectivity = new ConnectivityTracker(this.pacing, this.random, (status) =>
       this.emit('connectivity', status),
     );
+    this.exchange = new RowExchange({
+      queue: options.queue,
+      client: options.client,
+      verifyEvidence: options.verifyEvidence,
+      now: this.now,
+      mayProceed: () => this.mayProceed(),
+      signal: () => this.withdraw.signal,
+      policyContext: (result) => this.policyContext(result),
+    });
     // A round that failed as a whole (the queue busy, a disk error) is logged and tried again later.
     this.rounds = new Rounds(
       () => this.tick(),
@@ -132,8 +142,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
         () =>
           runBounded(
             [
-              ...submits.map((row) => () => this.guarded(row, () => this.submit(row))),
-              ...polls.map((row) => () => this.guarded(row, () => this.poll(row))),
+              ...submits.map((row) => () => this.guarded(row, () => this.exchange.submit(row))),
+              ...polls.map((row) => () => this.guarded(row, () => this.exchange.poll(row))),
             ],
             this.concurrency,
           ),
@@ -204,70 +214,6 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     return this.options.queue.nextDueAt(this.options.profileId);
   }
 
-  private async submit(row: CertificationRow): Promise<void> {
-    const { queue } = this.options;
-    const result = await this.options.client.createCertification(
-      {
-        asset_hash: row.assetHash,
-        asset_type: row.assetType,
-        source_system: row.sourceSystem,
-        event_type: row.eventType,
-      },
-      row.requestId,
-      this.withdraw.signal,
-    );
-    // The lease went while this was on the wire: whoever holds it now sends this row again.
-    if (!this.mayProceed()) return;
-    const decision = decideSubmit(result, row.attempts, this.policyContext(result));
-    const now = this.now();
-    if (result.ok) {
-      const nextPollAt = decision.kind === 'accepted' ? decision.nextPollAt : now;
-      queue.markPending(
-        row.id,
-        {
-          serviceId: result.value.serviceId,
-          serviceState: result.value.serviceState,
-          rawResponse: result.raw,
-          nextPollAt,
-        },
-        now,
-      );
-      if (decision.kind === 'accepted' && decision.settleNow)
-        await this.settle(row.id, result.value, result.raw);
-    } else if (decision.kind === 'requeue') {
-      queue.requeue(row.id, result, decision.at, now, decision.countsAsAttempt);
-    } else {
-      queue.markFailed(row.id, result, result.raw ?? null, now);
-    }
-  }
-
-  private async poll(row: CertificationRow): Promise<void> {
-    const { queue } = this.options;
-    const result = await this.options.client.readCertification(row.serviceId as string, this.withdraw.signal);
-    if (!this.mayProceed()) return;
-    const decision = decidePoll(result, row.attempts, this.policyContext(result));
-    const now = this.now();
-    switch (decision.kind) {
-      case 'settle':
-        if (result.ok) await this.settle(row.id, result.value, result.raw);
-        return;
-      case 'look-again':
-        queue.recordPoll(
-          row.id,
-          {
-            serviceState: decision.serviceState,
-            rawResponse: decision.rawResponse,
-            nextPollAt: decision.at,
-            problem: decision.problem,
-          },
-          now,
-        );
-        return;
-      case 'fail':
-        queue.markFailed(row.id, decision.error, result.ok ? null : (result.raw ?? null), now);
-    }
-  }
-
   /** Connectivity learns from every answer; the policy hears whether the service is now cut off. */
   private policyContext(result: Parameters<typeof decideSubmit>[0]): PolicyContext {
     const now = this.now();
@@ -295,30 +241,5 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
       this.options.queue.makeDueNow(this.options.profileId, this.now());
       this.rounds.wake();
     }
-  }
-
-  private async settle(id: number, reading: CertificationReading, raw: string): Promise<void> {
-    const { queue } = this.options;
-    const settlement = settlementOf(reading);
-    if (settlement.kind === 'failed') {
-      queue.markFailed(id, settlement.error, raw, this.now(), reading.serviceState);
-      return;
-    }
-    const check = await this.options.verifyEvidence(queue.get(id) as CertificationRow, reading.evidence);
-    if (!this.mayProceed()) return;
-    queue.markAnchored(
-      id,
-      {
-        serviceState: reading.serviceState ?? 'anchored',
-        rawResponse: raw,
-        evidence:
-          reading.evidence === null || reading.evidence === undefined
-            ? null
-            : JSON.stringify(reading.evidence),
-        verification: check.verification,
-        verificationMessage: check.message,
-      },
-      this.now(),
-    );
   }
 }

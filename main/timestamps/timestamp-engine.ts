@@ -44,6 +44,7 @@ export class TimestampEngine {
   private readonly pacing: TimestampPacing;
   private readonly now: () => number;
   private readonly rounds: Rounds;
+  private asking = 0;
 
   constructor(private readonly options: TimestampEngineOptions) {
     this.pacing = options.pacing ?? DEFAULT_TIMESTAMP_PACING;
@@ -79,6 +80,18 @@ export class TimestampEngine {
     this.wake();
   }
 
+  /**
+   * Resolves once every request due now has its answer (a token kept, or deferred with its reason),
+   * or once one ask's timeout has passed: a command that waits for its batch's time (`certify
+   * --wait`) does not close while the authority is still answering, and the token is not lost.
+   */
+  async answered(): Promise<void> {
+    const until = Date.now() + this.pacing.timeoutMs + 1_000;
+    const open = () => this.asking > 0 || this.options.batches.due(this.now(), 1).length > 0;
+    while (this.rounds.isRunning && open() && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   private async round(): Promise<void> {
     await this.gatherStrays();
     const { batches } = this.options;
@@ -99,6 +112,15 @@ export class TimestampEngine {
   }
 
   private async ask(batch: TimestampBatch): Promise<void> {
+    this.asking++;
+    try {
+      await this.askOnce(batch);
+    } finally {
+      this.asking--;
+    }
+  }
+
+  private async askOnce(batch: TimestampBatch): Promise<void> {
     const authority = await this.options.authorityFor(batch.profileId);
     const now = this.now();
     const retryAt =

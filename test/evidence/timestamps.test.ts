@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
+import type { Receipt } from '../../protocol/receipt';
 import type { CertificationRow } from '../../protocol/views';
 import type { Sandbox } from '../../sandbox/server';
 import { profileSetArgs, runCli } from '../support/cli';
@@ -13,6 +14,8 @@ import type { OpensslTsa, TsaBehaviour } from '../support/openssl-tsa';
 import { startOpensslTsa } from '../support/openssl-tsa';
 import { startTestSandbox } from '../support/sandbox';
 import { englishOf } from '../support/english';
+
+const EVENT_AND_KIND = ['--event-type', METADATA.event_type, '--asset-type', METADATA.asset_type];
 
 // Independent time against a TSA that is not ours: OpenSSL's `ts -reply` on loopback, with CAs
 // OpenSSL made. A real core, a real queue file and keychain, a real sandbox anchoring every 100 ms.
@@ -158,5 +161,31 @@ describe('independent time (RFC 3161)', () => {
     expect(saved.code, saved.stderr).toBe(0);
     const shown = await runCli(ws.dataDir, ['profile', 'show']);
     expect(shown.stdout).toContain(`timestamps:     ${tsa.url} (RFC 3161), trusted by 1 root certificate`);
+
+    // `certify --wait` waits for the batch's time too: a token the authority grants after the
+    // document is anchored is kept, not lost as the command closes. (A data folder of its own:
+    // no app beside it sending the same queue.)
+    const alone = join(ws.dir, 'cli alone');
+    const other = sandbox.createClient();
+    const aloneArgs = profileSetArgs(
+      'cli-tsa',
+      sandbox,
+      other.clientId,
+      '--tsa-url',
+      tsa.url,
+      '--tsa-ca',
+      roots,
+    );
+    expect((await runCli(alone, [...aloneArgs, '--use'], `${other.clientSecret}\n`)).code).toBe(0);
+    tsa.behaviour = 'slow';
+    const [late] = ws.files({ 'late time.pdf': 'time granted after anchoring' });
+    const certified = await runCli(alone, ['certify', late!, ...EVENT_AND_KIND, '--wait']);
+    expect(certified.code, certified.stderr).toBe(0);
+    const kit = join(ws.dir, 'late kit');
+    expect((await runCli(alone, ['export', '--out', kit, '--receipts-only'])).code).toBe(0);
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', 'late time.pdf.receipt.json'), 'utf8'),
+    ) as Receipt;
+    expect(receipt.timestamp?.gen_time).toMatch(/^\d{4}-/);
   }, 60_000);
 });

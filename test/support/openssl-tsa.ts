@@ -20,7 +20,8 @@ export type TsaBehaviour =
   | 'unbound-signer'
   | 'expired-signer'
   | 'untrusted-root'
-  | 'silent';
+  | 'silent'
+  | 'slow';
 
 export interface OpensslTsa {
   url: string;
@@ -34,6 +35,9 @@ export interface OpensslTsa {
   requests: number;
   close(): Promise<void>;
 }
+
+/** How long a 'slow' authority takes to answer well. */
+export const SLOW_MS = 3_000;
 
 const openssl = (args: string[], cwd: string, input?: Buffer) =>
   execFileSync('openssl', args, { cwd, input, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -248,7 +252,11 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
           : current === 'rejection'
             ? rejection()
             : reply(Buffer.concat(chunks), current);
-      response.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body);
+      // A good token, but only after SLOW_MS: longer than anchoring takes on the sandbox.
+      const answer = () =>
+        response.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body);
+      if (current === 'slow') setTimeout(answer, SLOW_MS);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

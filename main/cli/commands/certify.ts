@@ -65,6 +65,8 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
     );
   const ids = report.queued.map((row) => row.id);
   const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);
+  // Waiting means the batch's independent time too: a token granted as the command closed was lost.
+  if (values.wait) await core.sync.timestampsAnswered();
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
     outJson({
