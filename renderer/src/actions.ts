@@ -21,6 +21,22 @@ export const cancelKit = () => sayingFailure(ask(bridge().cancelExport({})));
 /** Shows what this window saved, in the system's file manager. */
 export const showSaved = (path: string) => sayingFailure(ask(bridge().showSaved({ path })));
 
+/** Shows a certification's file in the system's file manager (the row menu's Show in folder). */
+export const showFileInFolder = (id: number) => sayingFailure(ask(bridge().showInFolder({ id })));
+
+/**
+ * Keeps who certifies (the first batch asks): null once kept, or why it could not be kept (the
+ * batch then waits: its rows would be recorded without the name the person typed).
+ */
+export async function rememberCertifier(certifier: { name: string; firm: string }): Promise<string | null> {
+  try {
+    await ask(bridge().setPreferences({ certifierName: certifier.name, certifierFirm: certifier.firm }));
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
 /** Asks the service again now (the offline banner's Try now). */
 export const tryNow = () => sayingFailure(ask(bridge().tryNow({})));
 

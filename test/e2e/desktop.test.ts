@@ -66,6 +66,13 @@ describe('the desktop app in Chromium', () => {
     await harness.screenshot('02-batch-form-other-event');
     await form.getByLabel('What happened to them').selectOption({ label: 'Produced to the other side' });
     await form.getByLabel('Kind of document').selectOption({ label: 'Contract' });
+    // The name typed could not be kept: the form says why and certifies nothing yet.
+    harness.failCalls(['setPreferences']);
+    await form.getByRole('button', { name: 'Certify' }).click();
+    await form.getByRole('alert').getByText('Evidence Desk could not read its queue.').waitFor();
+    await harness.screenshot('02b-batch-form-name-not-kept');
+    expect(harness.core.queue.list({ limit: 10 })).toEqual([]);
+    harness.failCalls([]);
     // Keyboard only: Enter in a field submits the form.
     await form.getByLabel('Matter (case or client-matter number, optional)').press('Enter');
 

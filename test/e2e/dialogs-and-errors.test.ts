@@ -55,6 +55,13 @@ describe('dialogs, removal and failures the user can see', () => {
     await page.keyboard.press('Enter');
     expect(harness.shownInFolder).toEqual([join(harness.ws.dir, 'docs', 'signed.pdf')]);
     await signedMenu.waitFor({ state: 'detached' });
+    // When the file manager cannot be asked, the notice says why (it was dropped unseen).
+    harness.failCalls(['showInFolder']);
+    await page.getByRole('button', { name: 'signed.pdf', exact: true }).click({ button: 'right' });
+    await signedMenu.getByRole('menuitem', { name: 'Show in folder' }).click();
+    await page.getByRole('status').getByText('Evidence Desk could not read its queue.').waitFor();
+    expect(harness.shownInFolder).toHaveLength(1);
+    harness.failCalls([]);
     // From the keyboard too (Shift+F10 on the focused name).
     await page.getByRole('button', { name: 'draft 1.pdf', exact: true }).focus();
     await page.keyboard.press('Shift+F10');

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { BatchMetadata } from '../../../protocol/certification-request';
 import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
 import { ask, bridge } from '../bridge';
+import { rememberCertifier } from '../actions';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
 import { useFormat, useSay } from '../i18n';
@@ -51,6 +52,8 @@ export function BatchForm({
   const [metadata, setMetadata] = useState(rememberedMetadata);
   const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data;
   const [certifier, setCertifier] = useState({ name: '', firm: '' });
+  // Why the batch could not start (the name typed could not be kept), said in the form itself.
+  const [problem, setProblem] = useState<string | null>(null);
   const askWho = settings !== undefined && !settings.certifier.name;
   const names = paths.slice(0, NAMES_SHOWN).map((path) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path);
   return (
@@ -61,10 +64,9 @@ export function BatchForm({
           if (!metadataComplete(metadata)) return;
           localStorage.setItem(REMEMBERED, JSON.stringify(metadata));
           void (async () => {
-            if (askWho && certifier.name.trim())
-              await ask(
-                bridge().setPreferences({ certifierName: certifier.name, certifierFirm: certifier.firm }),
-              );
+            const notKept = askWho && certifier.name.trim() ? await rememberCertifier(certifier) : null;
+            setProblem(notKept);
+            if (notKept) return;
             onCertify({ ...metadata, source_system: settings?.sourceSystem.name ?? metadata.source_system });
           })();
         }}
@@ -86,6 +88,11 @@ export function BatchForm({
           )}
         </ul>
         <p className="hint">{t('batch.explain')}</p>
+        {problem && (
+          <p className="error" role="alert">
+            {problem}
+          </p>
+        )}
         <div className="actions">
           <button type="button" onClick={onCancel}>
             {t('batch.cancel')}

@@ -4,8 +4,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { isRemovable } from '../../../protocol/states';
 import type { RowView } from '../../../protocol/views';
-import { saveCertificate } from '../actions';
-import { ask, bridge } from '../bridge';
+import { saveCertificate, showFileInFolder } from '../actions';
 import { desk } from '../store';
 
 export interface RowMenuAt {
@@ -27,7 +26,7 @@ export function RowMenu({ at, onClose }: { at: RowMenuAt; onClose(): void }) {
   const { row } = at;
   const items: { label: string; act(): void }[] = [
     { label: t('rowMenu.details'), act: () => desk.set({ openId: row.id }) },
-    { label: t('rowMenu.showInFolder'), act: () => void ask(bridge().showInFolder({ id: row.id })) },
+    { label: t('rowMenu.showInFolder'), act: () => showFileInFolder(row.id) },
     ...(row.state === 'anchored'
       ? [{ label: t('rowMenu.saveCertificate'), act: () => void saveCertificate(row) }]
       : []),
