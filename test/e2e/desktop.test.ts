@@ -70,7 +70,7 @@ describe('the desktop app in Chromium', () => {
     harness.failCalls(['setPreferences']);
     await form.getByRole('button', { name: 'Certify' }).click();
     await form.getByRole('alert').getByText('Evidence Desk could not read its queue.').waitFor();
-    await harness.screenshot('02b-batch-form-name-not-kept');
+    await harness.screenshotEverywhere('02b-batch-form-name-not-kept');
     expect(harness.core.queue.list({ limit: 10 })).toEqual([]);
     harness.failCalls([]);
     // Keyboard only: Enter in a field submits the form.

@@ -62,7 +62,7 @@ describe('service down, then back', () => {
     harness.failCalls(['tryNow']);
     await page.getByRole('button', { name: 'Try now' }).click();
     await page.getByText('Evidence Desk could not read its queue.').waitFor();
-    await harness.screenshot('05b-try-now-failed');
+    await harness.screenshotEverywhere('05b-try-now-failed');
     expect(await page.locator('[role="row"] .badge').allTextContents()).toEqual([
       'Waiting (offline)',
       'Waiting (offline)',

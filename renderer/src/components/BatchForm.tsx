@@ -88,12 +88,13 @@ export function BatchForm({
           )}
         </ul>
         <p className="hint">{t('batch.explain')}</p>
-        {problem && (
-          <p className="error" role="alert">
-            {problem}
-          </p>
-        )}
+        {/* Beside the buttons, which stay in view: on a small window the form scrolls. */}
         <div className="actions">
+          {problem && (
+            <p className="outcome error" role="alert">
+              {problem}
+            </p>
+          )}
           <button type="button" onClick={onCancel}>
             {t('batch.cancel')}
           </button>
