@@ -53,6 +53,20 @@ export class ConnectivityTracker {
     return nextProbeAt;
   }
 
+  /**
+   * While cut off, nothing goes out before the planned probe: not even a row queued since, which
+   * would otherwise be sent at once and become a probe of its own.
+   */
+  waitingForProbe(now: number): boolean {
+    const { nextProbeAt } = this.current;
+    return !this.reachable && this.current.state !== 'standby' && nextProbeAt !== null && nextProbeAt > now;
+  }
+
+  /** "Try now": the planned probe is due at once. */
+  probeNow(now: number): void {
+    if (this.waitingForProbe(now)) this.set({ ...this.current, nextProbeAt: now });
+  }
+
   /** The service answered. True when this ends an outage, so the whole queue is due at once. */
   noteAnswer(): boolean {
     this.unansweredInARow = 0;

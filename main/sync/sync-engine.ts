@@ -123,6 +123,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   /** Everything waiting is due now, even while offline. */
   tryNow(): void {
     this.options.queue.makeDueNow(this.options.profileId, this.now());
+    this.connectivity.probeNow(this.now());
     this.wake();
   }
 
@@ -130,6 +131,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const { queue, profileId } = this.options;
     while (this.rounds.isRunning) {
       if (!this.takeLease()) return;
+      if (this.connectivity.waitingForProbe(this.now())) return;
       const width = this.connectivity.reachable ? this.concurrency * 4 : 1;
       // While unreachable, one request probes; the rest wait for its answer.
       const submits = queue.claimDue(profileId, this.now(), width);
@@ -211,7 +213,10 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   /** When to look again: soon while another process sends, else when the next row is due. */
   private nextRoundAt(): number | null {
     if (this.connectivity.status.state === 'standby' || this.leaseLost) return this.now() + STANDBY_RETRY_MS;
-    return this.options.queue.nextDueAt(this.options.profileId);
+    const due = this.options.queue.nextDueAt(this.options.profileId);
+    const { nextProbeAt } = this.connectivity.status;
+    if (due === null || nextProbeAt === null || !this.connectivity.waitingForProbe(this.now())) return due;
+    return Math.max(due, nextProbeAt);
   }
 
   /** Connectivity learns from every answer; the policy hears whether the service is now cut off. */

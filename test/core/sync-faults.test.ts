@@ -106,12 +106,13 @@ describe('offline and back', () => {
     const statuses: ConnectivityStatus[] = [];
     core.on('connectivity', (status) => statuses.push(status));
     const report = await core.certify(manyFiles(ws, 12), METADATA);
+    const rowIds = report.queued.map((row) => row.id);
     /** When each attempt to send any of the rows began, in order. */
     const attempts = () =>
-      report.queued
-        .flatMap((row) =>
+      rowIds
+        .flatMap((id) =>
           core!.queue
-            .details(row.id)
+            .details(id)
             .history.filter((h) => h.state === 'submitting')
             .map((h) => h.at),
         )
@@ -121,19 +122,22 @@ describe('offline and back', () => {
     // The attempt that found the service down is the first of them.
     const whenOffline = attempts().length;
     expect(whenOffline).toBeGreaterThan(0);
+    // A document certified now waits for the planned probe too; it is not sent at once.
+    const probeAt = core.status().connectivity.nextProbeAt!;
+    const late = await core.certify(ws.files({ 'late.txt': 'certified while offline' }), METADATA);
+    rowIds.push(late.queued[0]!.id);
+    await expect.poll(() => attempts().length, { timeout: 10_000 }).toBeGreaterThan(whenOffline);
+    expect(attempts()[whenOffline]).toBeGreaterThanOrEqual(probeAt);
     // Offline, one row probes at growing intervals (0.5 s, then up to 1, 2, 4 s); the rest wait.
     // The next two probes, as they happen: one row each, never a burst of the whole queue.
     await expect.poll(() => attempts().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(whenOffline + 2);
     const [before, first, second] = attempts().slice(whenOffline - 1);
     expect(first! - before!).toBeGreaterThanOrEqual(400);
     expect(second! - first!).toBeGreaterThanOrEqual(400);
-    expect(core.status().counts.queued).toBe(12);
+    expect(core.status().counts.queued).toBe(13);
 
     sandbox = await startService({ port });
-    const rows = await core.sync.waitUntilSettled(
-      report.queued.map((row) => row.id),
-      60_000,
-    );
+    const rows = await core.sync.waitUntilSettled(rowIds, 60_000);
     expect(rows.every((row) => row.state === 'anchored' && row.verification === 'verified')).toBe(true);
     expect(statuses.at(-1)?.state).toBe('online');
     expectNoDuplicates(sandbox, core);
