@@ -3,8 +3,7 @@ import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { EvidenceCore } from '../../main/core';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
 import { kitFolderIn } from '../../main/evidence/kit-folder';
@@ -16,8 +15,10 @@ import type { TestWorkspace } from '../support/core';
 import type { TestCoreOptions } from '../support/core';
 import { openCore, workspace } from '../support/core';
 import { afterAll, afterEach } from 'vitest';
+import { CHROMIUM, closeSharedBrowser, giveBack, reusablePage } from './window-pages';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, closeSharedBrowser, sharedContext } from './window-pages';
+
 const RENDERER = join(process.cwd(), 'dist/renderer');
 export const SCREENSHOTS = join(process.cwd(), 'test-results/screenshots');
 /**
@@ -59,49 +60,34 @@ export interface Harness {
 }
 
 let pageBridge: string | undefined;
-let browser: Promise<Browser> | undefined;
-const contexts = new Map<string, Promise<BrowserContext>>();
 
-/**
- * One Chromium for a test file's harnesses: launching a browser costs more than most steps a test
- * takes.
- */
-function sharedBrowser(): Promise<Browser> {
-  browser ??= chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+/** What a reused page's bindings reach: the harness using the page now. */
+interface Tenant {
+  invoke(name: CallName, input: unknown): Promise<unknown>;
+  errors: string[];
+}
+const tenants = new WeakMap<Page, Tenant>();
+
+/** Made once per page: the bridge and what it reports go to whichever harness uses the page now. */
+async function prepareWindow(page: Page): Promise<void> {
+  page.on('pageerror', (error) => tenants.get(page)?.errors.push(error.message));
+  // The page runs under the app's strict CSP (no inline styles or scripts): anything it refuses is a defect.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      tenants.get(page)?.errors.push(message.text());
   });
-  return browser;
-}
-
-/**
- * One browser context per computer language for a test file's harnesses, each harness a page of
- * its own (on a server and port of its own, and its storage cleared as it closes). A new context
- * costs Chromium about 2.5 CPU-seconds more than a new page: a tenth of the whole suite's.
- */
-export function sharedContext(locale: string): Promise<BrowserContext> {
-  let context = contexts.get(locale);
-  if (!context) {
-    context = sharedBrowser().then((shared) =>
-      shared.newContext({ viewport: { width: 1200, height: 800 }, locale, timezoneId: 'Europe/Berlin' }),
-    );
-    contexts.set(locale, context);
-  }
-  return context;
-}
-
-export async function closeSharedBrowser(): Promise<void> {
-  const launched = browser;
-  browser = undefined;
-  contexts.clear();
-  await (await launched)?.close();
+  await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) => {
+    const tenant = tenants.get(page);
+    if (!tenant) throw new Error(`${name} was called by a page no test is using`);
+    return tenant.invoke(name, input);
+  });
+  await page.addInitScript({ content: pageBridge as string });
+  // Unless the address asks for a first batch, the window remembers "Signed" from an earlier one.
+  await page.addInitScript(() => {
+    if (location.protocol === 'http:' && !location.search.includes('first-batch'))
+      if (!localStorage.getItem('evidence-desk:last-batch'))
+        localStorage.setItem('evidence-desk:last-batch', JSON.stringify({ event_type: 'DOCUMENT_SIGNED' }));
+  });
 }
 
 /** The built renderer in real Chromium, talking to a real core through the preload's bridge factory. */
@@ -179,25 +165,16 @@ export async function startHarness(
       .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const page = await (await sharedContext(options.locale ?? 'en-GB')).newPage();
+  const locale = options.locale ?? 'en-GB';
+  const page = await reusablePage(locale, prepareWindow);
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  // The page runs under the app's strict CSP (no inline styles or scripts): anything it refuses is a defect.
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
-      errors.push(message.text());
+  tenants.set(page, {
+    errors,
+    invoke: async (name, input) =>
+      failing.has(name)
+        ? { ok: false, error: { code: 'internal_error', message: 'Evidence Desk could not read its queue.' } }
+        : invoke(name, input),
   });
-  await page.exposeFunction('__edInvoke', (name: CallName, input: unknown) =>
-    failing.has(name)
-      ? { ok: false, error: { code: 'internal_error', message: 'Evidence Desk could not read its queue.' } }
-      : invoke(name, input),
-  );
-  await page.addInitScript({ content: pageBridge });
-  if (!options.firstBatch)
-    await page.addInitScript(() => {
-      if (!localStorage.getItem('evidence-desk:last-batch'))
-        localStorage.setItem('evidence-desk:last-batch', JSON.stringify({ event_type: 'DOCUMENT_SIGNED' }));
-    });
   const stopEvents = forwardCoreEvents(core, (event, payload) => {
     void page
       .evaluate(([e, p]) => (window as unknown as { __edEmit(e: string, p: unknown): void }).__edEmit(e, p), [
@@ -206,7 +183,8 @@ export async function startHarness(
       ] as const)
       .catch(() => undefined);
   });
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  const port = (server.address() as AddressInfo).port;
+  await page.goto(`http://127.0.0.1:${port}/${options.firstBatch ? '?first-batch' : ''}`);
 
   const harness: Harness = {
     ws,
@@ -260,8 +238,8 @@ export async function startHarness(
       stopEvents();
       // What this window remembered must not reach the next test's (a port can be given out again).
       await page.evaluate(() => localStorage.clear()).catch(() => undefined);
-      await page.context().clearPermissions();
-      await page.close();
+      tenants.delete(page);
+      await giveBack(locale, page);
       server.close();
       await core.close();
       ws.cleanup();

@@ -14,8 +14,8 @@ import {
   accessibilityViolations,
   closeSharedBrowser,
   screenshotVariants,
-  sharedContext,
 } from './harness';
+import { giveBack, reusablePage } from './window-pages';
 import { FILTERS_OF_THE_SET } from './set-filters';
 
 // verify.html as the other side opens it: from file://, in Chromium, with no Evidence Desk and
@@ -50,9 +50,19 @@ beforeAll(async () => {
     await queuedOnly.close();
   }
 }, 60_000);
-const opened: Page[] = [];
+/** What a page did while a test used it: requests besides loading itself, and errors. */
+interface Reading {
+  path: string;
+  requests: string[];
+  errors: string[];
+}
+const readings = new WeakMap<Page, Reading>();
+const opened: { page: Page; locale: string }[] = [];
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((page) => page.close()));
+  for (const { page, locale } of opened.splice(0)) {
+    readings.delete(page);
+    await giveBack(locale, page, ['request']);
+  }
 });
 afterAll(async () => {
   await closeSharedBrowser();
@@ -71,21 +81,12 @@ async function open(
   path = join(kit, 'verify.html'),
   { trustKit = true, locale = 'en-US' }: { trustKit?: boolean; locale?: string } = {},
 ): Promise<{ page: Page; requests: string[] }> {
-  const page = await (await sharedContext(locale)).newPage();
-  opened.push(page);
+  const page = await reusablePage(locale, watchReading);
+  opened.push({ page, locale });
   await page.setViewportSize({ width: 1000, height: 900 });
-  const requests: string[] = [];
-  page.on('request', (request) => {
-    // The page's worker starts from its own script, as a blob made in the page: nothing leaves it.
-    if (request.url().startsWith('blob:')) return;
-    if (request.url() !== `file://${path.split('/').map(encodeURIComponent).join('/')}`)
-      requests.push(request.url());
-  });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
+  const reading: Reading = { path, requests: [], errors: [] };
+  readings.set(page, reading);
+  const { requests, errors } = reading;
   await page.goto(`file://${path}`);
   if (path.startsWith(kit)) {
     await expect.poll(() => page.locator('#kit-key-list li').count()).toBeGreaterThan(0);
@@ -93,6 +94,21 @@ async function open(
   }
   expect(errors).toEqual([]);
   return { page, requests };
+}
+
+/** Made once per page, reused by the tests after: what it does is told to the test reading it now. */
+async function watchReading(page: Page): Promise<void> {
+  page.on('request', (request) => {
+    const reading = readings.get(page);
+    // The page's worker starts from its own script, as a blob made in the page: nothing leaves it.
+    if (!reading || request.url().startsWith('blob:')) return;
+    if (request.url() !== `file://${reading.path.split('/').map(encodeURIComponent).join('/')}`)
+      reading.requests.push(request.url());
+  });
+  page.on('pageerror', (error) => readings.get(page)?.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') readings.get(page)?.errors.push(message.text());
+  });
 }
 
 /** Opens the kit's page again, fresh, trusting the kit's keys again (a reload forgets the tick). */
