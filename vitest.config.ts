@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Integration tests open real sockets, SQLite files and keychains: separate processes keep them apart.
     pool: 'forks',
+    // A worker runs file after file without starting again (71 starts of ~0.6 s each saved). Each
+    // file still opens its own core, data folder, sandbox and pages, and closes them after.
+    isolate: false,
     // Vitest's default on two cores is one worker; most files wait on sockets, timers and Chromium
     // rather than on the processor, so three run side by side in well under half the time.
     maxWorkers: 3,
