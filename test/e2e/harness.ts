@@ -14,10 +14,10 @@ import { silentLogger } from '../../main/logging/logger';
 import type { TestWorkspace } from '../support/core';
 import type { TestCoreOptions } from '../support/core';
 import { openCore, workspace } from '../support/core';
-import { afterAll, afterEach } from 'vitest';
-import { CHROMIUM, closeSharedBrowser, giveBack, reusablePage } from './window-pages';
+import { afterEach } from 'vitest';
+import { CHROMIUM, giveBack, reusablePage } from './window-pages';
 
-export { CHROMIUM, closeSharedBrowser, sharedContext } from './window-pages';
+export { CHROMIUM } from './window-pages';
 
 const RENDERER = join(process.cwd(), 'dist/renderer');
 export const SCREENSHOTS = join(process.cwd(), 'test-results/screenshots');
@@ -239,7 +239,7 @@ export async function startHarness(
       // What this window remembered must not reach the next test's (a port can be given out again).
       await page.evaluate(() => localStorage.clear()).catch(() => undefined);
       tenants.delete(page);
-      await giveBack(locale, page);
+      await giveBack(page);
       server.close();
       await core.close();
       ws.cleanup();
@@ -301,6 +301,5 @@ export function harnessPerTest(): { start(options?: Parameters<typeof startHarne
     await current?.close();
     current = undefined;
   });
-  afterAll(closeSharedBrowser);
   return { start: async (options) => (current = await startHarness(options)) };
 }

@@ -8,13 +8,7 @@ import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, workspace } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
 import { flateBomb, withAttachmentsUpdated } from '../support/hostile';
-import {
-  SCREENSHOTS,
-  SCREENSHOTS_WANTED,
-  accessibilityViolations,
-  closeSharedBrowser,
-  screenshotVariants,
-} from './harness';
+import { SCREENSHOTS, SCREENSHOTS_WANTED, accessibilityViolations, screenshotVariants } from './harness';
 import { giveBack, reusablePage } from './window-pages';
 import { FILTERS_OF_THE_SET } from './set-filters';
 
@@ -57,15 +51,14 @@ interface Reading {
   errors: string[];
 }
 const readings = new WeakMap<Page, Reading>();
-const opened: { page: Page; locale: string }[] = [];
+const opened: Page[] = [];
 afterEach(async () => {
-  for (const { page, locale } of opened.splice(0)) {
+  for (const page of opened.splice(0)) {
     readings.delete(page);
-    await giveBack(locale, page, ['request']);
+    await giveBack(page, ['request']);
   }
 });
 afterAll(async () => {
-  await closeSharedBrowser();
   ws?.cleanup();
 });
 
@@ -82,7 +75,7 @@ async function open(
   { trustKit = true, locale = 'en-US' }: { trustKit?: boolean; locale?: string } = {},
 ): Promise<{ page: Page; requests: string[] }> {
   const page = await reusablePage(locale, watchReading);
-  opened.push({ page, locale });
+  opened.push(page);
   await page.setViewportSize({ width: 1000, height: 900 });
   const reading: Reading = { path, requests: [], errors: [] };
   readings.set(page, reading);
