@@ -22,7 +22,7 @@ export async function queueDrain(): Promise<BenchFigure> {
   try {
     // Queued through a second connection to the same file, as the CLI would while the app runs.
     const seed = openStore(join(dir, 'queue.sqlite'));
-    seed.queue.enqueue(
+    seed.certifications.intake.enqueue(
       Array.from({ length: COUNT }, (_, i) => ({
         profileId: 'bench',
         filePath: `/bench/document-${i}.pdf`,

@@ -103,7 +103,7 @@ function holdCertifications(queueFile: string, profileId: string, count: number)
   const store = openStore(queueFile);
   try {
     for (let start = 0; start < count; start += 1000)
-      store.queue.enqueue(
+      store.certifications.intake.enqueue(
         Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
           profileId,
           filePath: `/cases/earlier/document-${start + i}.pdf`,

@@ -29,7 +29,7 @@ import { QueueView } from './queue/queue-view';
 import { ProfileService } from './profiles/profile-service';
 import { EvidenceExports } from './evidence/evidence-exports';
 import { keepReceiptsBesideFiles } from './evidence/receipts-beside';
-import { Verification } from './evidence/verification';
+import { Verification, trustIn } from './evidence/verification';
 import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
@@ -106,15 +106,26 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     });
     const activeProfileId = () => this.activeProfileId;
     this.exports = new EvidenceExports({
-      store,
+      reads: store.certifications.reads,
+      settings: store.settings,
+      timestamps: store.timestamps,
+      watched: store.watched,
       profiles: this.connections,
       log: this.log,
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
     });
-    this.verification = new Verification({ store, pool: this.pool, logKeys: this.logKeys, activeProfileId });
+    const trust = () => trustIn(store);
+    this.verification = new Verification({
+      reads: store.certifications.reads,
+      trust,
+      pool: this.pool,
+      logKeys: this.logKeys,
+      activeProfileId,
+    });
     this.sets = new SetVerification({
-      store,
+      reads: store.certifications.reads,
+      trust,
       pool: this.pool,
       activeProfileId,
       isDemo: (profileId) => this.connections.summary(profileId).demo,
@@ -137,7 +148,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       concurrency: options.concurrency,
     });
     this.intake = new IntakeService({
-      queue: store.queue,
+      queue: store.certifications.intake,
       pool: this.pool,
       log: this.log,
       activeProfileId,
@@ -147,7 +158,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       onProgress: (progress) => this.emit('progress', progress),
     });
     this.queue = new QueueView({
-      store,
+      reads: store.certifications.reads,
+      corrections: store.certifications.corrections,
       activeProfileId,
       environmentOf: (profileId) => this.exports.environmentOf(profileId),
       wake: () => this.sync.wake(),
@@ -166,7 +178,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       sync: this.sync,
       logKeys: this.logKeys,
       queue: this.queue,
-      store,
+      corrections: store.certifications.corrections,
       itPolicy: () => this.itPolicy,
     });
   }
@@ -210,7 +222,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   status(): CoreStatus {
     return {
       profile: this.connections.summary(),
-      counts: this.store.queue.counts(this.activeProfileId),
+      counts: this.store.certifications.reads.counts(this.activeProfileId),
       connectivity: this.connectivity,
       logKeyChange: this.profiles.pendingLogKeyChange(),
     };

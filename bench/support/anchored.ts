@@ -62,7 +62,7 @@ export function holdAnchored(
 ): void {
   const store = openStore(queueFile);
   try {
-    const rows = store.queue.enqueue(
+    const rows = store.certifications.intake.enqueue(
       documents.map((d) => ({
         profileId,
         filePath: join(production, d.name),
@@ -75,17 +75,17 @@ export function holdAnchored(
       })),
     );
     const now = Date.now();
-    store.queue.claimDue(profileId, now, rows.length);
+    store.certifications.sending.claimDue(profileId, now, rows.length);
     rows.forEach((row, index) => {
       const serviceId = serviceIdOf(row.assetHash);
-      store.queue.markPending(row.id, {
+      store.certifications.sending.markPending(row.id, {
         serviceId,
         serviceState: 'pending',
         rawResponse: '{}',
         nextPollAt: now,
       });
       const hex = (seed: number) => createHash('sha256').update(`${seed}`).digest('hex');
-      store.queue.markAnchored(row.id, {
+      store.certifications.sending.markAnchored(row.id, {
         serviceState: 'anchored',
         rawResponse: '{}',
         evidence: JSON.stringify({

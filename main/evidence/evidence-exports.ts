@@ -3,7 +3,7 @@ import type { CertificationRow, EvidenceSelection, ExportResult } from '../../pr
 import type { ProfileConnections } from '../config/profile-connections';
 import { DeskError, exportFailed } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Store } from '../store';
+import type { QueueReads, SettingsStore, TimestampBatches, WatchedFolderStore } from '../store';
 import type { KitTarget } from './kit';
 
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
@@ -24,7 +24,12 @@ import { computerTimeZone } from '../../protocol/time-format';
 export const certificateFileName = (fileName: string): string => `${safeFileName(fileName)}.certificate.pdf`;
 
 export interface EvidenceExportsDeps {
-  store: Store;
+  reads: QueueReads;
+  /** Pinned log keys, for each receipt's. */
+  settings: SettingsStore;
+  timestamps: TimestampBatches;
+  /** Where a row's watched folder was, for the register. */
+  watched: Pick<WatchedFolderStore, 'get'>;
   profiles: ProfileConnections;
   log: Logger;
   activeProfileId(): string;
@@ -44,17 +49,17 @@ export class EvidenceExports {
 
   /** A certification as a self-contained receipt (docs/evidence.md), for its own environment. */
   receipt(id: number): Receipt {
-    const row = this.deps.store.queue.get(id);
+    const row = this.deps.reads.get(id);
     if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     return this.receiptFor(row);
   }
 
   receiptFor(row: CertificationRow): Receipt {
-    const { store } = this.deps;
+    const { settings, timestamps } = this.deps;
     return buildReceipt(row, {
       environment: this.environmentOf(row.profileId),
-      logPublicKey: LogTrust.keyForEvidence(store.settings, row.profileId, row.evidence),
-      timestamp: row.timestampState === 'confirmed' ? store.timestamps.confirmedFor(row.id) : null,
+      logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
+      timestamp: row.timestampState === 'confirmed' ? timestamps.confirmedFor(row.id) : null,
     });
   }
 
@@ -105,7 +110,7 @@ export class EvidenceExports {
    * written beside the chosen name first, so a failure never leaves half a PDF under that name.
    */
   async saveCertificate(id: number, path: string): Promise<{ file: string }> {
-    const row = this.deps.store.queue.get(id);
+    const row = this.deps.reads.get(id);
     if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     if (row.state !== 'anchored')
       throw new DeskError('invalid_input', said('exports.certificateNotAnchored', { name: row.fileName }));
@@ -135,7 +140,7 @@ export class EvidenceExports {
    * system's temporary folder; the drop takes a copy.
    */
   async fileToDrag(id: number, what: 'certificate' | 'receipt'): Promise<string> {
-    const row = this.deps.store.queue.get(id);
+    const row = this.deps.reads.get(id);
     if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     this.dragFolder ??= await mkdtemp(join(tmpdir(), 'evidence-desk-drag-'));
     const name =
@@ -158,7 +163,7 @@ export class EvidenceExports {
    * selection is a matter or everything (chosen rows or a state have no removed rows).
    */
   async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const { queue, watched } = this.deps.store;
+    const { reads: queue, watched } = this.deps;
     const ids = this.selectedIds(selection);
     const byFilterOnly = !selection.ids && !selection.states?.length;
     const search = selection.search?.toLowerCase();
@@ -209,7 +214,7 @@ export class EvidenceExports {
   /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
   private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
     for (let i = 0; i < ids.length; i += 200)
-      for (const row of this.deps.store.queue.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row);
+      for (const row of this.deps.reads.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row);
   }
 
   /**
@@ -217,7 +222,7 @@ export class EvidenceExports {
    * ids of the active profile, or all a filter matches.
    */
   selectedIds(selection: EvidenceSelection): number[] {
-    const { queue } = this.deps.store;
+    const queue = this.deps.reads;
     const profileId = this.deps.activeProfileId();
     if (selection.ids)
       return queue

@@ -24,7 +24,7 @@ export function keepReceiptsBesideFiles(
     const everyFile = preferences.receiptsBesideFiles;
     const wanted = (folderId: number | null) =>
       everyFile || (folderId !== null && store.watched.get(folderId)?.receiptsBeside === true);
-    for (const row of store.queue.getMany(anchored)) {
+    for (const row of store.certifications.reads.getMany(anchored)) {
       if (!wanted(row.watchedFolderId)) continue;
       try {
         const path = writeReceiptBesideFile(row.filePath, exports.receiptFor(row));

@@ -5,7 +5,7 @@ import type { DocumentVerification, EvidenceCheck, FileVerification } from '../.
 import type { Trust } from '../../verifier/verify-receipt';
 import { HashPool } from '../hashing/hash-pool';
 import { hashOneFile } from '../hashing/hash-one-file';
-import type { Store } from '../store';
+import type { QueueReads, Store } from '../store';
 import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
@@ -18,7 +18,9 @@ import { said } from '../../protocol/said';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
 
 export interface VerificationDeps {
-  store: Store;
+  reads: Pick<QueueReads, 'findByHash' | 'findSameNameOtherContent'>;
+  /** The log keys and timestamping roots trusted here. */
+  trust(): Trust;
   pool: HashPool;
   logKeys: LogTrust;
   activeProfileId(): string;
@@ -79,17 +81,17 @@ export class Verification {
   async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
     if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
     const hashed = await hashOneFile(this.deps.pool, path);
-    const result = await checkAgainstProof(hashed.hash, proofPath, trustIn(this.deps.store));
+    const result = await checkAgainstProof(hashed.hash, proofPath, this.deps.trust());
     return { kind: 'proof', path, assetHash: hashed.hash, ...result };
   }
 
   /** Hashes a file and re-checks, offline, the evidence of every certification of it. */
   async verifyFile(path: string): Promise<FileVerification> {
-    const { store, pool, logKeys } = this.deps;
+    const { reads, pool, logKeys } = this.deps;
     const profileId = this.deps.activeProfileId();
     const hashed = await hashOneFile(pool, path);
     const certifications = [];
-    for (const row of store.queue.findByHash(profileId, hashed.hash)) {
+    for (const row of reads.findByHash(profileId, hashed.hash)) {
       const check: EvidenceCheck =
         row.state === 'anchored'
           ? await checkEvidence(row, row.evidence, logKeys)
@@ -101,7 +103,7 @@ export class Verification {
     }
     const sameName = certifications.length
       ? []
-      : store.queue.findSameNameOtherContent(profileId, basename(path), hashed.hash).map((row) => ({
+      : reads.findSameNameOtherContent(profileId, basename(path), hashed.hash).map((row) => ({
           id: row.id,
           fileName: row.fileName,
           createdAt: row.createdAt,
@@ -120,6 +122,6 @@ export function bothTrusted(one: Trust, other: Trust | undefined): Trust {
 }
 
 /** The log keys and timestamp roots a queue trusts: pinned keys, and the roots its kept tokens chain to. */
-export function trustIn(store: Store): Trust {
+export function trustIn(store: Pick<Store, 'settings' | 'timestamps'>): Trust {
   return { logKeys: LogTrust.trustedFingerprints(store.settings), tsaRoots: store.timestamps.trustedRoots() };
 }

@@ -5,7 +5,7 @@ import type { FoundFile } from '../hashing/expand-paths';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
 import { progressPace } from '../progress-pace';
-import type { CertificationQueue, NewCertification } from '../store';
+import type { NewCertification, QueueIntake } from '../store';
 
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
@@ -21,7 +21,7 @@ export interface IntakeReport {
 }
 
 export interface IntakeDeps {
-  queue: CertificationQueue;
+  queue: QueueIntake;
   pool: HashPool;
   profileId: string;
   /** Who certifies, on which computer: written with every row. */

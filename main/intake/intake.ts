@@ -3,12 +3,12 @@ import type { IntakeProgress } from '../../protocol/views';
 import type { Identity } from '../config/identity';
 import type { HashPool } from '../hashing/hash-pool';
 import type { Logger } from '../logging/logger';
-import type { CertificationQueue } from '../store';
+import type { QueueIntake } from '../store';
 import type { IntakeReport } from './certify-paths';
 import { certifyPaths } from './certify-paths';
 
 export interface IntakeServiceDeps {
-  queue: CertificationQueue;
+  queue: QueueIntake;
   pool: HashPool;
   log: Logger;
   activeProfileId(): string;

@@ -5,7 +5,7 @@ import { checkEvidence } from '../evidence/evidence-checker';
 import type { LogTrust } from '../evidence/log-trust';
 import type { QueueView } from '../queue/queue-view';
 import type { ServiceAnswer } from '../service/service-client';
-import type { Store } from '../store';
+import type { QueueCorrections } from '../store';
 import type { SyncControl } from '../sync/sync-control';
 import type { ProfileConnections } from '../config/profile-connections';
 import type { ItPolicy } from '../desktop-policy/it-policy';
@@ -17,7 +17,8 @@ export interface ProfileServiceDeps {
   sync: SyncControl;
   logKeys: LogTrust;
   queue: QueueView;
-  store: Store;
+  /** Where a fresh check of a row's evidence is recorded. */
+  corrections: Pick<QueueCorrections, 'recordVerification'>;
   /** IT decides which log keys are trusted (main/desktop-policy/it-policy.ts). */
   itPolicy(): ItPolicy;
 }
@@ -110,7 +111,7 @@ export class ProfileService {
    * could not be checked is checked again with it. Returns how many were checked again.
    */
   async acceptLogKeyChange(): Promise<number> {
-    const { logKeys, queue, store } = this.deps;
+    const { logKeys, queue, corrections } = this.deps;
     if (this.deps.itPolicy().locked) throw new DeskError('forbidden', said('profile.logKeyLocked'));
     if (!logKeys.acceptKeyChange(this.deps.connections.activeId)) return 0;
     const unchecked = queue
@@ -118,7 +119,7 @@ export class ProfileService {
       .filter((row) => row.verification !== 'verified');
     for (const row of unchecked) {
       const check = await checkEvidence(row, row.evidence, logKeys);
-      store.queue.recordVerification(row.id, {
+      corrections.recordVerification(row.id, {
         verification: check.verification,
         verificationMessage: check.message,
       });

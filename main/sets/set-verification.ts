@@ -3,9 +3,9 @@ import type { SetProgress, SetReport } from '../../protocol/sets';
 import { said } from '../../protocol/said';
 import type { Trust } from '../../verifier/verify-receipt';
 import { DeskError } from '../errors';
-import { bothTrusted, trustIn } from '../evidence/verification';
+import { bothTrusted } from '../evidence/verification';
 import { HashPool } from '../hashing/hash-pool';
-import type { EntriesBuilder, Store } from '../store';
+import type { EntriesBuilder, QueueReads } from '../store';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { LocalCertifications, ReferenceChoice } from './open-reference';
 
@@ -13,7 +13,9 @@ import type { LocalCertifications, ReferenceChoice } from './open-reference';
 export type { ReferenceChoice };
 
 export interface SetVerificationDeps {
-  store: Store;
+  reads: Pick<QueueReads, 'anchoredSignedFacts' | 'anchoredSignedFactsOf' | 'counts'>;
+  /** The log keys and timestamping roots trusted here. */
+  trust(): Trust;
   pool: HashPool;
   activeProfileId(): string;
   /** The profile's certifications are a sandbox's: DEMO. */
@@ -40,15 +42,15 @@ export class SetVerification {
     /** How much (entries, lines, files waiting) is kept in memory before it is kept on disk (for tests). */
     keptInMemory?: number,
   ): Promise<SetReport> {
-    const { store } = this.deps;
+    const { reads } = this.deps;
     const profileId = this.deps.activeProfileId();
     const local: LocalCertifications = {
-      anchored: (page) => store.queue.anchoredSignedFacts(profileId, page),
-      anchoredOf: (sha256s) => store.queue.anchoredSignedFactsOf(profileId, sha256s),
-      anchoredCount: () => store.queue.counts(profileId).anchored,
+      anchored: (page) => reads.anchoredSignedFacts(profileId, page),
+      anchoredOf: (sha256s) => reads.anchoredSignedFactsOf(profileId, sha256s),
+      anchoredCount: () => reads.counts(profileId).anchored,
       demo: this.deps.isDemo(profileId),
     };
-    const trust = bothTrusted(trustIn(store), against?.alsoTrusted);
+    const trust = bothTrusted(this.deps.trust(), against?.alsoTrusted);
     return checkSet(paths, against, { pool: this.deps.pool, trust, local }, onProgress, keptInMemory);
   }
 

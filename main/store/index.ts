@@ -1,15 +1,25 @@
 import { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { openQueueDb } from './database';
-import { CertificationQueue } from './queue';
+import { CertificationTable } from './queue';
 import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
 import { TimestampBatches } from './timestamp-batches';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
-export type { CertificationQueue, CertificationRow, ListQuery, NewCertification } from './queue';
-export type { AnchoredFacts } from './queue-reader';
+export type {
+  CertificationRow,
+  ListQuery,
+  NewCertification,
+  QueueArrivals,
+  QueueCorrections,
+  QueueIntake,
+  QueueReads,
+  QueueSending,
+} from './queue';
+export type { CertificationTable };
+export type { AnchoredFacts } from './queue-reads';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
@@ -18,7 +28,8 @@ export { ReportLines } from './report-lines';
 
 /** Everything kept in `queue.sqlite`, over one connection, with one change feed. */
 export interface Store {
-  queue: CertificationQueue;
+  /** The certifications, by role (reads, intake, sending, corrections). */
+  certifications: CertificationTable;
   settings: SettingsStore;
   lease: SyncLeaseStore;
   timestamps: TimestampBatches;
@@ -35,16 +46,16 @@ function storeOn(db: QueueDb): Store {
   // The feed announces the active profile's counts; it asks for them only when it flushes.
   const changes: ChangeFeed = new ChangeFeed(db, () => {
     const profileId: string = settings.activeProfile();
-    return { profileId, counts: queue.counts(profileId) };
+    return { profileId, counts: certifications.reads.counts(profileId) };
   });
   const settings: SettingsStore = new SettingsStore(db, changes);
-  const queue: CertificationQueue = new CertificationQueue(db, changes);
+  const certifications = new CertificationTable(db, changes);
   return {
-    queue,
+    certifications,
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
-    watched: new WatchedFolderStore(db, queue),
+    watched: new WatchedFolderStore(db, certifications.intake),
     changes,
     close: () => {
       changes.close();

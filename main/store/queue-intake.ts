@@ -1,7 +1,9 @@
 import type { CertificationRow } from '../../protocol/views';
 import { hashKeyOf, timeOrderedUuid } from './keys';
-import type { NewCertification } from './queue-transitions';
-import { QueueTransitions, freshRow } from './queue-transitions';
+import type { NewCertification } from './row-transitions';
+import type { QueueReads } from './queue-reads';
+import type { RowTransitions } from './row-transitions';
+import { freshRow } from './row-transitions';
 
 /** A content as "already certified here" compares it: per profile, by its SHA-256. */
 const contentOf = (item: Pick<NewCertification, 'profileId' | 'assetHash'>) =>
@@ -9,18 +11,23 @@ const contentOf = (item: Pick<NewCertification, 'profileId' | 'assetHash'>) =>
 
 /**
  * Rows coming in: every new certification is written here, with its X-Request-Id for life, and
- * announced on the change feed. What happens to a row afterwards is CertificationQueue's.
+ * announced on the change feed. What happens to a row afterwards is the sending's and corrections'.
  */
-export class QueueIntake extends QueueTransitions {
+export class QueueIntake {
+  constructor(
+    private readonly rows: RowTransitions,
+    private readonly reads: QueueReads,
+  ) {}
+
   /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
   enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
-    const insert = this.sql(
+    const insert = this.rows.sql(
       `INSERT INTO certifications (profile_id, request_id, file_path, file_name, file_size, asset_hash, asset_type,
        source_system, event_type, state, next_attempt_at, created_at, updated_at, certified_by, certified_on,
        certifier_name, certifier_firm, matter, batch_id, watched_folder_id, follows_id, hash_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const rows = this.db.transaction(() =>
+    const rows = this.rows.db.transaction(() =>
       items.map((item): CertificationRow => {
         const requestId = timeOrderedUuid(now);
         const { lastInsertRowid } = insert.run(
@@ -49,7 +56,7 @@ export class QueueIntake extends QueueTransitions {
         return freshRow(item, Number(lastInsertRowid), requestId, now);
       }),
     )();
-    for (const row of rows) this.feed.noteChanged(row.id, 'queued');
+    for (const row of rows) this.rows.feed.noteChanged(row.id, 'queued');
     return rows;
   }
 
@@ -63,12 +70,12 @@ export class QueueIntake extends QueueTransitions {
     items: readonly NewCertification[],
     now = Date.now(),
   ): { queued: CertificationRow[]; earlier: (CertificationRow | null)[] } {
-    return this.db
+    return this.rows.db
       .transaction(() => {
         const live = new Map<string, number>();
         for (const profileId of new Set(items.map((item) => item.profileId))) {
           const hashes = items.filter((item) => item.profileId === profileId).map((item) => item.assetHash);
-          for (const [hash, id] of this.firstLiveIdsByHash(profileId, hashes))
+          for (const [hash, id] of this.reads.firstLiveIdsByHash(profileId, hashes))
             live.set(contentOf({ profileId, assetHash: hash }), id);
         }
         const firstOfItsContent = new Set<string>();
@@ -86,7 +93,7 @@ export class QueueIntake extends QueueTransitions {
           earlier: items.map((item) => {
             if (isFresh.has(item)) return null;
             const id = live.get(contentOf(item));
-            return (id === undefined ? writtenNow.get(contentOf(item)) : this.get(id)) ?? null;
+            return (id === undefined ? writtenNow.get(contentOf(item)) : this.reads.get(id)) ?? null;
           }),
         };
       })

@@ -7,7 +7,7 @@ import type {
   WatchedFolderView,
 } from '../../protocol/views';
 import type { QueueDb } from './database';
-import type { CertificationQueue, NewCertification } from './queue';
+import type { NewCertification, QueueArrivals } from './queue';
 import { statementCache } from './statements';
 
 /**
@@ -88,7 +88,7 @@ export class WatchedFolderStore {
 
   constructor(
     private readonly db: QueueDb,
-    private readonly queue: CertificationQueue,
+    private readonly arrivals: QueueArrivals,
   ) {
     this.sql = statementCache(db);
   }
@@ -198,7 +198,7 @@ export class WatchedFolderStore {
           const followsId = before && before.assetHash !== item.assetHash ? before.certification_id : null;
           return { ...item, watchedFolderId: folderId, followsId };
         });
-        const { queued, earlier } = this.queue.enqueueUncertified(items, now);
+        const { queued, earlier } = this.arrivals.enqueueUncertified(items, now);
         const queuedByHash = new Map(queued.map((row) => [row.assetHash, row]));
         arrivals.forEach(({ path, look, item }, index) => {
           const certification = earlier[index] ?? queuedByHash.get(item.assetHash);

@@ -1,12 +1,12 @@
 import type { CertificationReading } from '../service/response-reader';
 import type { ServiceClient } from '../service/service-client';
-import type { CertificationQueue, CertificationRow } from '../store';
+import type { CertificationRow, QueueSending } from '../store';
 import type { EvidenceCheck } from '../../protocol/views';
 import type { PolicyContext } from './outcome-policy';
 import { decidePoll, decideSubmit, settlementOf } from './outcome-policy';
 
 export interface RowExchangeDeps {
-  queue: CertificationQueue;
+  queue: QueueSending;
   client: Pick<ServiceClient, 'createCertification' | 'readCertification'>;
   verifyEvidence(row: CertificationRow, evidence: unknown): Promise<EvidenceCheck>;
   now(): number;

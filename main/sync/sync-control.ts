@@ -148,7 +148,7 @@ export class SyncControl {
       random: this.options.random,
       leaseTiming: this.options.leaseTiming,
       sender: this.options.sender,
-      queue: store.queue,
+      queue: store.certifications.sending,
       lease: store.lease,
       profileId: profiles.activeId,
       client: this.serviceClient,
@@ -231,14 +231,14 @@ export class SyncControl {
         feed: store.changes,
         ids,
         isDone: isSettled,
-        notDone: (open) => store.queue.stillWaiting(open),
+        notDone: (open) => store.certifications.reads.stillWaiting(open),
         timeoutMs,
         signal,
       }),
     );
     if (outcome === 'timeout') throw new DeskError('timeout', said('sync.didNotSettle'));
     if (outcome === 'stopped') throw this.blockedError();
-    return store.queue.getMany(ids);
+    return store.certifications.reads.getMany(ids);
   }
 
   /**
@@ -259,7 +259,7 @@ export class SyncControl {
           ids,
           isDone: (state) => !isUnsent(state),
           notDone: (open) =>
-            store.queue
+            store.certifications.reads
               .getMany(open)
               .filter((row) => isUnsent(row.state))
               .map((row) => row.id),
@@ -270,7 +270,7 @@ export class SyncControl {
     } finally {
       events.off('connectivity', onConnectivity);
     }
-    return store.queue.getMany(ids);
+    return store.certifications.reads.getMany(ids);
   }
 
   /** Why nothing can be sent now, as an error the shells show. */

@@ -5,7 +5,7 @@ import { silentLogger } from '../logging/logger';
 import type { Pacing } from '../service/retry-policy';
 import { DEFAULT_PACING } from '../service/retry-policy';
 import type { ServiceClient } from '../service/service-client';
-import type { CertificationQueue, CertificationRow, SyncLeaseStore } from '../store';
+import type { CertificationRow, QueueSending, SyncLeaseStore } from '../store';
 import { ConnectivityTracker } from './connectivity';
 import type { LeaseTiming } from './lease-keeper';
 import { DEFAULT_LEASE, LeaseKeeper } from './lease-keeper';
@@ -21,7 +21,7 @@ export type { ConnectivityStatus, EvidenceCheck };
 const STANDBY_RETRY_MS = 5_000;
 
 export interface SyncEngineOptions {
-  queue: CertificationQueue;
+  queue: QueueSending;
   lease: SyncLeaseStore;
   profileId: string;
   client: Pick<ServiceClient, 'createCertification' | 'readCertification'>;

@@ -178,7 +178,7 @@ describe('evidence-desk CLI', () => {
   it('detects a queue damaged in the middle before anything writes to it, in every command', async () => {
     // A real queue of 3,000 rows with 16 KB of random bytes written over its middle.
     const store = openStore(join(ws.dataDir, 'queue.sqlite'));
-    store.queue.enqueue(queuedRows(3000, (i) => String(i).padStart(64, '0')));
+    store.certifications.intake.enqueue(queuedRows(3000, (i) => String(i).padStart(64, '0')));
     store.close();
     const path = join(ws.dataDir, 'queue.sqlite');
     const bytes = readFileSync(path);

@@ -44,7 +44,7 @@ describe('matters and the custody register', () => {
 
     // Someone removes a certification of the matter that was never sent, and retries one that failed.
     const store = openStore(join(ws.dataDir, 'queue.sqlite'));
-    const [removed] = store.queue.enqueue([
+    const [removed] = store.certifications.intake.enqueue([
       {
         profileId: 'embedded',
         filePath: join(ws.dir, 'draft.pdf'),
@@ -57,7 +57,7 @@ describe('matters and the custody register', () => {
         matter,
       },
     ]);
-    store.queue.remove(removed!.id, { user: 'jdoe', computer: 'desk-7' });
+    store.certifications.corrections.remove(removed!.id, { user: 'jdoe', computer: 'desk-7' });
     store.close();
 
     const status = await cli(['status', '--matter', matter, '--json']);

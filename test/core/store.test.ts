@@ -76,12 +76,12 @@ describe('queue database', () => {
       if (version >= 1) {
         upgraded.close();
         const store = openStore(path);
-        const [row] = store.queue.list({ profileId: 'embedded', limit: 10 });
+        const [row] = store.certifications.reads.list({ profileId: 'embedded', limit: 10 });
         expect(row).toMatchObject({ requestId: 'req-kept', state: 'queued' });
-        expect(store.queue.history(row!.id).map((h) => h.state)).toEqual(['queued']);
+        expect(store.certifications.reads.history(row!.id).map((h) => h.state)).toEqual(['queued']);
         // Its content is still found by hash ("already certified"), through the key migration 10 filled.
-        const [found] = store.queue.firstLiveIdsByHash('embedded', ['A'.repeat(64)]).values();
-        expect(store.queue.get(found!)?.requestId).toBe('req-kept');
+        const [found] = store.certifications.reads.firstLiveIdsByHash('embedded', ['A'.repeat(64)]).values();
+        expect(store.certifications.reads.get(found!)?.requestId).toBe('req-kept');
         store.close();
       } else upgraded.close();
       fresh.close();
@@ -125,7 +125,7 @@ describe('queue database', () => {
     old.close();
     const store = openStore(path);
     const facts = Object.fromEntries(
-      store.queue
+      store.certifications.reads
         .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
         .map((row) => [row.serviceId, row]),
     );
@@ -137,11 +137,11 @@ describe('queue database', () => {
     for (const id of ['cert_c', 'cert_d'])
       expect(facts[id]).toMatchObject({ loggedCertifiedAt: null, loggedTreeHeadAt: null });
     // Checked again and found not to hold: its times no longer stand as signed.
-    store.queue.recordVerification(facts.cert_a!.id, {
+    store.certifications.corrections.recordVerification(facts.cert_a!.id, {
       verification: 'invalid',
       verificationMessage: said('evidence.didNotVerify', { reason: 'test' }),
     });
-    const [again] = store.queue
+    const [again] = store.certifications.reads
       .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
       .filter((row) => row.serviceId === 'cert_a');
     expect(again?.verified).toBe(false);
@@ -176,7 +176,7 @@ describe('queue database', () => {
 
   it('says clearly when another program holds the file locked, and loses nothing', () => {
     const first = openStore(path);
-    first.queue.enqueue([item(1)]);
+    first.certifications.intake.enqueue([item(1)]);
     first.close();
     // Another program holds the file in exclusive locking mode; opening must wait briefly, then explain.
     const holder = new Database(path);
@@ -190,30 +190,30 @@ describe('queue database', () => {
     );
     holder.close();
     const reopened = openStore(path);
-    expect(reopened.queue.counts('embedded').queued).toBe(1);
+    expect(reopened.certifications.reads.counts('embedded').queued).toBe(1);
     reopened.close();
   });
 });
 
 describe('certification queue', () => {
   let opened: Store;
-  let store: Store['queue'];
+  let table: Store['certifications'];
   beforeEach(() => {
     opened = openStore(path);
-    store = opened.queue;
+    table = opened.certifications;
   });
   afterEach(() => opened.close());
 
   it('gives every row its own request id and records each state in its timeline', () => {
-    const [a, b] = store.enqueue([item(1), item(2)], 1000);
+    const [a, b] = table.intake.enqueue([item(1), item(2)], 1000);
     expect(a!.requestId).not.toBe(b!.requestId);
-    expect(store.claimDue('embedded', 1000, 10).map((r) => r.id)).toEqual([a!.id, b!.id]);
-    store.markPending(
+    expect(table.sending.claimDue('embedded', 1000, 10).map((r) => r.id)).toEqual([a!.id, b!.id]);
+    table.sending.markPending(
       a!.id,
       { serviceId: 'svc-1', serviceState: 'pending', rawResponse: '{}', nextPollAt: 2000 },
       1001,
     );
-    store.markAnchored(
+    table.sending.markAnchored(
       a!.id,
       {
         serviceState: 'anchored',
@@ -224,8 +224,13 @@ describe('certification queue', () => {
       },
       3000,
     );
-    expect(store.history(a!.id).map((h) => h.state)).toEqual(['queued', 'submitting', 'pending', 'anchored']);
-    expect(store.get(a!.id)).toMatchObject({
+    expect(table.reads.history(a!.id).map((h) => h.state)).toEqual([
+      'queued',
+      'submitting',
+      'pending',
+      'anchored',
+    ]);
+    expect(table.reads.get(a!.id)).toMatchObject({
       state: 'anchored',
       serviceId: 'svc-1',
       requestId: a!.requestId,
@@ -234,9 +239,9 @@ describe('certification queue', () => {
   });
 
   it('refuses a write the state machine does not allow', () => {
-    const [row] = store.enqueue([item(1)]);
+    const [row] = table.intake.enqueue([item(1)]);
     expect(() =>
-      store.markAnchored(row!.id, {
+      table.sending.markAnchored(row!.id, {
         serviceState: 'anchored',
         rawResponse: '{}',
         evidence: null,
@@ -244,65 +249,69 @@ describe('certification queue', () => {
         verificationMessage: said('evidence.none'),
       }),
     ).toThrow(IllegalTransition);
-    expect(store.get(row!.id)!.state).toBe('queued');
+    expect(table.reads.get(row!.id)!.state).toBe('queued');
   });
 
   it('resumes rows that were being sent when the app stopped, with the same request id', () => {
-    const [row] = store.enqueue([item(1)]);
-    store.claimDue('embedded', Date.now(), 1);
-    expect(store.resumeInterrupted()).toBe(1);
-    expect(store.get(row!.id)).toMatchObject({ state: 'queued', requestId: row!.requestId });
+    const [row] = table.intake.enqueue([item(1)]);
+    table.sending.claimDue('embedded', Date.now(), 1);
+    expect(table.sending.resumeInterrupted()).toBe(1);
+    expect(table.reads.get(row!.id)).toMatchObject({ state: 'queued', requestId: row!.requestId });
   });
 
   it('sends a failure again under a new request id only if the service had accepted it', () => {
-    const [early, late] = store.enqueue([item(1), item(2)]);
-    store.claimDue('embedded', Date.now(), 2);
-    store.markFailed(early!.id, { code: 'service_error', said: said('service.said', { said: 'bad' }) }, null);
-    store.markPending(late!.id, {
+    const [early, late] = table.intake.enqueue([item(1), item(2)]);
+    table.sending.claimDue('embedded', Date.now(), 2);
+    table.sending.markFailed(
+      early!.id,
+      { code: 'service_error', said: said('service.said', { said: 'bad' }) },
+      null,
+    );
+    table.sending.markPending(late!.id, {
       serviceId: 'svc-2',
       serviceState: 'pending',
       rawResponse: '{}',
       nextPollAt: 0,
     });
-    store.markFailed(
+    table.sending.markFailed(
       late!.id,
       { code: 'service_failed', said: said('service.said', { said: 'anchoring failed' }) },
       '{}',
     );
-    store.retry(early!.id, PARALEGAL);
-    store.retry(late!.id, PARALEGAL);
-    expect(store.get(early!.id)).toMatchObject({ state: 'queued', requestId: early!.requestId });
-    expect(store.get(late!.id)).toMatchObject({ state: 'queued', serviceId: null });
-    expect(store.get(late!.id)!.requestId).not.toBe(late!.requestId);
+    table.corrections.retry(early!.id, PARALEGAL);
+    table.corrections.retry(late!.id, PARALEGAL);
+    expect(table.reads.get(early!.id)).toMatchObject({ state: 'queued', requestId: early!.requestId });
+    expect(table.reads.get(late!.id)).toMatchObject({ state: 'queued', serviceId: null });
+    expect(table.reads.get(late!.id)!.requestId).not.toBe(late!.requestId);
     // Retries are in the audit trail and the row's timeline, with who asked.
     expect(
-      store.auditTrail('embedded').map((entry) => [entry.action, entry.certificationId, entry.byUser]),
+      table.reads.auditTrail('embedded').map((entry) => [entry.action, entry.certificationId, entry.byUser]),
     ).toEqual([
       ['retried', early!.id, 'jdoe'],
       ['retried', late!.id, 'jdoe'],
     ]);
-    const retried = store.history(early!.id).at(-1);
+    const retried = table.reads.history(early!.id).at(-1);
     expect(retried?.state).toBe('queued');
     expect(englishOf(retried?.note)).toBe('sent again on request of jdoe');
   });
 
   it('removes only what was never sent or failed for good', () => {
-    const [queued, sent] = store.enqueue([item(1), item(2)]);
-    store.claimDue('embedded', Date.now(), 2);
-    store.requeue(queued!.id, { code: 'unreachable', said: said('service.timeout') }, 0);
-    store.markPending(sent!.id, {
+    const [queued, sent] = table.intake.enqueue([item(1), item(2)]);
+    table.sending.claimDue('embedded', Date.now(), 2);
+    table.sending.requeue(queued!.id, { code: 'unreachable', said: said('service.timeout') }, 0);
+    table.sending.markPending(sent!.id, {
       serviceId: 'svc',
       serviceState: 'pending',
       rawResponse: '{}',
       nextPollAt: 0,
     });
-    store.remove(queued!.id, PARALEGAL);
-    expect(store.get(queued!.id)).toBeUndefined();
-    expect(() => store.remove(sent!.id, PARALEGAL)).toThrow(
+    table.corrections.remove(queued!.id, PARALEGAL);
+    expect(table.reads.get(queued!.id)).toBeUndefined();
+    expect(() => table.corrections.remove(sent!.id, PARALEGAL)).toThrow(
       expect.objectContaining({ code: 'not_removable' }),
     );
     // The removed row's entry keeps what it was; the refused removal left none.
-    expect(store.auditTrail('embedded')).toEqual([
+    expect(table.reads.auditTrail('embedded')).toEqual([
       expect.objectContaining({
         action: 'removed',
         certificationId: queued!.id,
@@ -316,20 +325,20 @@ describe('certification queue', () => {
   });
 
   it('filters by state and searches by file name or hash prefix', () => {
-    store.enqueue([
+    table.intake.enqueue([
       item(1),
       { ...item(2), fileName: 'Contract_100%.pdf' },
       { ...item(3), assetHash: 'ab'.repeat(32) },
     ]);
-    expect(store.list({ profileId: 'embedded', search: '100%', limit: 10 }).map((r) => r.fileName)).toEqual([
-      'Contract_100%.pdf',
-    ]);
-    expect(store.list({ profileId: 'embedded', search: 'ABAB', limit: 10 })).toHaveLength(1);
-    expect(store.list({ profileId: 'embedded', states: ['failed'], limit: 10 })).toHaveLength(0);
-    expect(store.list({ profileId: 'other', limit: 10 })).toHaveLength(0);
-    expect(store.count({ profileId: 'embedded', search: 'file-' })).toBe(2);
-    expect(store.count({ profileId: 'embedded', states: ['queued'] })).toBe(3);
-    expect(store.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
+    expect(
+      table.reads.list({ profileId: 'embedded', search: '100%', limit: 10 }).map((r) => r.fileName),
+    ).toEqual(['Contract_100%.pdf']);
+    expect(table.reads.list({ profileId: 'embedded', search: 'ABAB', limit: 10 })).toHaveLength(1);
+    expect(table.reads.list({ profileId: 'embedded', states: ['failed'], limit: 10 })).toHaveLength(0);
+    expect(table.reads.list({ profileId: 'other', limit: 10 })).toHaveLength(0);
+    expect(table.reads.count({ profileId: 'embedded', search: 'file-' })).toBe(2);
+    expect(table.reads.count({ profileId: 'embedded', states: ['queued'] })).toBe(3);
+    expect(table.reads.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
   });
 
   it('lists a batch in path order whatever order its hashes finished in, newest batch first', () => {
@@ -341,11 +350,11 @@ describe('certification queue', () => {
       matter,
     });
     // Hashes finish in any order: the rows are written in that order.
-    store.enqueue([file('c.pdf', 1, 'M-1'), file('a.pdf', 1, 'M-1')]);
-    store.enqueue([file('b.pdf', 1, 'M-1')]);
-    store.enqueue([file('z.pdf', 2, 'M-2'), file('y.pdf', 2, null)]);
-    const names = (sort?: Parameters<typeof store.list>[0]['sort']) =>
-      store.list({ profileId: 'embedded', limit: 10, sort }).map((row) => row.fileName);
+    table.intake.enqueue([file('c.pdf', 1, 'M-1'), file('a.pdf', 1, 'M-1')]);
+    table.intake.enqueue([file('b.pdf', 1, 'M-1')]);
+    table.intake.enqueue([file('z.pdf', 2, 'M-2'), file('y.pdf', 2, null)]);
+    const names = (sort?: Parameters<typeof table.reads.list>[0]['sort']) =>
+      table.reads.list({ profileId: 'embedded', limit: 10, sort }).map((row) => row.fileName);
     expect(names()).toEqual(['y.pdf', 'z.pdf', 'a.pdf', 'b.pdf', 'c.pdf']);
     expect(names({ column: 'added', direction: 'asc' })).toEqual([
       'a.pdf',
@@ -369,10 +378,10 @@ describe('certification queue', () => {
       'z.pdf',
     ]);
 
-    expect(store.list({ profileId: 'embedded', limit: 10, matter: 'M-1' })).toHaveLength(3);
-    expect(store.count({ profileId: 'embedded', matter: 'M-2' })).toBe(1);
-    expect(store.recentMatters('embedded')).toEqual(['M-2', 'M-1']);
-    expect(store.matterCounts('embedded')).toEqual([
+    expect(table.reads.list({ profileId: 'embedded', limit: 10, matter: 'M-1' })).toHaveLength(3);
+    expect(table.reads.count({ profileId: 'embedded', matter: 'M-2' })).toBe(1);
+    expect(table.reads.recentMatters('embedded')).toEqual(['M-2', 'M-1']);
+    expect(table.reads.matterCounts('embedded')).toEqual([
       { matter: 'M-1', counts: expect.objectContaining({ queued: 3, anchored: 0 }) },
       { matter: 'M-2', counts: expect.objectContaining({ queued: 1 }) },
       { matter: null, counts: expect.objectContaining({ queued: 1 }) },
@@ -394,8 +403,8 @@ describe('the change stream', () => {
     try {
       const batches: QueueChanges[] = [];
       const stop = store.changes.subscribe((changes) => batches.push(changes));
-      const rows = store.queue.enqueue([item(1), item(2), item(3)]);
-      store.queue.claimDue('embedded', Date.now(), 1);
+      const rows = store.certifications.intake.enqueue([item(1), item(2), item(3)]);
+      store.certifications.sending.claimDue('embedded', Date.now(), 1);
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
       stop();
@@ -448,10 +457,10 @@ describe('the change stream', () => {
   it('announces a removal and a profile switch', async () => {
     const store = openStore(path);
     try {
-      const [row] = store.queue.enqueue([item(1)]);
+      const [row] = store.certifications.intake.enqueue([item(1)]);
       await nextBatch(store);
       const removal = nextBatch(store);
-      store.queue.remove(row!.id, PARALEGAL);
+      store.certifications.corrections.remove(row!.id, PARALEGAL);
       expect(await removal).toMatchObject({ removed: [row!.id], changed: [], counts: { queued: 0 } });
       const switched = nextBatch(store);
       store.settings.setActiveProfile('acme');
@@ -466,7 +475,7 @@ describe('the change stream', () => {
     const theirs = openStore(path);
     try {
       const heard = nextBatch(mine);
-      theirs.queue.enqueue([item(1), item(2)]);
+      theirs.certifications.intake.enqueue([item(1), item(2)]);
       expect(await heard).toMatchObject({ external: true, counts: { queued: 2 } });
     } finally {
       theirs.close();

@@ -282,13 +282,13 @@ describe('content another process certifies at the same moment', () => {
         eventType: METADATA.event_type,
       }));
       expect(
-        certifying.queue.firstLiveIdsByHash(
+        certifying.certifications.reads.firstLiveIdsByHash(
           core.activeProfileId,
           items.map((item) => item.assetHash),
         ).size,
       ).toBe(0);
-      const first = watching.queue.enqueueUncertified(items.slice(0, 2));
-      const second = certifying.queue.enqueueUncertified(items);
+      const first = watching.certifications.intake.enqueueUncertified(items.slice(0, 2));
+      const second = certifying.certifications.intake.enqueueUncertified(items);
       expect(second.queued.map((row) => row.fileName)).toEqual(['exhibit-2.pdf']);
       expect(second.earlier.map((row) => row?.id ?? null)).toEqual([
         ...first.queued.map((row) => row.id),

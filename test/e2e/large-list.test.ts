@@ -40,7 +40,7 @@ describe('a queue of 100,000 certifications', () => {
           }));
         // Written through a second connection, as the command line would while the app runs.
         const seed = openStore(join(ws.dataDir, 'queue.sqlite'));
-        for (let start = 0; start < ROWS; start += 10_000) seed.queue.enqueue(batch(start));
+        for (let start = 0; start < ROWS; start += 10_000) seed.certifications.intake.enqueue(batch(start));
         seed.close();
       },
     });

@@ -359,7 +359,7 @@ describe('verifying a set', () => {
     // 20,000 certifications anchored here (written directly: certifying them would take minutes).
     const file = join(ws.dir, 'many-anchored.sqlite');
     const made = openStore(file);
-    made.queue.enqueue(queuedRows(20_000, (i) => sha256(`${i}`)));
+    made.certifications.intake.enqueue(queuedRows(20_000, (i) => sha256(`${i}`)));
     made.close();
     const raw = new Database(file);
     raw.exec(`UPDATE certifications SET state = 'anchored', service_id = 'cert_' || id;
@@ -371,9 +371,10 @@ describe('verifying a set', () => {
       let rowsRead = 0;
       const counted = (rows: AnchoredFacts[]) => ((rowsRead += rows.length), rows);
       const local: LocalCertifications = {
-        anchored: (page) => counted(store.queue.anchoredSignedFacts('embedded', page)),
-        anchoredOf: (sha256s) => counted(store.queue.anchoredSignedFactsOf('embedded', sha256s)),
-        anchoredCount: () => store.queue.counts('embedded').anchored,
+        anchored: (page) => counted(store.certifications.reads.anchoredSignedFacts('embedded', page)),
+        anchoredOf: (sha256s) =>
+          counted(store.certifications.reads.anchoredSignedFactsOf('embedded', sha256s)),
+        anchoredCount: () => store.certifications.reads.counts('embedded').anchored,
         demo: false,
       };
       // A register of all 20,000: the last is found (every page was read), with its signed times.

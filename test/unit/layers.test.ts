@@ -88,6 +88,6 @@ describe('the layers', () => {
     // The tools know nothing of evidence, nor of the store.
     expect(await lint('main/tools/pdf/table.ts', 'openStore', '../../store')).toEqual([upward('tools')]);
     // A folder's own modules are its own.
-    expect(await lint('main/store/queue.ts', 'QueueReader', './queue-reader')).toEqual([]);
+    expect(await lint('main/store/queue.ts', 'QueueReads', './queue-reads')).toEqual([]);
   }, 60_000);
 });

@@ -8,7 +8,8 @@ import type { CertificationRow, Verification } from '../../protocol/views';
 import { DeskError } from '../errors';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
-import { QueueReader, notFound } from './queue-reader';
+import { notFound } from './queue-reads';
+import { statementCache } from './statements';
 
 /** Who did something to a row, for the audit trail. */
 export interface Actor {
@@ -123,20 +124,23 @@ export function freshRow(
 }
 
 /**
- * The state machine under the queue's operations: every state change goes through `transition`
- * (one transaction: the row, its timeline, the machine's check) and is announced on the change
- * feed; removals and retries leave an entry in the audit trail.
+ * The table's writes that every role shares: each state change goes through `transition` (one
+ * transaction: the row, its timeline, the machine's check) and is announced on the change feed;
+ * removals and retries leave an entry in the audit trail. The roles (intake, sending,
+ * corrections) each hold this, not one another.
  */
-export class QueueTransitions extends QueueReader {
+export class RowTransitions {
+  readonly sql;
+
   constructor(
-    db: QueueDb,
-    protected readonly feed: ChangeFeed,
+    readonly db: QueueDb,
+    readonly feed: ChangeFeed,
   ) {
-    super(db);
+    this.sql = statementCache(db);
   }
 
   /** An entry in the audit trail, keeping what the row was (a removed row's timeline goes with it). */
-  protected audit(action: 'removed' | 'retried', row: CertificationRow, by: Actor, now: number): void {
+  audit(action: 'removed' | 'retried', row: CertificationRow, by: Actor, now: number): void {
     this.sql(
       `INSERT INTO audit_trail (at, action, profile_id, certification_id, matter, file_name, file_path, file_size,
        asset_hash, event_type, state_before, by_user, on_computer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -161,7 +165,7 @@ export class QueueTransitions extends QueueReader {
    * The one way a row's state changes: checked against the state machine, written with its
    * timeline entry in one transaction, and announced on the change feed.
    */
-  protected transition(
+  transition(
     id: number,
     to: LocalState,
     change: { now: number; note: Said | null; set?: Partial<TransitionColumns> },
@@ -183,7 +187,7 @@ export class QueueTransitions extends QueueReader {
     this.feed.noteChanged(id, to);
   }
 
-  protected appendHistory(id: number, state: LocalState, at: number, note: Said | null): void {
+  appendHistory(id: number, state: LocalState, at: number, note: Said | null): void {
     this.sql('INSERT INTO state_history (certification_id, state, at, note) VALUES (?, ?, ?, ?)').run(
       id,
       state,

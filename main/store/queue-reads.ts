@@ -74,10 +74,10 @@ const factsOf = (row: unknown): AnchoredFacts =>
 export const notFound = (id: number) => new DeskError('not_found', said('queue.noCertification', { id }));
 
 /** The queue's read side: what the screens, the CLI and the engine ask of it. Nothing here writes. */
-export class QueueReader {
-  protected readonly sql;
+export class QueueReads {
+  private readonly sql;
 
-  constructor(protected readonly db: QueueDb) {
+  constructor(private readonly db: QueueDb) {
     this.sql = statementCache(db);
   }
 
@@ -276,7 +276,8 @@ export class QueueReader {
     ).all(profileId, matter ?? null, matter ?? null) as AuditEntry[];
   }
 
-  protected require(id: number): CertificationRow {
+  /** The row, or the error a person reads when it is gone. */
+  require(id: number): CertificationRow {
     const row = this.get(id);
     if (!row) throw notFound(id);
     return row;
