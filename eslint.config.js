@@ -183,6 +183,27 @@ export default tseslint.config(
     },
   },
   {
+    // Screens call main through renderer/src/actions.ts and renderer/src/calls/ (one module per
+    // domain), never the bridge itself: each call's failure is handled, and said, in one place.
+    files: ['renderer/src/components/**/*.tsx', 'renderer/src/App.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            NO_ELECTRON_IN_RENDERER,
+            ...['../bridge', './bridge'].map((name) => ({
+              name,
+              importNames: ['bridge'],
+              message: 'Call main through actions.ts or a module of calls/, not the bridge.',
+            })),
+          ],
+          patterns: [{ group: ['**/main/**', '../main', '../../main'], message: NOT_MAIN }],
+        },
+      ],
+    },
+  },
+  {
     // The preload may import electron (it is the bridge), but nothing of main.
     files: ['preload/**/*.ts'],
     rules: {

@@ -180,7 +180,7 @@ export const de: Catalogue = {
       choose: '{{name}} auswählen',
       columns: { file: 'Datei', matter: 'Akte', event: 'Ereignis', state: 'Status', added: 'Hinzugefügt' },
       notLoaded:
-        'Diese Zertifizierungen konnten nicht angezeigt werden: {{reason}}. Es geht nichts verloren: Sie sind weiterhin auf diesem Computer. Versuchen Sie es erneut; geschieht es wieder, starten Sie Evidence Desk neu und informieren Sie Ihre IT-Abteilung.',
+        'Diese Zertifizierungen konnten nicht angezeigt werden: {{reason}} Es geht nichts verloren: Sie sind weiterhin auf diesem Computer. Versuchen Sie es erneut; geschieht es wieder, starten Sie Evidence Desk neu und informieren Sie Ihre IT-Abteilung.',
       tryAgain: 'Erneut versuchen',
       noMatch: 'Keine Zertifizierung passt.',
       empty:
@@ -499,6 +499,8 @@ export const de: Catalogue = {
       explain:
         'Dateien, die in einem überwachten Ordner eingehen, werden automatisch zertifiziert, jeweils sobald sie sich nicht mehr ändern, etwa Scans vom Kopierer oder Exporte aus dem Dokumentenmanagementsystem. Nur ihre Fingerabdrücke verlassen diesen Computer. Evidence Desk überwacht, solange es läuft, auch aus dem Infobereich.',
       none: 'Noch wird kein Ordner überwacht.',
+      couldNotRead:
+        'Die überwachten Ordner konnten nicht gelesen werden: {{reason}} Öffnen Sie die Einstellungen, um sie erneut anzuzeigen.',
       add: 'Ordner überwachen…',
       status: {
         starting: 'Startet',

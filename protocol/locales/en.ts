@@ -178,7 +178,7 @@ export const en = {
       chooseAll: 'Choose all certifications shown',
       columns: { file: 'File', matter: 'Matter', event: 'Event', state: 'State', added: 'Added' },
       notLoaded:
-        'These certifications could not be shown: {{reason}}. Nothing is lost: they are still on this computer. Try again; if it keeps happening, restart Evidence Desk and tell your IT department.',
+        'These certifications could not be shown: {{reason}} Nothing is lost: they are still on this computer. Try again; if it keeps happening, restart Evidence Desk and tell your IT department.',
       tryAgain: 'Try again',
       noMatch: 'No certification matches.',
       empty: 'Nothing here yet. Drop documents anywhere in this window, or use “Add files”.',
@@ -487,6 +487,7 @@ export const en = {
       explain:
         'Files that land in a watched folder are certified on their own, each once it has stopped changing: scans from the copier, exports from the document system. Only their fingerprints leave this computer. Evidence Desk watches while it runs, also from the tray.',
       none: 'No folder is watched yet.',
+      couldNotRead: 'The watched folders could not be read: {{reason}} Open Settings to see them again.',
       add: 'Watch a folder…',
       status: {
         starting: 'Starting',

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { waitingCount } from '../../protocol/states';
 import type { StateCounts } from '../../protocol/states';
-import { ask, bridge } from './bridge';
+import { readSettings } from './calls/reads';
 import { SelectionBar } from './components/SelectionBar';
 import {
   ConnectionBanner,
@@ -48,9 +48,7 @@ import { desk, keys, useDesk } from './store';
 
 export function App() {
   const { t } = useTranslation();
-  useLanguageChoice(
-    useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data?.language,
-  );
+  useLanguageChoice(useQuery({ queryKey: keys.settings, queryFn: readSettings }).data?.language);
   // Each field on its own: the window does not redraw for progress or connection events.
   const chosen = useDesk((state) => state.chosen);
   const filter = useDesk((state) => state.filter);

@@ -13,7 +13,9 @@ import type {
   WatchedFolderView,
 } from '../../protocol/views';
 import type { SetProgress } from '../../protocol/sets';
-import { ask, bridge } from './bridge';
+import i18next from 'i18next';
+import { bridge, messageOf } from './bridge';
+import { readWatchedFolders } from './calls/reads';
 
 /** What the notice under the toolbar says: what just happened, and every file that could not be taken. */
 export interface NoticeContent {
@@ -171,9 +173,14 @@ export function connectLiveUpdates(queryClient: QueryClient): () => void {
     ),
   ];
   // The first list fills the gap before the first announcement; an announcement always wins.
-  void ask(bridge().watchedFolders({}))
+  void readWatchedFolders()
     .then((folders) => desk.get().folders ?? desk.set({ folders }))
-    .catch(() => undefined);
+    // Settings' folder list is empty until it is read: the notice says why.
+    .catch((error: unknown) =>
+      desk.set({
+        notice: { text: i18next.t('watch.couldNotRead', { reason: messageOf(error) }), problems: [] },
+      }),
+    );
   return () => {
     clearTimeout(refresh);
     offs.forEach((off) => off());

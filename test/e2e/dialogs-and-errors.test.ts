@@ -142,19 +142,30 @@ describe('dialogs, removal and failures the user can see', () => {
     await page.getByRole('button', { name: 'Certify' }).click();
     await page.getByRole('button', { name: 'exhibit-a.pdf', exact: true }).waitFor();
 
-    harness.failCalls(['list', 'settings']);
+    harness.failCalls(['list', 'settings', 'watchedFolders']);
     await page.reload();
+    // The watched folders, read as the window opens, are not left out unsaid.
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'The watched folders could not be read: Evidence Desk could not read its queue.' })
+      .waitFor();
     const listError = page.getByRole('alert').filter({ hasText: 'These certifications could not be shown' });
     await listError.waitFor();
     // What happened, that nothing is lost, and what to do next.
     expect(await listError.textContent()).toMatch(
-      /Nothing is lost: they are still on this computer\. Try again;/,
+      /^These certifications could not be shown: Evidence Desk could not read its queue\. Nothing is lost: they are still on this computer\. Try again;/,
     );
     expect(await page.getByText('Loading…').count()).toBe(0);
     await harness.screenshot('10-list-error');
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page
       .getByText('The current settings could not be read: Evidence Desk could not read its queue.')
+      .waitFor();
+    // Settings reads the watched folders again, and says there why it could not.
+    await page
+      .getByRole('dialog', { name: 'Settings' })
+      .locator('.watched-folders')
+      .getByText('Evidence Desk could not read its queue.', { exact: true })
       .waitFor();
     await page.keyboard.press('Escape');
 

@@ -32,6 +32,19 @@ describe('the layers', () => {
         "import { EvidenceCore } from '../../main/core';\nvoid EvidenceCore;\n",
       ),
     ).toEqual([expect.stringContaining('never main/')]);
+    // A screen calls main through actions.ts or calls/, where each failure is said; never the bridge.
+    expect(
+      await refusals(
+        'renderer/src/components/Details.tsx',
+        "import { bridge } from '../bridge';\nvoid bridge;\n",
+      ),
+    ).toEqual([expect.stringContaining('not the bridge')]);
+    expect(
+      await refusals(
+        'renderer/src/components/Details.tsx',
+        "import { readDetails } from '../calls/reads';\nvoid readDetails;\n",
+      ),
+    ).toEqual([]);
     expect(await refusals('main/sync/rounds.ts', "import { app } from 'electron';\nvoid app;\n")).toEqual([
       expect.stringContaining('Only main/electron/ and preload/ may import electron'),
     ]);

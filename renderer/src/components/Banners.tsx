@@ -3,7 +3,8 @@ import { Trans, useTranslation } from 'react-i18next';
 import { waitingCount } from '../../../protocol/states';
 import type { ConnectivityStatus, KitProgress } from '../../../protocol/views';
 import { isSendingBlocked } from '../../../protocol/views';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { acceptLogKey } from '../calls/settings';
 import { useStatus } from '../hooks/useStatus';
 import { useDesk } from '../store';
 import { useSay } from '../i18n';
@@ -36,7 +37,7 @@ export function LogKeyChangeBanner() {
   if (!change) return null;
   const accept = async () => {
     try {
-      await ask(bridge().acceptLogKey({}));
+      await acceptLogKey();
     } catch (error) {
       setProblem(messageOf(error));
     }

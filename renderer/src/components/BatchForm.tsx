@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchMetadata } from '../../../protocol/certification-request';
 import { EVENT_TYPE_PATTERN } from '../../../protocol/patterns';
-import { ask, bridge } from '../bridge';
+import { readMatters, readSettings } from '../calls/reads';
 import { rememberCertifier } from '../actions';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
@@ -50,7 +50,7 @@ export function BatchForm({
   const { t } = useTranslation();
   const format = useFormat();
   const [metadata, setMetadata] = useState(rememberedMetadata);
-  const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data;
+  const settings = useQuery({ queryKey: keys.settings, queryFn: readSettings }).data;
   const [certifier, setCertifier] = useState({ name: '', firm: '' });
   // Why the batch could not start (the name typed could not be kept), said in the form itself.
   const [problem, setProblem] = useState<string | null>(null);
@@ -166,8 +166,7 @@ export function MetadataFields({
 }) {
   const { t } = useTranslation();
   const say = useSay();
-  const recentMatters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data
-    ?.recent;
+  const recentMatters = useQuery({ queryKey: keys.matters, queryFn: readMatters }).data?.recent;
   const matterId = useId();
   const eventValid = EVENT_TYPE_PATTERN.test(metadata.event_type);
   const set = (field: keyof BatchMetadata, value: string) => onChange({ ...metadata, [field]: value });

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LocalState } from '../../../protocol/states';
 import type { ListSort, RowView, SortColumn } from '../../../protocol/views';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { readList } from '../calls/reads';
 import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
 import { WatchedFrom } from './WatchedFrom';
@@ -87,16 +88,14 @@ export function CertificationList({
     queries: pageNumbers.map((page) => ({
       queryKey: keys.list(filterKey, page),
       queryFn: () =>
-        ask(
-          bridge().list({
-            states: states.length ? [...states] : undefined,
-            search: search || undefined,
-            matter,
-            sort,
-            limit: PAGE,
-            offset: page * PAGE,
-          }),
-        ),
+        readList({
+          states: states.length ? [...states] : undefined,
+          search: search || undefined,
+          matter,
+          sort,
+          limit: PAGE,
+          offset: page * PAGE,
+        }),
     })),
   });
   // Every page brings the current total for the filter with it; the list never guesses its length.

@@ -6,7 +6,9 @@ import { Trans, useTranslation } from 'react-i18next';
 import { serviceStateLabel } from '../../../protocol/service-states';
 import { isRemovable } from '../../../protocol/states';
 import type { CertificationRow } from '../../../protocol/views';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { readDetails } from '../calls/reads';
+import { changeRow } from '../calls/rows';
 import { When, useFormat } from '../i18n';
 import { desk, keys, useDesk } from '../store';
 import { CopyButton } from './CopyButton';
@@ -46,13 +48,13 @@ export function Details({
   const folders = useDesk((s) => s.folders);
   // What a save started here did, said here: the window's own notice is behind this dialog.
   const notice = useDesk((s) => s.notice);
-  const details = useQuery({ queryKey: keys.details(id), queryFn: () => ask(bridge().details({ id })) });
+  const details = useQuery({ queryKey: keys.details(id), queryFn: () => readDetails(id) });
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
   const act = (action: 'retry' | 'remove' | 'showInFolder') => async () => {
     try {
-      await ask(bridge()[action]({ id }));
+      await changeRow(action, id);
       if (action === 'remove') onClose();
     } catch (error) {
       setProblem(messageOf(error));

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { bridge } from '../bridge';
+import { pathForFile } from '../calls/verify';
 
 /** Absolute paths of picked or dropped files, through the preload (the renderer never reads files). */
 export const pathsOf = (files: FileList | null): string[] =>
   Array.from(files ?? [])
-    .map((file) => bridge().pathForFile(file))
+    .map(pathForFile)
     .filter(Boolean);
 
 /** The whole window takes dropped documents and folders. */

@@ -2,7 +2,7 @@ import type { LocalState, StateCounts } from '../../../protocol/states';
 import { LOCAL_STATES, WAITING_STATES } from '../../../protocol/states';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ask, bridge } from '../bridge';
+import { readMatters } from '../calls/reads';
 import { keys } from '../store';
 
 export const FILTERS: readonly {
@@ -46,7 +46,7 @@ export function FilterBar({
   onSaveEvidence(): void;
 }) {
   const { t } = useTranslation();
-  const matters = useQuery({ queryKey: keys.matters, queryFn: () => ask(bridge().matters({})) }).data?.counts;
+  const matters = useQuery({ queryKey: keys.matters, queryFn: readMatters }).data?.counts;
   const named = (matters ?? []).filter((entry) => entry.matter !== null);
   return (
     <div className="filters">

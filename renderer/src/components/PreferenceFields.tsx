@@ -3,7 +3,9 @@ import { useId, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { LanguageChoice } from '../../../protocol/locales/languages';
 import { LANGUAGES, LANGUAGE_NAMES, languageFor } from '../../../protocol/locales/languages';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { readSettings } from '../calls/reads';
+import { savePreferences } from '../calls/settings';
 import { systemLanguages } from '../i18n';
 import { keys } from '../store';
 import { Checkbox } from './Checkbox';
@@ -15,7 +17,7 @@ import { Checkbox } from './Checkbox';
 export function PreferenceFields({ onProblem }: { onProblem(text: string): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const loaded = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) }).data;
+  const loaded = useQuery({ queryKey: keys.settings, queryFn: readSettings }).data;
   // A ticked preference shows ticked at once, while main saves it.
   const [chosen, setChosen] = useState<{ receiptsBesideFiles?: boolean; launchAtLogin?: boolean }>({});
   const id = useId();
@@ -29,7 +31,7 @@ export function PreferenceFields({ onProblem }: { onProblem(text: string): void 
   }) => {
     setChosen((before) => ({ ...before, ...preferences }));
     try {
-      await ask(bridge().setPreferences(preferences));
+      await savePreferences(preferences);
       void queryClient.invalidateQueries({ queryKey: keys.settings });
     } catch (error) {
       setChosen({});

@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { SavedProfileKind, ServiceProfile } from '../../../protocol/profiles';
 import { EMBEDDED_PROFILE_ID } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { readSettings } from '../calls/reads';
+import { saveProfile, switchToProfile, testConnection } from '../calls/settings';
 import { keys } from '../store';
 import { Dialog } from './Dialog';
 import type { Field, Secrets } from './settings-problems';
@@ -30,7 +32,7 @@ export function Settings({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const say = useSay();
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: keys.settings, queryFn: () => ask(bridge().settings({})) });
+  const settings = useQuery({ queryKey: keys.settings, queryFn: readSettings });
   const [kind, setKind] = useState<ProfileKind>('embedded');
   const [profile, setProfile] = useState<ServiceProfile>(NEW_PROFILE);
   const [secrets, setSecrets] = useState(NO_SECRETS);
@@ -119,9 +121,9 @@ export function Settings({ onClose }: { onClose(): void }) {
     if (!valid) return setMessage({ text: t('settings.fixFirst'), ok: false });
     try {
       if (kind === 'embedded') {
-        await ask(bridge().useProfile({ id: EMBEDDED_PROFILE_ID }));
+        await switchToProfile(EMBEDDED_PROFILE_ID);
       } else {
-        await ask(bridge().saveProfile({ profile: asTyped(), secrets: typedSecrets(), use: true }));
+        await saveProfile({ profile: asTyped(), secrets: typedSecrets(), use: true });
       }
       setSecrets(NO_SECRETS);
       setMessage({ text: t('settings.saved'), ok: true });
@@ -137,12 +139,10 @@ export function Settings({ onClose }: { onClose(): void }) {
     if (!valid) return setMessage({ text: t('settings.fixFirst'), ok: false });
     setMessage({ text: t('settings.testing'), ok: true });
     try {
-      const result = await ask(
-        bridge().testConnection(
-          kind === 'embedded'
-            ? { id: EMBEDDED_PROFILE_ID }
-            : { unsaved: { profile: asTyped(), secrets: typedSecrets() } },
-        ),
+      const result = await testConnection(
+        kind === 'embedded'
+          ? { id: EMBEDDED_PROFILE_ID }
+          : { unsaved: { profile: asTyped(), secrets: typedSecrets() } },
       );
       setMessage({
         text: result.ok

@@ -5,7 +5,8 @@ import type { DocumentVerification } from '../../../protocol/views';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../i18n';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { verifyDocument } from '../calls/verify';
 import { Dialog } from './Dialog';
 import { HiddenPicker } from './HiddenPicker';
 import { pathsOf } from './DropZone';
@@ -149,7 +150,7 @@ export function VerifyDialog({
     if (!documentPath) return;
     let current = true;
     setBusy(true);
-    ask(bridge().verifyDocument({ path: documentPath, ...(proofPath ? { proofPath } : {}) }))
+    verifyDocument({ path: documentPath, ...(proofPath ? { proofPath } : {}) })
       .then((result) => current && setAnswer(explain(result, t, say, format.long)))
       .catch(
         (error: unknown) =>

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Fingerprints as FingerprintSet, SetOutcome, SetReportView } from '../../../protocol/sets';
 import { setOutcome } from '../../../protocol/sets';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { pathForFile, saveSetReport, verifySet } from '../calls/verify';
 import { useFormat, useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { Dialog } from './Dialog';
@@ -20,7 +21,7 @@ function chosenFolder(files: FileList | null): string | null {
   const first = files?.[0];
   if (!first) return null;
   return folderOfPick(
-    bridge().pathForFile(first),
+    pathForFile(first),
     (first as File & { webkitRelativePath?: string }).webkitRelativePath ?? '',
   );
 }
@@ -105,12 +106,10 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
     desk.set({ setProgress: null });
     try {
       setReport(
-        await ask(
-          bridge().verifySet({
-            paths,
-            ...(reference ? { against: { path: reference, ...(trustKit ? { trustKit } : {}) } } : {}),
-          }),
-        ),
+        await verifySet({
+          paths,
+          ...(reference ? { against: { path: reference, ...(trustKit ? { trustKit } : {}) } } : {}),
+        }),
       );
     } catch (error) {
       setProblem(messageOf(error));
@@ -120,7 +119,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
   };
   const save = async (kind: 'csv' | 'pdf') => {
     try {
-      const answer = await ask(bridge().saveSetReport({ format: kind }));
+      const answer = await saveSetReport(kind);
       if (answer) setSaved(t('verifySet.saved', { file: answer.file }));
     } catch (error) {
       setProblem(messageOf(error));
@@ -165,7 +164,7 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
         <HiddenPicker
           ref={fileInput}
           accept=".zip,.csv,.dat,.txt"
-          onPick={(files) => files?.[0] && setReference(bridge().pathForFile(files[0]))}
+          onPick={(files) => files?.[0] && setReference(pathForFile(files[0]))}
         />
       </div>
       <div className="actions start">

@@ -1,8 +1,15 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchMetadata } from '../../../protocol/certification-request';
 import type { WatchMethod, WatchedFolderView } from '../../../protocol/views';
-import { ask, bridge, messageOf } from '../bridge';
+import { messageOf } from '../bridge';
+import { readWatchedFolders } from '../calls/reads';
+import {
+  addWatchedFolder,
+  chooseFolderToWatch,
+  pauseWatchedFolder,
+  stopWatchingFolder,
+} from '../calls/watched';
 import { useSay } from '../i18n';
 import { desk, useDesk } from '../store';
 import { MetadataFields, metadataComplete, rememberedMetadata } from './BatchForm';
@@ -36,14 +43,18 @@ export function WatchedFolders() {
     setProblem(null);
     try {
       await action();
-      desk.set({ folders: await ask(bridge().watchedFolders({})) });
+      desk.set({ folders: await readWatchedFolders() });
     } catch (error) {
       setProblem(messageOf(error));
     }
   };
+  // Not read when the window opened (main could not answer then): read as Settings opens, or say why not here.
+  useEffect(() => {
+    if (desk.get().folders === null) void act(async () => undefined);
+  }, []);
   const choose = () =>
     act(async () => {
-      const path = await ask(bridge().chooseFolderToWatch({}));
+      const path = await chooseFolderToWatch();
       if (path === null) return;
       setDraft({
         path,
@@ -74,22 +85,20 @@ export function WatchedFolders() {
           onCancel={() => setDraft(null)}
           onWatch={() =>
             act(async () => {
-              await ask(
-                bridge().addWatchedFolder({
-                  path: draft.path,
-                  choices: {
-                    matter: draft.metadata.matter?.trim() || null,
-                    eventType: draft.metadata.event_type,
-                    assetType: draft.metadata.asset_type,
-                    include: draft.include.trim() || null,
-                    subfolders: draft.subfolders,
-                    receiptsBeside: draft.receiptsBeside,
-                    method: draft.method,
-                    pollSeconds: draft.pollSeconds,
-                    settleMs: Math.round(draft.settleSeconds * 1000),
-                  },
-                }),
-              );
+              await addWatchedFolder({
+                path: draft.path,
+                choices: {
+                  matter: draft.metadata.matter?.trim() || null,
+                  eventType: draft.metadata.event_type,
+                  assetType: draft.metadata.asset_type,
+                  include: draft.include.trim() || null,
+                  subfolders: draft.subfolders,
+                  receiptsBeside: draft.receiptsBeside,
+                  method: draft.method,
+                  pollSeconds: draft.pollSeconds,
+                  settleMs: Math.round(draft.settleSeconds * 1000),
+                },
+              });
               setDraft(null);
             })
           }
@@ -140,16 +149,14 @@ function FolderLine({
       <div className="folder-actions">
         <button
           type="button"
-          onClick={() =>
-            void act(() => ask(bridge().setWatchedFolderPaused({ id: folder.id, paused: !folder.paused })))
-          }
+          onClick={() => void act(() => pauseWatchedFolder(folder.id, !folder.paused))}
           aria-label={t(folder.paused ? 'watch.resumeFolder' : 'watch.pauseFolder', { path: folder.path })}
         >
           {t(folder.paused ? 'watch.resume' : 'watch.pause')}
         </button>
         <button
           type="button"
-          onClick={() => void act(() => ask(bridge().removeWatchedFolder({ id: folder.id })))}
+          onClick={() => void act(() => stopWatchingFolder(folder.id))}
           aria-label={t('watch.removeFolder', { path: folder.path })}
         >
           {t('watch.remove')}

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { ask, bridge } from '../bridge';
+import { readStatus } from '../calls/reads';
 import type { StatusView } from '../store';
 import { desk, keys, useDesk } from '../store';
 
-async function readStatus(): Promise<StatusView> {
-  const { connectivity, ...status } = await ask(bridge().status({}));
+async function statusNow(): Promise<StatusView> {
+  const { connectivity, ...status } = await readStatus();
   // An announcement that came before this answer is newer than it: the answer only fills a gap.
   if (desk.get().connectivity === null) desk.set({ connectivity });
   return status;
@@ -12,7 +12,7 @@ async function readStatus(): Promise<StatusView> {
 
 /** The active profile, counts and connection: read once, then kept current by the change stream. */
 export function useStatus() {
-  const query = useQuery({ queryKey: keys.status, queryFn: readStatus });
+  const query = useQuery({ queryKey: keys.status, queryFn: statusNow });
   const connectivity = useDesk((state) => state.connectivity);
   return { ...query, connectivity };
 }
