@@ -15,8 +15,8 @@ import type { SyncEngineOptions } from './sync-engine';
 import { SyncEngine } from './sync-engine';
 import { said } from '../../protocol/said';
 import type { LogReader, LogTrust } from '../evidence/log-trust';
+import { logReaderOnDemand } from './log-reader-on-demand';
 import { EMBEDDED_PROFILE_ID } from '../../protocol/profiles';
-import { failureOf } from '../service/service-failures';
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
 const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
@@ -26,8 +26,6 @@ const SETUP_PROBLEMS: ReadonlySet<ErrorCode> = new Set([
   'invalid_profile',
 ]);
 const NOT_STARTED: ConnectivityStatus = { state: 'unknown', message: null, nextProbeAt: null };
-// What the log is asked when no connection could be made: the log trust says the key was not fetched.
-const NO_SERVICE = failureOf(new Error('no connection to the service'));
 const PAUSED: ConnectivityStatus = {
   state: 'paused',
   message: said('sync.paused'),
@@ -111,23 +109,17 @@ export class SyncControl {
 
   /** The service's log, read through a connection made on the first question. */
   private readerOnDemand(generation: number): LogReader {
-    const client = async () => {
+    return logReaderOnDemand(async () => {
       if (generation !== this.generation) return undefined;
       await this.connectOnce().catch((error: Error) =>
         this.options.log.log('error', 'sync.connect_failed', { error: error.message }),
       );
       return this.serviceClient;
-    };
-    return {
-      fetchLogKey: async () => (await client())?.fetchLogKey() ?? NO_SERVICE,
-      fetchConsistency: async (first, second) =>
-        (await client())?.fetchConsistency(first, second) ?? NO_SERVICE,
-    };
+    });
   }
 
   private async connectNow(): Promise<void> {
     const { profiles, log, events, store } = this.options;
-    this.setupProblem = undefined;
     let connection;
     try {
       connection = await profiles.connectionFor(profiles.activeId);
