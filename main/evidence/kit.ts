@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProfileKind } from '../../protocol/profiles';
@@ -15,22 +13,24 @@ import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
-import { registerPdf } from './pdf/register';
+import type { RegisterEntry } from './pdf/register';
+import { registerEntryOf, registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
 import { computerTimeZone } from '../../protocol/time-format';
 import { UniqueNames, safeFileName } from './kit-folder';
-import { listFiles, zipFolder } from './zip-folder';
+import type { KitSink } from './kit-sink';
+import { bothSinks, folderSink, zipSink } from './kit-sink';
 
 export interface KitSource {
   count: number;
-  /** The chosen certifications as receipts, oldest first; read twice (files, then the register). */
+  /** The chosen certifications as receipts, oldest first; read once. */
   receipts(): Iterable<Receipt>;
   /** What was chosen, in words, for the register and the README. */
   selection: string;
 }
 
 export interface KitTarget {
-  /** The folder to write the kit into; a temporary one when only a zip is wanted. */
+  /** The folder to write the kit into; with `zip` too, each file goes to both as it is made. */
   dir?: string;
   zip?: string;
   /** Only the receipts (certifications/NAME.receipt.json), for machines that read them. */
@@ -66,31 +66,45 @@ const DRAWERS_FROM = 40;
  * time goes through memory, so 10,000 cost what one does.
  */
 export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
-  const dir = target.dir ?? join(tmpdir(), `evidence-kit-${process.pid}-${Date.now()}`);
+  const { dir, zip } = target;
+  if (!dir && !zip) throw new Error('A kit is written into a folder, a zip, or both.');
   // Only what this kit made goes when it is stopped: never a file that was there before.
-  const before = existsSync(dir) ? new Set(readdirSync(dir)) : null;
-  const zipMade = target.zip !== undefined && !existsSync(target.zip);
+  const before = dir && existsSync(dir) ? new Set(readdirSync(dir)) : null;
+  const sinks = [...(dir ? [folderSink(dir)] : []), ...(zip ? [zipSink(zip)] : [])];
+  const sink = sinks.length === 1 ? (sinks[0] as KitSink) : bothSinks(...sinks);
+  const files: string[] = [];
   try {
-    return await writeKitInto(dir, source, target);
+    const certifications = await writeKitInto(
+      {
+        put: (path, data) => (files.push(path), sink.put(path, data)),
+        finish: sink.finish,
+        abandon: sink.abandon,
+      },
+      source,
+      target,
+    );
+    return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort() };
   } catch (error) {
-    if (target.signal?.aborted) {
+    // A zip is whole or not there at all.
+    sink.abandon();
+    if (target.signal?.aborted && dir) {
       if (!before) rmSync(dir, { recursive: true, force: true });
       else
         for (const entry of readdirSync(dir))
           if (!before.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
-      if (zipMade && target.zip) rmSync(target.zip, { force: true });
     }
     throw error;
   }
 }
 
-async function writeKitInto(dir: string, source: KitSource, target: KitTarget): Promise<KitWritten> {
+/** Writes every file of the kit into `sink`, each once, and answers how many certifications it holds. */
+async function writeKitInto(sink: KitSink, source: KitSource, target: KitTarget): Promise<number> {
   const verifier = target.receiptsOnly ? '' : verifierPage();
   const generatedAt = target.now ?? new Date();
   // One zone for the whole kit, read once: every paper of it says the same local times.
   const timeZone = target.timeZone ?? computerTimeZone();
-  const folder = join(dir, 'certifications');
-  mkdirSync(folder, { recursive: true });
+  // What the register shows of each receipt, kept as the receipts go by: they are read once.
+  const entries: RegisterEntry[] = [];
   const names = new UniqueNames();
   const seen: SeenInKit = {
     count: 0,
@@ -112,7 +126,8 @@ async function writeKitInto(dir: string, source: KitSource, target: KitTarget): 
       target.signal?.throwIfAborted();
       const base = names.take(safeFileName(receipt.file.name));
       const receiptName = `${base}.receipt.json`;
-      writeFileSync(join(folder, receiptName), `${JSON.stringify(receipt, null, 2)}\n`);
+      await sink.put(`certifications/${receiptName}`, `${JSON.stringify(receipt, null, 2)}\n`);
+      if (!target.receiptsOnly) entries.push(registerEntryOf(receipt));
       if (!target.receiptsOnly) {
         if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
         if (failed) throw failed;
@@ -120,7 +135,7 @@ async function writeKitInto(dir: string, source: KitSource, target: KitTarget): 
           receipt,
           { receiptName, generatedAt, timeZone, timestamper: target.timestamper },
           drawers?.draw,
-        ).then((pdf) => writeFile(join(folder, `${base}.certificate.pdf`), pdf));
+        ).then((pdf) => sink.put(`certifications/${base}.certificate.pdf`, pdf));
         inFlight.add(made);
         void made.then(
           () => inFlight.delete(made),
@@ -149,12 +164,14 @@ async function writeKitInto(dir: string, source: KitSource, target: KitTarget): 
   }
   target.signal?.throwIfAborted();
   if (!target.receiptsOnly)
-    await writePapers(dir, source, seen, verifier, { ...target, now: generatedAt, timeZone });
-  const files = listFiles(dir);
+    await writePapers(sink, source.selection, entries, seen, verifier, {
+      ...target,
+      now: generatedAt,
+      timeZone,
+    });
   target.signal?.throwIfAborted();
-  if (target.zip) await zipFolder(dir, files, target.zip);
-  if (!target.dir) rmSync(dir, { recursive: true, force: true });
-  return { dir: target.dir ?? null, zip: target.zip ?? null, certifications: seen.count, files };
+  await sink.finish();
+  return seen.count;
 }
 
 interface SeenInKit {
@@ -170,48 +187,49 @@ interface SeenInKit {
 
 /** What the other side reads besides the receipts: the register, the verifier, the keys, the README. */
 async function writePapers(
-  dir: string,
-  source: KitSource,
+  sink: KitSink,
+  selection: string,
+  entries: readonly RegisterEntry[],
   seen: SeenInKit,
   verifier: string,
   target: KitTarget & { now: Date },
 ): Promise<void> {
-  writeFileSync(
-    join(dir, 'register.pdf'),
-    await registerPdf(() => source.receipts(), {
-      selection: source.selection,
+  await sink.put(
+    'register.pdf',
+    await registerPdf(() => entries, {
+      selection,
       environments: [...seen.environments],
       generatedAt: target.now,
       timeZone: target.timeZone,
       timestamper: target.timestamper,
     }),
   );
-  const keyFiles = [...seen.keys].map(([fingerprint, der], i) => {
-    const file = seen.keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
-    writeFileSync(join(dir, file), pem(der));
-    return { file, fingerprint };
-  });
-  const rootFiles = [...seen.tsaRoots].map(([fingerprint, der], i) => {
-    const file =
-      seen.tsaRoots.size === 1 ? 'tsa-root.pem' : `tsa-root-${i + 1}-${fingerprint.slice(0, 8)}.pem`;
-    writeFileSync(join(dir, file), pem(der, 'CERTIFICATE'));
-    return { file, fingerprint };
-  });
-  writeFileSync(
-    join(dir, 'verify.html'),
+  const keyFiles = [...seen.keys].map(([fingerprint, der], i) => ({
+    file: seen.keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
+    fingerprint,
+    text: pem(der),
+  }));
+  const rootFiles = [...seen.tsaRoots].map(([fingerprint, der], i) => ({
+    file: seen.tsaRoots.size === 1 ? 'tsa-root.pem' : `tsa-root-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
+    fingerprint,
+    text: pem(der, 'CERTIFICATE'),
+  }));
+  for (const { file, text } of [...keyFiles, ...rootFiles]) await sink.put(file, text);
+  await sink.put(
+    'verify.html',
     kitSays(verifier, {
       logKeys: [...seen.keys.keys()],
       tsaRoots: [...seen.tsaRoots.keys()],
       demo: seen.demoCount > 0,
     }),
   );
-  writeFileSync(
-    join(dir, 'README.txt'),
+  await sink.put(
+    'README.txt',
     kitReadme({
       ...seen,
       keys: keyFiles,
       tsaRoots: rootFiles,
-      selection: source.selection,
+      selection,
       generatedAt: target.now,
     }),
   );

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
@@ -80,15 +81,7 @@ describe('the evidence kit', () => {
     expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
       names.flatMap((name) => [`${name}.certificate.pdf`, `${name}.receipt.json`]).sort(),
     );
-    const listed = execFileSync('python3', [
-      '-c',
-      'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))',
-      zip,
-    ])
-      .toString()
-      .trim()
-      .split('\n')
-      .sort();
+    const listed = zipEntries(zip);
     expect(listed).toHaveLength(13);
     expect(listed).toContain('evidence-kit/verify.html');
 
@@ -220,6 +213,20 @@ describe('the evidence kit', () => {
           yield { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } };
       },
     });
+    // A zip alone is written straight into the zip, each receipt read once: no folder anywhere.
+    let reads = 0;
+    const counted = { ...copies(3), receipts: () => (reads++, copies(3).receipts()) };
+    const kitsInTemp = () => readdirSync(tmpdir()).filter((name) => name.startsWith('evidence-kit-'));
+    const tempBefore = kitsInTemp();
+    const zipOnly = join(ws.dir, 'zip only.zip');
+    const zipped = await writeKit(counted, { zip: zipOnly });
+    expect(reads).toBe(1);
+    expect(zipped.dir).toBeNull();
+    expect(kitsInTemp()).toEqual(tempBefore);
+    expect(zipEntries(zipOnly)).toEqual(zipped.files.map((file) => `evidence-kit/${file}`).sort());
+    expect(zipped.files).toEqual(
+      expect.arrayContaining(['certifications/copy 2.pdf.certificate.pdf', 'register.pdf', 'verify.html']),
+    );
     const existing = join(ws.dir, 'existing folder');
     mkdirSync(existing);
     writeFileSync(join(existing, 'notes.txt'), 'kept');
@@ -234,6 +241,14 @@ describe('the evidence kit', () => {
       await expect(stopped).rejects.toThrow(/aborted/i);
       expect(existsSync(`${dir}.zip`)).toBe(false);
     }
+    const stopZip = new AbortController();
+    const zipStopped = writeKit(copies(40), {
+      zip: join(ws.dir, 'stopped.zip'),
+      signal: stopZip.signal,
+      onProgress: (done) => (done === 5 ? stopZip.abort() : undefined),
+    });
+    await expect(zipStopped).rejects.toThrow(/aborted/i);
+    expect(readdirSync(ws.dir).filter((name) => name.startsWith('stopped.zip'))).toEqual([]);
     expect(existsSync(join(ws.dir, 'stopped kit'))).toBe(false);
     expect(readdirSync(existing)).toEqual(['notes.txt']);
     expect(readFileSync(join(existing, 'notes.txt'), 'utf8')).toBe('kept');
@@ -496,3 +511,16 @@ describe('the evidence kit', () => {
     }
   }, 90_000);
 });
+
+/** The entries of a zip as Python's zipfile reads it (not our own reader), sorted. */
+function zipEntries(zip: string): string[] {
+  return execFileSync('python3', [
+    '-c',
+    'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))',
+    zip,
+  ])
+    .toString()
+    .trim()
+    .split('\n')
+    .sort();
+}

@@ -20,8 +20,25 @@ export interface RegisterOptions extends LocalTimeOptions {
   timestamper?: DocumentTimestamper;
 }
 
+/** What the register shows of a receipt: kept for each while the kit is written, without its proofs. */
+export type RegisterEntry = Pick<Receipt, 'file' | 'certification' | 'demo' | 'verification'> & {
+  /** The certification's entry in the service's log (1 is the first), when its evidence says. */
+  logEntry: number | null;
+};
+
+export function registerEntryOf(receipt: Receipt): RegisterEntry {
+  const position = logPosition(receipt.evidence);
+  return {
+    file: receipt.file,
+    certification: receipt.certification,
+    demo: receipt.demo,
+    verification: receipt.verification,
+    logEntry: position ? position.leafIndex + 1 : null,
+  };
+}
+
 // The widths fill a landscape A4 page (730 pt between the margins) at the tables' 8 pt.
-const COLUMNS: TableColumn<Receipt>[] = [
+const COLUMNS: TableColumn<RegisterEntry>[] = [
   { title: 'No.', width: 24, value: (_r, index) => String(index + 1) },
   { title: 'File', width: 140, value: (r) => `${r.file.name}\n${r.file.size.toLocaleString('en')} bytes` },
   { title: 'Matter', width: 56, value: (r) => r.certification.matter ?? '—' },
@@ -49,9 +66,8 @@ const COLUMNS: TableColumn<Receipt>[] = [
     width: 92,
     font: 'mono',
     value: (r) => {
-      const position = logPosition(r.evidence);
       const id = r.certification.certification_id;
-      return `${id ? codeInLines(id, 16) : '—'}${position ? `\n#${position.leafIndex + 1}` : ''}`;
+      return `${id ? codeInLines(id, 16) : '—'}${r.logEntry ? `\n#${r.logEntry}` : ''}`;
     },
   },
 ];
@@ -60,9 +76,12 @@ const COLUMNS: TableColumn<Receipt>[] = [
  * A register of many certifications on landscape pages, one line each: what a paralegal hands
  * over with a production set. The receipts, not this table, are what a verifier checks.
  */
-export function registerPdf(receipts: () => Iterable<Receipt>, options: RegisterOptions): Promise<Buffer> {
+export function registerPdf(
+  entries: () => Iterable<RegisterEntry>,
+  options: RegisterOptions,
+): Promise<Buffer> {
   const made = localWithZone(options.generatedAt.getTime(), options);
-  return tablePdf(receipts, {
+  return tablePdf(entries, {
     title: 'Register of certified evidence',
     heading: 'Register of Certified Evidence',
     intro: `${options.selection}. Environment: ${environments(options)}. Made ${localAndUtc(options.generatedAt.getTime(), options)}. Each certification’s receipt and certificate, saved with this register, is what anyone can verify.`,
@@ -70,13 +89,13 @@ export function registerPdf(receipts: () => Iterable<Receipt>, options: Register
     footerText: (count, demo, sealWords) =>
       `Register of ${count.toLocaleString('en')} certification${count === 1 ? '' : 's'} · ${options.selection} · made by Evidence Desk on ${made}${demo ? ' · includes DEMO certifications: no legal weight' : ''} · ${sealWords}`,
     empty: 'No certification matches this selection.',
-    isDemo: (receipt) => receipt.demo,
+    isDemo: (entry) => entry.demo,
     generatedAt: options.generatedAt,
     timestamper: options.timestamper,
   });
 }
 
-function stateWords(receipt: Receipt): string {
+function stateWords(receipt: RegisterEntry): string {
   const environment = receipt.demo ? '\nDEMO' : '';
   const state = receipt.certification.state;
   if (state !== 'anchored') return `${state === 'failed' ? 'Failed' : 'Not anchored yet'}${environment}`;

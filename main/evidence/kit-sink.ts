@@ -1,0 +1,77 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+
+/** Where a kit's files go as they are made: a folder, a zip, or both. Each file is written once. */
+export interface KitSink {
+  /** One file of the kit, by its path inside it ("certifications/A.pdf.receipt.json"). */
+  put(path: string, data: Buffer | string): Promise<void>;
+  /** Every file is in: the zip is complete and takes its name. */
+  finish(): Promise<void>;
+  /** The kit failed or was stopped: a zip being written goes (the folder is the caller's). */
+  abandon(): void;
+}
+
+export function folderSink(dir: string): KitSink {
+  mkdirSync(join(dir, 'certifications'), { recursive: true });
+  return {
+    put: (path, data) => writeFile(join(dir, path), data),
+    finish: async () => undefined,
+    abandon: () => undefined,
+  };
+}
+
+// Files handed to the zip and not yet read by it: enough to keep it busy, few enough that memory
+// holds only them, not the kit.
+const WAITING_AT_MOST = 16;
+
+/**
+ * Streams the kit straight into a zip (evidence-kit/…), under a `.partial` name until it is whole.
+ * yazl reads each file only when its turn comes; `put` waits while too many are waiting.
+ */
+export function zipSink(zipPath: string): KitSink {
+  mkdirSync(dirname(zipPath), { recursive: true });
+  const partial = `${zipPath}.partial`;
+  const zip = new ZipFile();
+  const out = createWriteStream(partial);
+  const written = new Promise<void>((resolve, reject) => {
+    zip.outputStream.on('error', reject).pipe(out).on('error', reject).on('close', resolve);
+  });
+  // Failing before finish() is the kit's own failure: it is raised there, or the kit is abandoned.
+  written.catch(() => undefined);
+  const waiting: Promise<void>[] = [];
+  return {
+    async put(path, data) {
+      while (waiting.length >= WAITING_AT_MOST) await waiting.shift();
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      const stream = Readable.from([bytes]);
+      waiting.push(new Promise((resolve) => stream.once('end', resolve).once('close', resolve)));
+      zip.addReadStream(stream, `evidence-kit/${path}`, {
+        size: bytes.length,
+        // A PDF's streams are compressed already: deflating it again made a kit 8% smaller for more
+        // than half of the zip's time.
+        compress: !path.toLowerCase().endsWith('.pdf'),
+      });
+    },
+    async finish() {
+      zip.end();
+      await written;
+      renameSync(partial, zipPath);
+    },
+    abandon() {
+      out.destroy();
+      rmSync(partial, { force: true });
+    },
+  };
+}
+
+/** Both at once: each file written into the folder and the zip, made once. */
+export function bothSinks(...sinks: KitSink[]): KitSink {
+  return {
+    put: async (path, data) => void (await Promise.all(sinks.map((sink) => sink.put(path, data)))),
+    finish: async () => void (await Promise.all(sinks.map((sink) => sink.finish()))),
+    abandon: () => sinks.forEach((sink) => sink.abandon()),
+  };
+}
