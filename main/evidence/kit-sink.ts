@@ -46,7 +46,7 @@ export function zipSink(zipPath: string): KitSink {
     async put(path, data) {
       while (waiting.length >= WAITING_AT_MOST) await waiting.shift();
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      const stream = Readable.from([bytes]);
+      const stream = releasingStream(bytes);
       waiting.push(new Promise((resolve) => stream.once('end', resolve).once('close', resolve)));
       zip.addReadStream(stream, `evidence-kit/${path}`, {
         size: bytes.length,
@@ -65,6 +65,22 @@ export function zipSink(zipPath: string): KitSink {
       rmSync(partial, { force: true });
     },
   };
+}
+
+/**
+ * A stream of `bytes` that lets go of them once read: yazl keeps every entry, and its stream, until
+ * the zip ends (Readable.from kept the whole kit in memory that way).
+ */
+function releasingStream(bytes: Buffer): Readable {
+  let held: Buffer | null = bytes;
+  return new Readable({
+    read() {
+      const chunk = held;
+      held = null;
+      this.push(chunk);
+      if (chunk) this.push(null);
+    },
+  });
 }
 
 /** Both at once: each file written into the folder and the zip, made once. */
