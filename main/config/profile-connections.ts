@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { EmbeddedService, EmbeddedServiceStarter } from './embedded-service';
 import type { ProfileSecrets, SecretsSet, ServiceProfile } from '../../protocol/profiles';
 import { EMBEDDED_PROFILE_ID, SECRET_NAMES, isDemoKind, serviceProfileSchema } from '../../protocol/profiles';
-import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
+import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/certificate-bytes';
 import type { Authority } from '../service/ask-authority';
 import type { ProfileSummary } from '../../protocol/views';
 import { DeskError, isDeskError } from '../errors';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
 import { base64ToBytes } from '../../verifier/bytes';
-import { certificateFingerprint } from '../../verifier/timestamp/token';
+import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import type { Trust } from '../../verifier/verify-receipt';
 import { DeskError } from '../errors';
 import { turnTaker } from '../tools/event-loop-turns';

@@ -12,10 +12,9 @@ import { LogTrust } from './log-trust';
 import type { ProofVerification } from './verify-document';
 
 export type { ProofVerification, Trust };
-import { checkAgainstProof } from './verify-document';
 import { fingerprintOfKey } from './log-keys';
 import { said } from '../../protocol/said';
-import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/token';
+import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/certificate-bytes';
 
 export interface VerificationDeps {
   reads: Pick<QueueReads, 'findByHash' | 'findSameNameOtherContent'>;
@@ -62,6 +61,7 @@ export class Verification {
     const pool = new HashPool(1);
     try {
       const { hash } = await hashOneFile(pool, path);
+      const { checkAgainstProof } = await import('./verify-document');
       return { assetHash: hash, proof: await checkAgainstProof(hash, proofPath, trust) };
     } finally {
       await pool.close();
@@ -81,6 +81,8 @@ export class Verification {
   async verifyDocument(path: string, proofPath?: string): Promise<DocumentVerification> {
     if (proofPath === undefined) return { kind: 'register', ...(await this.verifyFile(path)) };
     const hashed = await hashOneFile(this.deps.pool, path);
+    // The proof's checks (pkijs for its timestamp) load when a proof is checked, not when a command starts.
+    const { checkAgainstProof } = await import('./verify-document');
     const result = await checkAgainstProof(hashed.hash, proofPath, this.deps.trust());
     return { kind: 'proof', path, assetHash: hashed.hash, ...result };
   }

@@ -1,6 +1,6 @@
 import type { MerkleStep } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes } from '../../verifier/bytes';
-import { certificateFingerprint } from '../../verifier/timestamp/token';
+import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { batchTree } from '../../verifier/merkle';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';

@@ -4,7 +4,6 @@ import type { Fetch } from '../service/network';
 import type { TimestampBatch, TimestampBatches } from '../store';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
-import { askAuthority } from '../service/ask-authority';
 import { said } from '../../protocol/said';
 
 export interface TimestampPacing {
@@ -130,6 +129,8 @@ export class TimestampEngine {
       this.options.batches.defer(batch.id, said('timestamp.noLongerSet'), retryAt, now);
       return;
     }
+    // The token's checks (pkijs) load when an authority is first asked, not when a command starts.
+    const { askAuthority } = await import('../service/ask-authority');
     const answer = await askAuthority(
       this.options.fetchFor(batch.profileId),
       authority,

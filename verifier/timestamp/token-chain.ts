@@ -1,6 +1,7 @@
 import { LIMITS } from '../../protocol/limits';
 import { sha256 } from '@noble/hashes/sha2.js';
 import * as pkijs from 'pkijs';
+import { certificateFingerprint } from './certificate-bytes';
 import { bytesToHex, toArrayBuffer } from '../bytes';
 
 /**
@@ -9,7 +10,7 @@ import { bytesToHex, toArrayBuffer } from '../bytes';
  * signs every token with the same ones.
  */
 
-export const certificateFingerprint = (der: Uint8Array): string => bytesToHex(sha256(der));
+export { certificateFingerprint };
 
 // Encoding a certificate again costs about what parsing it did; tokens share parsed certificates
 // (token-certificates.ts), so each is encoded once. Callers only read the bytes.

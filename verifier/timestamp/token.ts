@@ -3,11 +3,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { TimestampCheck } from '../../protocol/receipt';
-import { pemCertificates } from '../../protocol/profiles';
-import { base64ToBytes, bytesToHex, toArrayBuffer } from '../bytes';
+import { bytesToHex, toArrayBuffer } from '../bytes';
 import { certificateOf, cutCertificates } from './token-certificates';
 import type { ChainTrust } from './token-chain';
-import { certificateFingerprint, derOf, trustedChain } from './token-chain';
+import { derOf, trustedChain } from './token-chain';
 
 /**
  * Checking an RFC 3161 timestamp token, the same way in Evidence Desk and in verify.html (pkijs on
@@ -56,11 +55,7 @@ export type TokenCheck =
 
 const fail = (check: TimestampCheck, message: string): TokenCheck => ({ ok: false, check, message });
 
-export { certificateFingerprint };
-
-/** The DER of each certificate in a PEM bundle. */
-export const certificatesFromPem = (pem: string): Uint8Array[] =>
-  pemCertificates(pem).map((block) => base64ToBytes(block.replace(/-----[^-]+-----|\s/g, '')));
+export { certificateFingerprint, certificatesFromPem } from './certificate-bytes';
 
 /** The name to show for an authority: its certificate's common name, else its organisation. */
 export function subjectName(certificate: pkijs.Certificate): string {
