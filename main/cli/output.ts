@@ -8,7 +8,8 @@ import type { EvidenceCore } from '../core';
 import type { Values } from './arguments';
 import { inEnglish } from '../../protocol/locales';
 import type { Said } from '../../protocol/said';
-import { say, words } from './language';
+import { localWithZone, utcIso } from '../../protocol/time-format';
+import { peopleLocale, say, words } from './language';
 import { en } from '../../protocol/locales/en';
 
 /** What the core said, in the command line's language; nothing when it said nothing. */
@@ -57,6 +58,24 @@ export const printable = (text: string): string => terminalSafe(text.replaceAll(
 
 /** Where a certification stands, in words: an anchored one says whether its evidence verified. */
 export function describeRow(row: CertificationRow): string {
+  return stateOfRow(row) + timeOfRow(row);
+}
+
+/** Independent time (RFC 3161), when the profile asks for it: who confirmed it and when, or why not yet. */
+function timeOfRow(row: CertificationRow): string {
+  if (row.timestampState === 'confirmed' && row.timeConfirmedAt !== null)
+    return words('row.timeConfirmed', {
+      when: localWithZone(row.timeConfirmedAt, { locale: peopleLocale }),
+      authority: printable(row.timeConfirmedBy ?? ''),
+    });
+  if (row.timestampState === 'waiting')
+    return row.timestampProblem
+      ? words('row.timeNotYet', { reason: say(row.timestampProblem) })
+      : words('row.timeAsked');
+  return '';
+}
+
+function stateOfRow(row: CertificationRow): string {
   if (row.state === 'failed')
     return words('row.failed', { reason: row.errorMessage ? say(row.errorMessage) : words('row.noReason') });
   if (row.state === 'pending') {
@@ -94,6 +113,16 @@ export function publicRow(row: CertificationRow) {
     certified_by: row.certifiedBy,
     certified_on: row.certifiedOn,
     matter: row.matter,
+    // Independent time (RFC 3161): null where the profile asks for none.
+    time:
+      row.timestampState === null
+        ? null
+        : {
+            state: row.timestampState,
+            confirmed_by: row.timeConfirmedBy,
+            confirmed_at: row.timeConfirmedAt === null ? null : utcIso(row.timeConfirmedAt),
+            problem: englishOrNull(row.timestampProblem),
+          },
   };
 }
 

@@ -1011,6 +1011,9 @@ export const de: Catalogue = {
       verified: 'verankert, Nachweis geprüft',
       invalid: 'verankert, aber sein Nachweis hält der Prüfung NICHT STAND: {{reason}}',
       unverifiable: 'verankert, Nachweis hier nicht prüfbar: {{reason}}',
+      timeConfirmed: '; Zeit bestätigt {{when}} durch {{authority}} (RFC 3161)',
+      timeAsked: '; Zeit beim Zeitstempeldienst angefragt, noch ohne Antwort',
+      timeNotYet: '; Zeit noch nicht bestätigt, wird später erneut angefragt: {{reason}}',
     },
     watch: {
       added:

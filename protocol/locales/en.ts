@@ -956,6 +956,9 @@ export const en = {
       verified: 'anchored, evidence verified',
       invalid: 'anchored, but its evidence DID NOT VERIFY: {{reason}}',
       unverifiable: 'anchored, evidence not checkable here: {{reason}}',
+      timeConfirmed: '; time confirmed {{when}} by {{authority}} (RFC 3161)',
+      timeAsked: '; time asked of the timestamping authority, no answer yet',
+      timeNotYet: '; time not confirmed yet, asked again later: {{reason}}',
     },
     watch: {
       added:

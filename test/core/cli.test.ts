@@ -112,7 +112,10 @@ describe('evidence-desk CLI', () => {
       /skipped .*missing\.pdf: missing\.pdf does not exist \(it may have been moved or deleted\)\.$/m,
     );
     expect(result.stderr).not.toContain('[not_found]');
-    expect(result.stdout).toMatch(/good\.pdf {2}anchored, evidence verified$/m);
+    // Each row says its state and, on the sandbox's demo authority, who confirmed its time.
+    expect(result.stdout).toMatch(
+      /good\.pdf {2}anchored, evidence verified; time confirmed .+ by DEMO Evidence Sandbox Timestamping Authority \(RFC 3161\)$/m,
+    );
   });
 
   it('speaks German where LANG asks for it, with nothing of the English catalogue', async () => {
@@ -135,7 +138,9 @@ describe('evidence-desk CLI', () => {
     expect(setVerified!.stdout).toMatch(/^nicht zertifiziert {2}neu\.pdf$/m);
     expect(certified!.stderr).toMatch(/übersprungen .*verschoben\.pdf: verschoben\.pdf existiert nicht/);
     expect(certified!.stderr).toMatch(/1 Datei eingereiht; 1 Datei konnte nicht zertifiziert werden/);
-    expect(certified!.stdout).toMatch(/Vertrag\.pdf {2}verankert, Nachweis geprüft$/m);
+    expect(certified!.stdout).toMatch(
+      /Vertrag\.pdf {2}verankert, Nachweis geprüft; Zeit bestätigt .+ durch DEMO .+ \(RFC 3161\)$/m,
+    );
     expect(status!.stdout).toMatch(/^Profil: embedded — Demo-Sandbox \(in Evidence Desk eingebaut\) \(DEMO/m);
     expect(verified!.stdout).toMatch(/verankert: Nachweis geprüft: Eintrag 1 von 1 im Protokoll/);
     expect(help!.stdout).toMatch(/^Aufruf: evidence-desk <Befehl>/);

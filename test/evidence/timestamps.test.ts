@@ -181,6 +181,18 @@ describe('independent time (RFC 3161)', () => {
     const [late] = ws.files({ 'late time.pdf': 'time granted after anchoring' });
     const certified = await runCli(alone, ['certify', late!, ...EVENT_AND_KIND, '--wait']);
     expect(certified.code, certified.stderr).toBe(0);
+    // The command line says each row's time: in certify's lines, status --list and their --json.
+    expect(certified.stdout).toMatch(
+      /late time\.pdf {2}anchored, evidence verified; time confirmed .+ by .+ \(RFC 3161\)/,
+    );
+    const listed = await runCli(alone, ['status', '--list', '--json']);
+    const [row] = (JSON.parse(listed.stdout) as { certifications: { time: unknown }[] }).certifications;
+    expect(row?.time).toEqual({
+      state: 'confirmed',
+      confirmed_by: expect.any(String),
+      confirmed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      problem: null,
+    });
     const kit = join(ws.dir, 'late kit');
     expect((await runCli(alone, ['export', '--out', kit, '--receipts-only'])).code).toBe(0);
     const receipt = JSON.parse(

@@ -64,9 +64,13 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
           : ''),
     );
   const ids = report.queued.map((row) => row.id);
-  const rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);
+  let rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);
   // Waiting means the batch's independent time too: a token granted as the command closed was lost.
-  if (values.wait) await core.sync.timestampsAnswered();
+  // The rows are read again after it, so what is printed says the time as it now stands.
+  if (values.wait) {
+    await core.sync.timestampsAnswered();
+    rows = core.queue.rows(ids);
+  }
   const failed = rows.filter((row) => row.state === 'failed' || row.verification === 'invalid');
   if (values.json) {
     outJson({
