@@ -74,15 +74,15 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   const sink = sinks.length === 1 ? (sinks[0] as KitSink) : bothSinks(...sinks);
   const files: string[] = [];
   try {
-    const certifications = await writeKitInto(
-      {
-        put: (path, data) => (files.push(path), sink.put(path, data)),
-        finish: sink.finish,
-        abandon: sink.abandon,
+    // The kit's own list of what it wrote, taken as each file goes in, not read back from disk.
+    const listing: KitSink = {
+      ...sink,
+      put: (path, data) => {
+        files.push(path);
+        return sink.put(path, data);
       },
-      source,
-      target,
-    );
+    };
+    const certifications = await writeKitInto(listing, source, target);
     return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort() };
   } catch (error) {
     // A zip is whole or not there at all.
