@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'verifier_missing',
   'invalid_reference',
   'export_failed',
+  'not_sealed',
   // The person stopped it.
   'cancelled',
   'internal_error',

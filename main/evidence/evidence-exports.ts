@@ -84,8 +84,7 @@ export class EvidenceExports {
       },
       {
         ...target,
-        timestamper:
-          target.receiptsOnly || target.seal === false ? undefined : await this.documentTimestamper(),
+        timestamper: target.seal === false ? undefined : await this.documentTimestamper(),
       },
     ).catch((error: unknown) => {
       if (target.signal?.aborted) throw new DeskError('cancelled', said('exports.cancelled'));

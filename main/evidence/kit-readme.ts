@@ -9,6 +9,8 @@ export interface KitSummary {
   tsaRoots: { file: string; fingerprint: string }[];
   selection: string;
   generatedAt: Date;
+  /** The kit is sealed whole (META-INF/); false says why not. */
+  sealed: true | { why: string };
 }
 
 /** The by-hand check, in Python's standard library: the README prints it and a test runs it. */
@@ -36,6 +38,64 @@ assert (sth["tree_size"], sth["root_hash"]) == (e["tree_size"], e["root_hash"]),
 open("tree-head.bin", "wb").write(b"\\x00\\x01" + struct.pack(">QQ", sth["timestamp"], sth["tree_size"]) + node)
 open("tree-head.sig", "wb").write(base64.b64decode(sth["signature"], validate=True))
 print("The document, the leaf and the inclusion proof hold. Now check the signature with OpenSSL.")
+`;
+
+/** Files the README's own steps write into the kit's folder: named apart, never as added to the kit. */
+const WRITTEN_BY_THE_STEPS = [
+  'check_receipt.py',
+  'check_timestamp.py',
+  'check_kit.py',
+  'check_pdf_seal.py',
+  'tree-head.bin',
+  'tree-head.sig',
+  'batch-root.bin',
+  'timestamp.tsr',
+  'tsa-chain.pem',
+  'pdf-signed.bin',
+  'pdf-seal.tst',
+];
+
+/**
+ * The by-hand check of the kit's seal, after the token over the manifest: every file of the folder
+ * against the manifest's SHA-256s. Run from the kit's folder; the README prints it and a test runs it.
+ */
+export const MANUAL_KIT_SCRIPT = `import base64, hashlib, os, re, sys, urllib.parse
+manifest = open("META-INF/ASiCManifest.xml", encoding="utf-8").read()
+listed = {}
+for uri, digest in re.findall(r'DataObjectReference URI="([^"]*)".*?<ds:DigestValue>([^<]*)<', manifest, re.S):
+    listed[urllib.parse.unquote(uri)] = base64.b64decode(digest).hex()
+steps = set(${JSON.stringify(WRITTEN_BY_THE_STEPS)})
+present, made_here = {}, []
+for folder, _, names in os.walk("."):
+    for name in names:
+        path = os.path.relpath(os.path.join(folder, name), ".").replace(os.sep, "/")
+        if path == "mimetype" or path.startswith("META-INF/"):
+            continue
+        if path in steps:
+            made_here.append(path)
+            continue
+        present[path] = hashlib.sha256(open(path, "rb").read()).hexdigest()
+problems = ["changed since sealing: " + p for p in sorted(listed) if p in present and present[p] != listed[p]]
+problems += ["removed since sealing: " + p for p in sorted(listed) if p not in present]
+problems += ["added since sealing: " + p for p in sorted(present) if p not in listed]
+if made_here:
+    print("Not part of the kit, written by the steps of its README: " + ", ".join(sorted(made_here)))
+print("\\n".join(problems) or "Every file of the kit (%d) is as it was sealed." % len(listed))
+sys.exit(1 if problems else 0)
+`;
+
+/**
+ * The by-hand check of a PDF sealed on its own (a PAdES document timestamp): the bytes its
+ * /ByteRange covers and the token in /Contents, for openssl ts -verify.
+ */
+export const MANUAL_PDF_SEAL_SCRIPT = `import re, sys
+pdf = open(sys.argv[1], "rb").read()
+a, b, c, d = map(int, re.findall(rb"/ByteRange \\[(\\d+) (\\d+) (\\d+) (\\d+) *\\]", pdf)[-1])
+assert a == 0 and c + d == len(pdf), "the seal does not cover the whole file: something was added after it"
+open("pdf-signed.bin", "wb").write(pdf[a:a + b] + pdf[c:c + d])
+token = pdf[b + 1:c - 1].rstrip(b"0")
+open("pdf-seal.tst", "wb").write(bytes.fromhex((token + b"0" * (len(token) % 2)).decode()))
+print("The seal covers the whole file. Now check its token with OpenSSL.")
 `;
 
 /**
@@ -127,6 +187,9 @@ the kit.
 
 CHECK BY HAND (OpenSSL 3 and Python 3)
 
+Run every command below from the kit's folder (the one that holds this README; unzip the kit
+first), and save the scripts there.
+
   1. The document's fingerprint:
        sha256sum DOCUMENT                      (macOS: shasum -a 256 DOCUMENT;
                                                 Windows: certutil -hashfile DOCUMENT SHA256)
@@ -146,7 +209,7 @@ ${MANUAL_CHECK_SCRIPT}----- end -----
        openssl pkeyutl -verify -pubin -inkey ${key?.file ?? 'log-key.pem'} -rawin -in tree-head.bin -sigfile tree-head.sig
      OpenSSL answers "Signature Verified Successfully".
 
-${timestampSection(summary.tsaRoots)}
+${timestampSection(summary.tsaRoots)}${sealSection(summary.sealed)}
 Each receipt also lists these steps in its "how_to_verify" field. The format of receipts is
 "evidence-desk-receipt/v2"; the evidence format is "rfc6962-merkle-inclusion/v1".
 `;
@@ -184,5 +247,54 @@ ${MANUAL_TIMESTAMP_SCRIPT}----- end -----
        openssl ts -verify -data batch-root.bin -in timestamp.tsr -token_in -CAfile ${root.file} -untrusted tsa-chain.pem
      OpenSSL answers "Verification: OK". The time is the token's genTime:
        openssl ts -reply -in timestamp.tsr -token_in -text | grep "Time stamp"
+`;
+}
+
+function sealSection(sealed: KitSummary['sealed']): string {
+  if (sealed !== true)
+    return `
+THE KIT'S SEAL
+
+This kit is not sealed as a whole: ${sealed.why} Each receipt still proves its document on its own.
+`;
+  return `
+THE KIT'S SEAL (ASiC-E, RFC 3161)
+
+This kit is sealed as a whole, with one timestamp. META-INF/ASiCManifest.xml lists every file of the
+kit with its SHA-256, and META-INF/timestamp.tst is a timestamping authority's RFC 3161 token over
+that manifest (an ASiC-E container, ETSI EN 319 162-1). Any file changed, added or removed since the
+kit was made no longer matches it. The certificates and the register inside are sealed by it, not
+each on its own. "evidence-desk verify FOLDER --against KIT" and verify.html check the seal whenever
+they are given the kit, and name each file that no longer matches.
+
+  7. The authority's token over the manifest:
+       openssl ts -verify -data META-INF/ASiCManifest.xml -in META-INF/timestamp.tst -token_in -CAfile META-INF/timestamp-root.pem -untrusted META-INF/timestamp-chain.pem
+     OpenSSL answers "Verification: OK". Compare the authority's root with the fingerprint it
+     publishes:
+       openssl x509 -in META-INF/timestamp-root.pem -outform DER | sha256sum
+     The time of the seal is the token's genTime:
+       openssl ts -reply -in META-INF/timestamp.tst -token_in -text | grep "Time stamp"
+  8. Every file against the manifest: save these lines as check_kit.py, then run
+       python3 check_kit.py
+     It names each file changed, added or removed since sealing, or says that every file is as it
+     was sealed. One file alone: openssl dgst -sha256 -binary FILE | openssl base64 must equal its
+     DigestValue in the manifest.
+
+----- check_kit.py -----
+${MANUAL_KIT_SCRIPT}----- end -----
+
+A certificate saved on its own (outside a kit) carries its own seal: a PAdES document timestamp over
+every byte of the PDF but the token itself. Your PDF reader's signature panel shows it. By hand:
+
+  9. Save these lines as check_pdf_seal.py, then run
+       python3 check_pdf_seal.py CERTIFICATE.pdf
+     It checks that the seal covers the whole file and writes the bytes it covers (pdf-signed.bin)
+     and its token (pdf-seal.tst). Then:
+       openssl ts -verify -data pdf-signed.bin -in pdf-seal.tst -token_in -CAfile AUTHORITY-ROOT.pem
+     OpenSSL answers "Verification: OK". AUTHORITY-ROOT.pem is the root certificate of the authority
+     that sealed it, such as META-INF/timestamp-root.pem of a kit it came with.
+
+----- check_pdf_seal.py -----
+${MANUAL_PDF_SEAL_SCRIPT}----- end -----
 `;
 }

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { KIT_MIMETYPE_FILE } from '../../verifier/kit-manifest';
 
 /** Where a kit's files go as they are made: a folder, a zip, or both. Each file is written once. */
 export interface KitSink {
@@ -15,9 +16,17 @@ export interface KitSink {
 }
 
 export function folderSink(dir: string): KitSink {
+  const folders = new Set(['', 'certifications']);
   mkdirSync(join(dir, 'certifications'), { recursive: true });
   return {
-    put: (path, data) => writeFile(join(dir, path), data),
+    put: async (path, data) => {
+      const folder = dirname(path) === '.' ? '' : dirname(path);
+      if (!folders.has(folder)) {
+        mkdirSync(join(dir, folder), { recursive: true });
+        folders.add(folder);
+      }
+      await writeFile(join(dir, path), data);
+    },
     finish: async () => undefined,
     abandon: () => undefined,
   };
@@ -28,7 +37,8 @@ export function folderSink(dir: string): KitSink {
 const WAITING_AT_MOST = 16;
 
 /**
- * Streams the kit straight into a zip (evidence-kit/…), under a `.partial` name until it is whole.
+ * Streams the kit straight into a zip, under a `.partial` name until it is whole. Its files are at
+ * the zip's root, as an ASiC-E container has them (`mimetype` first, stored, with no extra field).
  * yazl reads each file only when its turn comes; `put` waits while too many are waiting.
  */
 export function zipSink(zipPath: string): KitSink {
@@ -46,9 +56,14 @@ export function zipSink(zipPath: string): KitSink {
     async put(path, data) {
       while (waiting.length >= WAITING_AT_MOST) await waiting.shift();
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      if (path === KIT_MIMETYPE_FILE) {
+        // Read by its offset: a reader knows the container by the bytes at 30 and 38.
+        zip.addBuffer(bytes, path, { compress: false, forceDosTimestamp: true });
+        return;
+      }
       const stream = releasingStream(bytes);
       waiting.push(new Promise((resolve) => stream.once('end', resolve).once('close', resolve)));
-      zip.addReadStream(stream, `evidence-kit/${path}`, {
+      zip.addReadStream(stream, path, {
         size: bytes.length,
         // A PDF's streams are compressed already: deflating it again made a kit 8% smaller for more
         // than half of the zip's time.

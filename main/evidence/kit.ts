@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,18 @@ import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
+import { SEALED_WITH_ITS_KIT } from '../tools/pdf/seal';
+import type { SealedFile } from '../../verifier/kit-manifest';
+import {
+  ASIC_E_MIMETYPE,
+  KIT_MANIFEST_FILE,
+  KIT_MIMETYPE_FILE,
+  KIT_SEAL_CHAIN_FILE,
+  KIT_SEAL_ROOT_FILE,
+  KIT_TOKEN_FILE,
+  asicManifest,
+  coveredBySeal,
+} from '../../verifier/kit-manifest';
 import type { RegisterEntry } from './pdf/register';
 import { registerEntryOf, registerPdf } from './pdf/register';
 import { said } from '../../protocol/said';
@@ -38,9 +51,9 @@ export interface KitTarget {
   timeZone?: string;
   now?: Date;
   onProgress?(done: number, total: number): void;
-  /** Seals each certificate and the register with a document timestamp (RFC 3161). */
+  /** Seals the kit whole, with one RFC 3161 timestamp over its manifest (ASiC-E). */
   timestamper?: DocumentTimestamper;
-  /** False leaves the PDFs unsealed even where an authority is set (the benchmark's reference). */
+  /** False leaves the kit unsealed even where an authority is set (the benchmark's reference). */
   seal?: boolean;
   /** Stops the kit: what was written of it goes (a folder or zip it made), and the kit rejects. */
   signal?: AbortSignal;
@@ -73,21 +86,29 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
   const sinks = [...(dir ? [folderSink(dir)] : []), ...(zip ? [zipSink(zip)] : [])];
   const sink = sinks.length === 1 ? (sinks[0] as KitSink) : bothSinks(...sinks);
   const files: string[] = [];
+  const sealed: SealedFile[] = [];
   try {
-    // The kit's own list of what it wrote, taken as each file goes in, not read back from disk.
+    // The kit's own list of what it wrote, and the SHA-256 of each file its seal covers, taken as
+    // each file goes in, not read back from disk.
     const listing: KitSink = {
       ...sink,
       put: (path, data) => {
         files.push(path);
+        if (target.timestamper && coveredBySeal(path))
+          sealed.push({ path, sha256: createHash('sha256').update(data).digest() });
         return sink.put(path, data);
       },
     };
-    const certifications = await writeKitInto(listing, source, target);
+    // An ASiC-E container says what it is in its first file.
+    if (target.timestamper) await listing.put(KIT_MIMETYPE_FILE, ASIC_E_MIMETYPE);
+    const certifications = await writeKitInto(listing, source, target, () =>
+      sealKit(listing, sealed, target.timestamper),
+    );
     return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort() };
   } catch (error) {
-    // A zip is whole or not there at all.
+    // A kit is whole or not there at all: its zip, and what it wrote into its folder.
     sink.abandon();
-    if (target.signal?.aborted && dir) {
+    if (dir) {
       if (!before) rmSync(dir, { recursive: true, force: true });
       else
         for (const entry of readdirSync(dir))
@@ -98,7 +119,12 @@ export async function writeKit(source: KitSource, target: KitTarget): Promise<Ki
 }
 
 /** Writes every file of the kit into `sink`, each once, and answers how many certifications it holds. */
-async function writeKitInto(sink: KitSink, source: KitSource, target: KitTarget): Promise<number> {
+async function writeKitInto(
+  sink: KitSink,
+  source: KitSource,
+  target: KitTarget,
+  seal: () => Promise<void>,
+): Promise<number> {
   const verifier = target.receiptsOnly ? '' : verifierPage();
   const generatedAt = target.now ?? new Date();
   // One zone for the whole kit, read once: every paper of it says the same local times.
@@ -133,7 +159,7 @@ async function writeKitInto(sink: KitSink, source: KitSource, target: KitTarget)
         if (failed) throw failed;
         const made = certificatePdf(
           receipt,
-          { receiptName, generatedAt, timeZone, timestamper: target.timestamper },
+          { receiptName, generatedAt, timeZone, timestamper: sealing(target) },
           drawers?.draw,
         ).then((pdf) => sink.put(`certifications/${base}.certificate.pdf`, pdf));
         inFlight.add(made);
@@ -170,8 +196,37 @@ async function writeKitInto(sink: KitSink, source: KitSource, target: KitTarget)
       timeZone,
     });
   target.signal?.throwIfAborted();
+  await seal();
   await sink.finish();
   return seen.count;
+}
+
+/** A kit's PDFs are sealed by the kit's one timestamp when it has an authority, else not at all. */
+const sealing = (target: KitTarget) => (target.timestamper ? SEALED_WITH_ITS_KIT : undefined);
+
+/**
+ * The kit's seal, once every other file is in: the manifest of their SHA-256s, one RFC 3161 token
+ * over it, and the authority's certificates to check that token with. A kit whose pages say it is
+ * sealed is never saved without its seal: a refusal fails the export, saying why.
+ */
+async function sealKit(
+  sink: KitSink,
+  files: readonly SealedFile[],
+  timestamper: DocumentTimestamper | undefined,
+): Promise<void> {
+  if (!timestamper) return;
+  const manifest = Buffer.from(asicManifest(files));
+  await sink.put(KIT_MANIFEST_FILE, manifest);
+  const answer = await timestamper(manifest);
+  if ('problem' in answer)
+    throw new DeskError('not_sealed', said('exports.kitNotSealed', { why: answer.problem }));
+  await sink.put(KIT_TOKEN_FILE, Buffer.from(answer.token));
+  const root = answer.chain?.at(-1);
+  if (!answer.chain || !root) return;
+  // Above the signer (whose certificate the token carries): what -untrusted is given.
+  const above = answer.chain.length > 1 ? answer.chain.slice(1) : answer.chain;
+  await sink.put(KIT_SEAL_CHAIN_FILE, above.map((der) => pem(der, 'CERTIFICATE')).join(''));
+  await sink.put(KIT_SEAL_ROOT_FILE, pem(root, 'CERTIFICATE'));
 }
 
 interface SeenInKit {
@@ -201,7 +256,7 @@ async function writePapers(
       environments: [...seen.environments],
       generatedAt: target.now,
       timeZone: target.timeZone,
-      timestamper: target.timestamper,
+      timestamper: sealing(target),
     }),
   );
   const keyFiles = [...seen.keys].map(([fingerprint, der], i) => ({
@@ -231,6 +286,7 @@ async function writePapers(
       tsaRoots: rootFiles,
       selection,
       generatedAt: target.now,
+      sealed: target.timestamper ? true : { why: 'no timestamping authority was set when it was made.' },
     }),
   );
 }

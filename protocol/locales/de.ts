@@ -895,6 +895,8 @@ export const de: Catalogue = {
       chosenPlace: 'dem gewählten Speicherort',
       certificate: 'Das Zertifikat',
       cancelled: 'Das Speichern der Nachweise wurde vor dem Ende abgebrochen: Nichts davon wurde behalten.',
+      kitNotSealed:
+        'Das Nachweispaket konnte nicht versiegelt werden: {{why}} Nichts davon wurde behalten: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet.',
       certificateNotAnchored:
         'Die Zertifizierung von „{{name}}“ ist noch nicht verankert. Ihr Zertifikat lässt sich speichern, sobald sie verankert ist, damit die Empfänger es prüfen können.',
       why: {

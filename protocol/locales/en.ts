@@ -846,6 +846,8 @@ export const en = {
       chosenPlace: 'the chosen place',
       certificate: 'The certificate',
       cancelled: 'Saving the evidence was stopped before it finished: nothing of it was kept.',
+      kitNotSealed:
+        'The evidence kit could not be sealed: {{why}} Nothing of it was kept: save it again once the timestamping authority answers.',
       certificateNotAnchored:
         '“{{name}}” is not anchored yet: its certificate can be saved once it is, so that whoever receives it can check it.',
       why: {

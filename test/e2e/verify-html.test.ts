@@ -17,6 +17,7 @@ import { FILTERS_OF_THE_SET } from './set-filters';
 let ws: TestWorkspace;
 let kit: string;
 let docs: string[];
+let sealedAlone: string;
 const DOCS = { 'Exhibit A.pdf': 'exhibit a', 'Exhibit B.pdf': 'exhibit b', 'Exhibit C.pdf': 'exhibit c' };
 
 beforeAll(async () => {
@@ -28,6 +29,9 @@ beforeAll(async () => {
     await core.sync.waitUntilSettled(queued.map((row) => row.id));
     kit = join(ws.dir, 'kit');
     await core.exports.exportEvidence({}, { dir: kit });
+    // A certificate saved on its own carries its own seal (a kit's are sealed by the kit).
+    sealedAlone = join(ws.dir, 'Exhibit A.pdf.certificate.pdf');
+    await core.exports.saveCertificate(queued[0]!.id, sealedAlone);
   } finally {
     await core.close();
   }
@@ -232,7 +236,7 @@ describe('verify.html, opened from the kit', () => {
 
   it('keeps the same bounds as the command line: a flate bomb, a receipt of 300,000 values, an unsigned demo: false, an update after sealing', async () => {
     const { page, requests } = await open();
-    const certificate = readFileSync(certificateOf('Exhibit A.pdf'));
+    const certificate = readFileSync(sealedAlone);
     const bomb = join(ws.dir, 'bomb.certificate.pdf');
     writeFileSync(
       bomb,

@@ -22,6 +22,8 @@ let register: string;
 let production: string;
 let theirs: string;
 let trustKit: string[];
+/** contract.pdf's certificate, saved on its own: sealed by its own document timestamp. */
+let sealedContract: string;
 // Names the other side chose: each would start a formula in Excel or LibreOffice.
 const HOSTILE_NAMES = ["x\r=cmd|' \\C calc'!A0.pdf", 'y;=1+1.pdf', 'z\n@SUM(1+1).pdf', 'w,+2.pdf'];
 
@@ -41,8 +43,12 @@ beforeAll(async () => {
   );
   kit = join(ws.dir, 'kit');
   register = join(ws.dir, 'register.csv');
+  sealedContract = join(ws.dir, 'contract.pdf.certificate.pdf');
   await core.exports.exportEvidence({}, { dir: kit });
   await core.exports.exportRegister({}, register);
+  // A certificate as a lawyer emails it: saved on its own, sealed on its own (a kit's are sealed by the kit).
+  const contract = queued.find((row) => row.fileName === 'contract.pdf')!;
+  await core.exports.saveCertificate(contract.id, sealedContract);
   production = join(ws.dir, 'docs');
   // The other side's computer trusts nothing of ours but what the kit gives.
   theirs = join(ws.dir, 'their-data');
@@ -54,7 +60,7 @@ afterAll(async () => {
 });
 
 const receiptOf = (name: string) => join(kit, 'certifications', `${name}.receipt.json`);
-const certificateOf = (name: string) => join(kit, 'certifications', `${name}.certificate.pdf`);
+
 const document = (name: string) => join(production, name);
 const verify = (args: string[]) => runCliMeasured(theirs, ['verify', ...args, ...trustKit]);
 
@@ -116,7 +122,7 @@ describe('what the other side sends', () => {
     const letter = readFileSync(receiptOf('letter.pdf'));
     writeFileSync(
       updated,
-      withAttachmentsUpdated(readFileSync(certificateOf('contract.pdf')), [
+      withAttachmentsUpdated(readFileSync(sealedContract), [
         { name: 'letter.pdf.receipt.json', stream: letter },
       ]),
     );
@@ -132,14 +138,14 @@ describe('what the other side sends', () => {
     expect(run.stdout).not.toContain('Verified: this is the certified document');
     expect(run.stdout).toContain('The certificate PDF was changed after it was sealed');
     expect(run.code).toBe(1);
-    const sealed = await verify([document('contract.pdf'), '--certificate', certificateOf('contract.pdf')]);
+    const sealed = await verify([document('contract.pdf'), '--certificate', sealedContract]);
     expect(sealed.stdout).toContain('The certificate PDF is sealed by DEMO');
     expect(sealed.code).toBe(0);
     // Two receipts: which one the certificate is for is ambiguous.
     const two = join(ws.dir, 'two.certificate.pdf');
     writeFileSync(
       two,
-      withAttachmentsUpdated(readFileSync(certificateOf('contract.pdf')), [
+      withAttachmentsUpdated(readFileSync(sealedContract), [
         { name: 'a.receipt.json', stream: readFileSync(receiptOf('contract.pdf')) },
         { name: 'b.receipt.json', stream: letter },
       ]),
@@ -153,7 +159,7 @@ describe('what the other side sends', () => {
     const bomb = join(ws.dir, 'bomb.certificate.pdf');
     writeFileSync(
       bomb,
-      withAttachmentsUpdated(readFileSync(certificateOf('contract.pdf')), [
+      withAttachmentsUpdated(readFileSync(sealedContract), [
         { name: 'r.receipt.json', stream: flateBomb(64), filter: 'FlateDecode' },
       ]),
     );
@@ -165,9 +171,9 @@ describe('what the other side sends', () => {
     writeFileSync(
       markers,
       Buffer.concat([
-        readFileSync(certificateOf('contract.pdf')),
+        readFileSync(sealedContract),
         Buffer.from('<< /Type /EmbeddedFile >>\n'.repeat(60_000)),
-        Buffer.from(readFileSync(certificateOf('contract.pdf')).toString('latin1').slice(-60), 'latin1'),
+        Buffer.from(readFileSync(sealedContract).toString('latin1').slice(-60), 'latin1'),
       ]),
     );
     const marked = await verify([document('contract.pdf'), '--certificate', markers]);
@@ -281,7 +287,7 @@ describe('what the other side sends', () => {
     const nullFilter = join(ws.dir, 'null-filter.certificate.pdf');
     writeFileSync(
       nullFilter,
-      withAttachmentsUpdated(readFileSync(certificateOf('contract.pdf')), [
+      withAttachmentsUpdated(readFileSync(sealedContract), [
         { name: 'r.receipt.json', stream: readFileSync(receiptOf('contract.pdf')) },
       ])
         .toString('latin1')
@@ -300,7 +306,7 @@ describe('what the other side sends', () => {
     writeFileSync(
       formless,
       withAttachmentsUpdated(
-        readFileSync(certificateOf('contract.pdf')),
+        readFileSync(sealedContract),
         [{ name: 'r.receipt.json', stream: readFileSync(receiptOf('contract.pdf')) }],
         { dropForm: true },
       ),

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { certificatePdf } from '../../main/evidence/pdf/certificate';
 import { CertificateDrawers } from '../../main/evidence/pdf/certificate-drawers';
 import { runCli } from '../support/cli';
 import type { TestWorkspace } from '../support/core';
-import { workspace } from '../support/core';
+import { openCore, workspace } from '../support/core';
+import type { DocumentTimestamper } from '../../main/tools/pdf/seal';
 
 // The kit for the other side, made by the CLI on the embedded sandbox and read with poppler,
 // Python and OpenSSL — the tools a recipient without Evidence Desk has.
@@ -71,19 +72,40 @@ describe('the evidence kit', () => {
     const { kit, zip } = await certifiedKit();
     const names = Object.keys(DOCUMENTS);
     expect(readdirSync(kit).sort()).toEqual([
+      'META-INF',
       'README.txt',
       'certifications',
       'log-key.pem',
+      'mimetype',
       'register.pdf',
       'tsa-root.pem',
       'verify.html',
+    ]);
+    expect(readdirSync(join(kit, 'META-INF')).sort()).toEqual([
+      'ASiCManifest.xml',
+      'timestamp-chain.pem',
+      'timestamp-root.pem',
+      'timestamp.tst',
     ]);
     expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
       names.flatMap((name) => [`${name}.certificate.pdf`, `${name}.receipt.json`]).sort(),
     );
     const listed = zipEntries(zip);
-    expect(listed).toHaveLength(13);
-    expect(listed).toContain('evidence-kit/verify.html');
+    expect(listed).toHaveLength(18);
+    expect(listed).toContain('verify.html');
+    // An ASiC-E container (EN 319 162-1): "mimetype" first, stored, no extra field, as Python reads it.
+    expect(
+      execFileSync('python3', [
+        '-c',
+        'import sys, zipfile; e = zipfile.ZipFile(sys.argv[1]).infolist()[0]; print(e.filename, e.compress_type, len(e.extra))',
+        zip,
+      ]).toString(),
+    ).toBe('mimetype 0 0\n');
+    expect(
+      readFileSync(zip)
+        .subarray(30, 38 + 31)
+        .toString('latin1'),
+    ).toBe('mimetypeapplication/vnd.etsi.asic-e+zip');
 
     const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
     const receipt = JSON.parse(
@@ -163,7 +185,11 @@ describe('the evidence kit', () => {
     // A drawing thread that dies mid-kit loses nothing: what it held is drawn here instead.
     const drawers = new CertificateDrawers(1);
     const options = { receiptName: 'copy 0.pdf.receipt.json', generatedAt: now, timeZone };
-    const seal = { placeholder: false, words: 'Not sealed: no timestamping authority is set.' };
+    const seal = {
+      by: 'none',
+      placeholder: false,
+      words: 'Not sealed: no timestamping authority is set.',
+    } as const;
     const drawing = [0, 1, 2].map(() => drawers.draw(receipt, options, seal));
     await (drawers as unknown as { drawers: { worker: Worker }[] }).drawers[0]?.worker.terminate();
     const drawn = await Promise.all(drawing);
@@ -179,12 +205,11 @@ describe('the evidence kit', () => {
     for (const pdf of drawnAnyway) expect(pdf.equals(expected)).toBe(true);
   }, 90_000);
 
-  it('fails whole when one certificate cannot be made, never with that certificate missing', async () => {
+  it('fails whole when its seal cannot be had, never saved unsealed, and stops whole', async () => {
     const { kit } = await certifiedKit();
     const receipt = JSON.parse(
       readFileSync(join(kit, 'certifications', `${Object.keys(DOCUMENTS)[0]}.receipt.json`), 'utf8'),
     ) as Receipt;
-    let asked = 0;
     const written = writeKit(
       {
         count: 40,
@@ -195,14 +220,12 @@ describe('the evidence kit', () => {
       },
       {
         dir: join(ws.dir, 'failing kit'),
-        // The authority's connection breaks while the 3rd certificate is sealed; the others go unsealed.
-        timestamper: () =>
-          ++asked === 3
-            ? Promise.reject(new Error('connection reset'))
-            : Promise.resolve({ problem: 'No authority here.' }),
+        // The authority's connection breaks when the kit, every other file written, asks for its seal.
+        timestamper: () => Promise.reject(new Error('connection reset')),
       },
     );
     await expect(written).rejects.toThrow('connection reset');
+    expect(existsSync(join(ws.dir, 'failing kit'))).toBe(false);
 
     // Stopped by the person (Cancel): no half kit is left, and a folder that was there before stays.
     const copies = (count: number) => ({
@@ -223,7 +246,7 @@ describe('the evidence kit', () => {
     expect(reads).toBe(1);
     expect(zipped.dir).toBeNull();
     expect(kitsInTemp()).toEqual(tempBefore);
-    expect(zipEntries(zipOnly)).toEqual(zipped.files.map((file) => `evidence-kit/${file}`).sort());
+    expect(zipEntries(zipOnly)).toEqual([...zipped.files].sort());
     expect(zipped.files).toEqual(
       expect.arrayContaining(['certifications/copy 2.pdf.certificate.pdf', 'register.pdf', 'verify.html']),
     );
@@ -397,120 +420,184 @@ describe('the evidence kit', () => {
     expect(existsSync(elsewhere) ? readdirSync(elsewhere) : []).toEqual([]);
   }, 90_000);
 
-  it("README's manual steps verify with Python and OpenSSL alone, and fail on a changed document", async () => {
+  it("README's manual steps, run from the kit's folder, verify with Python and OpenSSL alone, and fail on a change", async () => {
     const { docs, kit } = await certifiedKit();
-    const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
-    const script = /----- check_receipt.py -----\n([\s\S]*?)----- end -----/.exec(readme)![1]!;
-    const bench = join(ws.dir, 'by hand');
-    mkdirSync(bench);
-    writeFileSync(join(bench, 'check_receipt.py'), script);
-    copyFileSync(join(kit, 'log-key.pem'), join(bench, 'log-key.pem'));
+    // The kit as its recipient has it, unzipped; every step runs from its folder, as the README says.
+    const received = join(ws.dir, 'received kit');
+    cpSync(kit, received, { recursive: true });
+    const readme = readFileSync(join(received, 'README.txt'), 'utf8');
+    expect(readme).toMatch(/Run every command below from the kit's folder/);
+    const scriptOf = (name: string) => {
+      const script = new RegExp(`----- ${name} -----\\n([\\s\\S]*?)----- end -----`).exec(readme)![1]!;
+      writeFileSync(join(received, name), script);
+    };
+    const run = (command: string, args: string[]) => spawnSync(command, args, { cwd: received });
+    /** The README's command line that starts this way, split as a shell would (no quotes in them). */
+    const commandOf = (start: string) => {
+      const line = readme
+        .split('\n')
+        .map((text) => text.trim())
+        .find((text) => text.startsWith(start))!;
+      return line.split(' | ')[0]!.split(/\s+/).slice(1);
+    };
     const name = Object.keys(DOCUMENTS)[1]!;
-    const receiptPath = join(kit, 'certifications', `${name}.receipt.json`);
-    const receipt = JSON.parse(readFileSync(receiptPath, 'utf8')) as Receipt;
+    const receiptPath = join('certifications', `${name}.receipt.json`);
+    const receipt = JSON.parse(readFileSync(join(received, receiptPath), 'utf8')) as Receipt;
 
-    const step3 = spawnSync('python3', ['check_receipt.py', receiptPath, docs[1]!], { cwd: bench });
+    scriptOf('check_receipt.py');
+    const step3 = run('python3', ['check_receipt.py', receiptPath, docs[1]!]);
     expect(step3.status, step3.stderr.toString()).toBe(0);
-    const step4 = spawnSync(
-      'openssl',
-      [
-        'pkeyutl',
-        '-verify',
-        '-pubin',
-        '-inkey',
-        'log-key.pem',
-        '-rawin',
-        '-in',
-        'tree-head.bin',
-        '-sigfile',
-        'tree-head.sig',
-      ],
-      { cwd: bench },
-    );
+    const step4 = run('openssl', commandOf('openssl pkeyutl -verify'));
     expect(step4.stdout.toString()).toMatch(/Signature Verified Successfully/);
     const der = execFileSync('openssl', ['pkey', '-pubin', '-in', 'log-key.pem', '-outform', 'DER'], {
-      cwd: bench,
+      cwd: received,
     });
     expect(sha256(der)).toBe(receipt.log_key!.fingerprint);
-
-    const wrong = spawnSync('python3', ['check_receipt.py', receiptPath, docs[0]!], { cwd: bench });
+    const wrong = run('python3', ['check_receipt.py', receiptPath, docs[0]!]);
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr.toString()).toMatch(/NOT the certified document/);
 
-    // The independent timestamp by hand: the README's script, then exactly its OpenSSL commands.
-    const stampScript = /----- check_timestamp.py -----\n([\s\S]*?)----- end -----/.exec(readme)![1]!;
-    writeFileSync(join(bench, 'check_timestamp.py'), stampScript);
-    copyFileSync(join(kit, 'tsa-root.pem'), join(bench, 'tsa-root.pem'));
-    const step5 = spawnSync('python3', ['check_timestamp.py', receiptPath, docs[1]!], { cwd: bench });
+    // The independent time by hand: the README's script, then exactly its OpenSSL commands.
+    scriptOf('check_timestamp.py');
+    const step5 = run('python3', ['check_timestamp.py', receiptPath, docs[1]!]);
     expect(step5.status, step5.stderr.toString()).toBe(0);
-    const commands = readme
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line.startsWith('openssl ts '));
-    expect(commands).toHaveLength(2);
-    const [verifyToken, showTime] = commands.map((command) => command.split(' | ')[0]!.split(/\s+/).slice(1));
-    const step6 = spawnSync('openssl', verifyToken!, { cwd: bench });
+    const step6 = run('openssl', commandOf('openssl ts -verify -data batch-root.bin'));
     expect(step6.stdout.toString(), step6.stderr.toString()).toMatch(/Verification: OK/);
-    const time = execFileSync('openssl', showTime!, { cwd: bench }).toString();
-    // OpenSSL prints genTime as "Nov 23 21:44:14 2026 GMT" (day padded with a space): the same second.
-    const [, day, month, year, clock] = new Date(receipt.timestamp!.gen_time).toUTCString().split(' ');
-    expect(time).toContain(
-      `Time stamp: ${month} ${String(Number(day)).padStart(2, ' ')} ${clock} ${year} GMT`,
-    );
-    const wrongStamp = spawnSync('python3', ['check_timestamp.py', receiptPath, docs[0]!], { cwd: bench });
+    const time = run('openssl', commandOf('openssl ts -reply -in timestamp.tsr')).stdout.toString();
+    expect(time).toContain(`Time stamp: ${opensslTime(receipt.timestamp!.gen_time)}`);
+    const wrongStamp = run('python3', ['check_timestamp.py', receiptPath, docs[0]!]);
     expect(wrongStamp.status).not.toBe(0);
     expect(wrongStamp.stderr.toString()).toMatch(/NOT the timestamped document/);
+
+    // The kit's seal by hand: the token over the manifest, then every file against the manifest.
+    const step7 = run('openssl', commandOf('openssl ts -verify -data META-INF/ASiCManifest.xml'));
+    expect(step7.stdout.toString(), step7.stderr.toString()).toMatch(/Verification: OK/);
+    expect(
+      run('openssl', commandOf('openssl ts -reply -in META-INF/timestamp.tst')).stdout.toString(),
+    ).toMatch(/Time stamp: \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4} GMT/);
+    scriptOf('check_kit.py');
+    const step8 = run('python3', ['check_kit.py']);
+    expect(step8.status, step8.stderr.toString()).toBe(0);
+    expect(step8.stdout.toString()).toMatch(/Every file of the kit \(13\) is as it was sealed/);
+    // What the steps wrote into the folder is named apart, never taken for part of the kit.
+    expect(step8.stdout.toString()).toMatch(
+      /written by the steps of its README: batch-root\.bin, check_kit\.py/,
+    );
+    // One changed byte of a certificate, a file added and one removed: each named.
+    const certificate = join(received, 'certifications', `${name}.certificate.pdf`);
+    const bytes = readFileSync(certificate);
+    bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0x01;
+    writeFileSync(certificate, bytes);
+    writeFileSync(join(received, 'certifications', 'Exhibit Z.pdf.receipt.json'), '{}');
+    rmSync(join(received, 'register.pdf'));
+    const changed = run('python3', ['check_kit.py']);
+    expect(changed.status).toBe(1);
+    expect(changed.stdout.toString()).toContain(
+      [
+        `changed since sealing: certifications/${name}.certificate.pdf`,
+        'removed since sealing: register.pdf',
+        'added since sealing: certifications/Exhibit Z.pdf.receipt.json',
+      ].join('\n'),
+    );
+    // A changed manifest no longer matches the token.
+    const manifest = join(received, 'META-INF', 'ASiCManifest.xml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('register.pdf', 'register.pdX'));
+    const forged = run('openssl', commandOf('openssl ts -verify -data META-INF/ASiCManifest.xml'));
+    expect(forged.stdout.toString()).not.toMatch(/Verification: OK/);
   }, 90_000);
 
-  it('seals certificates and the register with a document timestamp OpenSSL accepts, which one changed byte breaks', async () => {
+  it('seals a kit with one timestamp for all its files, never saves it unsealed when the authority refuses, and seals a certificate saved alone on its own', async () => {
     const { kit } = await certifiedKit();
-    const check = (pdf: Buffer, name: string) => {
-      // The PDF's own ByteRange and the token in /Contents, read as any independent checker would.
-      const text = pdf.toString('latin1');
-      const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text)!.slice(1).map(Number);
-      const [a, b, c, d] = range as [number, number, number, number];
-      expect(a).toBe(0);
-      expect(c + d).toBe(pdf.length);
-      expect(text).toMatch(/\/Type \/DocTimeStamp/);
-      expect(text).toMatch(/\/SubFilter \/ETSI\.RFC3161/);
-      writeFileSync(
-        join(ws.dir, `${name}.signed`),
-        Buffer.concat([pdf.subarray(a, b), pdf.subarray(c, c + d)]),
-      );
-      const hex = text.slice(b + 1, c - 1).replace(/(00)+$/, '');
-      writeFileSync(join(ws.dir, `${name}.tst`), Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex'));
-      return spawnSync('openssl', [
-        'ts',
-        '-verify',
-        '-data',
-        join(ws.dir, `${name}.signed`),
-        '-in',
-        join(ws.dir, `${name}.tst`),
-        '-token_in',
-        '-CAfile',
-        join(kit, 'tsa-root.pem'),
-      ]).stdout.toString();
+    const receipt = JSON.parse(
+      readFileSync(join(kit, 'certifications', `${Object.keys(DOCUMENTS)[0]}.receipt.json`), 'utf8'),
+    ) as Receipt;
+    const copies = {
+      count: 45,
+      selection: 'copies of one receipt',
+      *receipts() {
+        for (let i = 0; i < 45; i++) yield { ...receipt, file: { ...receipt.file, name: `copy ${i}.pdf` } };
+      },
     };
-    for (const file of [
-      join('certifications', `${Object.keys(DOCUMENTS)[0]}.certificate.pdf`),
-      'register.pdf',
-    ]) {
-      const pdf = readFileSync(join(kit, file));
-      expect(check(pdf, 'intact'), file).toMatch(/Verification: OK/);
-      expect(
-        execFileSync('pdftotext', [join(kit, file), '-'])
-          .toString()
-          .replace(/\s+/g, ' '),
-        file,
-      ).toMatch(/sealed|Sealed/);
-      // One byte of the visible text, changed as a forger would.
-      const changed = Buffer.from(pdf);
-      const at = changed.indexOf('/Producer');
-      changed[at + 12] = changed[at + 12]! ^ 0x01;
-      expect(check(changed, 'changed'), file).not.toMatch(/Verification: OK/);
+    // Every request the kit makes of its authority, answered with a token of its own bytes (not checked here).
+    const asked: Uint8Array[] = [];
+    const counting: DocumentTimestamper = async (bytes) => {
+      asked.push(bytes);
+      return { token: Uint8Array.of(1, 2, 3) };
+    };
+    const written = await writeKit(copies, { dir: join(ws.dir, 'sealed kit'), timestamper: counting });
+    expect(asked).toHaveLength(1);
+    expect(Buffer.from(asked[0]!).toString()).toBe(
+      readFileSync(join(ws.dir, 'sealed kit', 'META-INF', 'ASiCManifest.xml'), 'utf8'),
+    );
+    expect(written.files).toContain('META-INF/timestamp.tst');
+    // Its certificates and register say how the kit seals them, and carry no seal of their own.
+    const inKit = readFileSync(join(ws.dir, 'sealed kit', 'certifications', 'copy 0.pdf.certificate.pdf'));
+    expect(inKit.toString('latin1')).not.toContain('/DocTimeStamp');
+    expect(
+      pdfText(join(ws.dir, 'sealed kit', 'certifications', 'copy 0.pdf.certificate.pdf')).replace(
+        /\s+/g,
+        ' ',
+      ),
+    ).toMatch(/This PDF is sealed with its evidence kit, not on its own: its SHA-256 is listed in the kit’s/);
+    expect(pdfText(join(ws.dir, 'sealed kit', 'register.pdf')).replace(/\s+/g, ' ')).toMatch(
+      /Sealed with its kit/,
+    );
+
+    // An authority that refuses: the export fails saying why, and nothing of the kit is left.
+    const refusing: DocumentTimestamper = async () => ({ problem: 'The authority answered 503.' });
+    const refusedDir = join(ws.dir, 'refused kit');
+    const refusedZip = join(ws.dir, 'refused kit.zip');
+    await expect(
+      writeKit(copies, { dir: refusedDir, zip: refusedZip, timestamper: refusing }),
+    ).rejects.toThrow(
+      'The evidence kit could not be sealed: The authority answered 503. Nothing of it was kept',
+    );
+    expect(existsSync(refusedDir)).toBe(false);
+    expect(readdirSync(ws.dir).filter((file) => file.startsWith('refused kit'))).toEqual([]);
+
+    // A certificate saved on its own is sealed on its own (PAdES), checked by the README's step 9
+    // against the authority's root the kit carries; one changed byte breaks it.
+    const core = await openCore(made!.dataDir);
+    const alone = join(ws.dir, 'alone.certificate.pdf');
+    try {
+      const [row] = core.queue.rows([1]);
+      await core.exports.saveCertificate(row!.id, alone);
+    } finally {
+      await core.close();
     }
+    expect(pdfText(alone).replace(/\s+/g, ' ')).toMatch(/This PDF is sealed: an RFC 3161 document timestamp/);
+    const readme = readFileSync(join(kit, 'README.txt'), 'utf8');
+    writeFileSync(
+      join(ws.dir, 'check_pdf_seal.py'),
+      /----- check_pdf_seal.py -----\n([\s\S]*?)----- end -----/.exec(readme)![1]!,
+    );
+    const verifyArgs = readme
+      .split('\n')
+      .map((text) => text.trim())
+      .find((text) => text.startsWith('openssl ts -verify -data pdf-signed.bin'))!
+      .replace('AUTHORITY-ROOT.pem', join(kit, 'META-INF', 'timestamp-root.pem'))
+      .split(/\s+/)
+      .slice(1);
+    const byHand = (pdf: string) => {
+      const cut = spawnSync('python3', ['check_pdf_seal.py', pdf], { cwd: ws.dir });
+      return cut.status === 0
+        ? spawnSync('openssl', verifyArgs, { cwd: ws.dir }).stdout.toString()
+        : cut.stderr.toString();
+    };
+    expect(byHand(alone)).toMatch(/Verification: OK/);
+    const changed = readFileSync(alone);
+    const at = changed.indexOf('/Producer');
+    changed[at + 12] = changed[at + 12]! ^ 0x01;
+    writeFileSync(join(ws.dir, 'changed.pdf'), changed);
+    expect(byHand(join(ws.dir, 'changed.pdf'))).not.toMatch(/Verification: OK/);
   }, 90_000);
 });
+
+/** A genTime as OpenSSL prints it: "Nov  3 21:44:14 2026 GMT" (the day padded with a space). */
+function opensslTime(iso: string): string {
+  const [, day, month, year, clock] = new Date(iso).toUTCString().split(' ');
+  return `${month} ${String(Number(day)).padStart(2, ' ')} ${clock} ${year} GMT`;
+}
 
 /** The entries of a zip as Python's zipfile reads it (not our own reader), sorted. */
 function zipEntries(zip: string): string[] {

@@ -23,16 +23,16 @@ import {
   textInRuns,
   useFontFor,
 } from '../../tools/pdf/document';
-import type { DocumentTimestamper, SealNote } from '../../tools/pdf/seal';
-import { SEALED_WORDS, addSealPlaceholder, sealedPdf } from '../../tools/pdf/seal';
+import type { SealNote, Sealing } from '../../tools/pdf/seal';
+import { SEALED_WITH_KIT_WORDS, SEALED_WORDS, addSealPlaceholder, sealedPdf } from '../../tools/pdf/seal';
 import { humanSize, verificationWords } from './wording';
 
 export interface CertificateOptions extends LocalTimeOptions {
   /** The name the receipt is attached under (and saved under beside the certificate). */
   receiptName: string;
   generatedAt: Date;
-  /** Seals the PDF with a document timestamp; without it the certificate says it is not sealed. */
-  timestamper?: DocumentTimestamper;
+  /** Seals the PDF with a document timestamp, or says its kit seals it; without, it says it is not sealed. */
+  timestamper?: Sealing;
 }
 
 const LABEL_WIDTH = 132;
@@ -153,9 +153,11 @@ export async function renderCertificate(
     `With the evidence kit: open verify.html in any web browser (it works offline and sends nothing anywhere), then drop in the document and this certificate. It says whether the document is exactly the one certified, and when.`,
     `Without the kit: this PDF carries the machine-readable receipt as an attachment (${options.receiptName}; open your PDF reader’s attachments panel, or run pdfdetach -saveall on it). The receipt lists each check, and the kit’s README shows how to make them by hand with OpenSSL.`,
     `Trust the log, not this paper: compare the log key fingerprint above with the one the service publishes. Changing a single byte of the document changes its SHA-256, and the check fails.`,
-    seal.placeholder
+    seal.by === 'itself'
       ? `This PDF is sealed: ${SEALED_WORDS}`
-      : `This PDF is not sealed by a document timestamp. ${seal.words.replace(/^Not sealed: /, 'Why: ')}`,
+      : seal.by === 'kit'
+        ? `This PDF is sealed with its evidence kit, not on its own: ${SEALED_WITH_KIT_WORDS}`
+        : `This PDF is not sealed by a document timestamp. ${seal.words.replace(/^Not sealed: /, 'Why: ')}`,
   ];
   // Numbered by hand, not with pdfkit's list: each step is set in the font its own text needs.
   const width = doc.page.width - 2 * MARGIN - STEP_INDENT;

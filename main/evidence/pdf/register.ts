@@ -1,7 +1,7 @@
 import { eventAndKindInEnglish } from '../../../protocol/fact-lines';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { ProfileKind } from '../../../protocol/profiles';
-import type { DocumentTimestamper } from '../../tools/pdf/seal';
+import type { Sealing } from '../../tools/pdf/seal';
 import type { Receipt } from '../../../protocol/receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
 import { localAndUtc, localWithZone, utcPlain } from '../../../protocol/time-format';
@@ -17,7 +17,7 @@ export interface RegisterOptions extends LocalTimeOptions {
   environments: readonly ProfileKind[];
   generatedAt: Date;
   /** Seals the PDF with a document timestamp; without it the register says it is not sealed. */
-  timestamper?: DocumentTimestamper;
+  timestamper?: Sealing;
 }
 
 /** What the register shows of a receipt: kept for each while the kit is written, without its proofs. */

@@ -16,10 +16,13 @@ const BYTE_RANGE_PLACEHOLDER = 9_999_999_999;
 const PLACEHOLDER_TEXT = `/ByteRange [0 ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER}]`;
 const EMPTY_CONTENTS = Buffer.from(`<${'00'.repeat(CONTENTS_BYTES)}>`, 'latin1');
 
-/** Asks a timestamping authority for a token over these bytes; null (with why) when none was had. */
+/**
+ * Asks a timestamping authority for a token over these bytes, with the authority's certificates
+ * (base64 DER, signer first) when it is known; else why none was had.
+ */
 export type DocumentTimestamper = (
   signedBytes: Uint8Array,
-) => Promise<{ token: Uint8Array } | { problem: string }>;
+) => Promise<{ token: Uint8Array; chain?: string[] } | { problem: string }>;
 
 interface PdfInternals {
   _root: { data: Record<string, unknown> };
@@ -93,6 +96,8 @@ export async function sealPdf(
 
 /** What a PDF says of its own seal, in its footer: written before the seal exists, so rendered twice if it fails. */
 export interface SealNote {
+  /** Sealed on its own (a document timestamp), with its kit (the kit's one timestamp), or not at all. */
+  by: 'itself' | 'kit' | 'none';
   placeholder: boolean;
   words: string;
 }
@@ -100,20 +105,31 @@ export interface SealNote {
 export const SEALED_WORDS =
   'an RFC 3161 document timestamp covers every byte of it. Your PDF reader’s signature panel shows the seal, and a single changed byte breaks it.';
 
+export const SEALED_WITH_KIT_WORDS =
+  'its SHA-256 is listed in the kit’s META-INF/ASiCManifest.xml, which the kit’s one RFC 3161 timestamp (META-INF/timestamp.tst) covers; a single changed byte breaks it. The kit’s README shows how to check it. Taken out of the kit, this PDF carries no seal of its own.';
+
+/** A PDF inside a kit that is sealed whole: it asks for no timestamp of its own. */
+export const SEALED_WITH_ITS_KIT = 'kit';
+
+/** How a PDF is sealed: by a document timestamp of its own, or as one file of a kit sealed whole. */
+export type Sealing = DocumentTimestamper | typeof SEALED_WITH_ITS_KIT;
+
 /**
  * A PDF sealed when an authority gives a token, else the same PDF unsealed and saying why. Never a
- * PDF with an empty or broken seal.
+ * PDF with an empty or broken seal. A PDF of a sealed kit says how its kit seals it.
  */
 export async function sealedPdf(
   render: (note: SealNote) => Promise<Buffer>,
-  timestamper: DocumentTimestamper | undefined,
+  sealing: Sealing | undefined,
 ): Promise<Buffer> {
-  if (!timestamper)
-    return render({ placeholder: false, words: 'Not sealed: no timestamping authority is set.' });
+  if (sealing === SEALED_WITH_ITS_KIT)
+    return render({ by: 'kit', placeholder: false, words: `Sealed with its kit: ${SEALED_WITH_KIT_WORDS}` });
+  if (!sealing)
+    return render({ by: 'none', placeholder: false, words: 'Not sealed: no timestamping authority is set.' });
   const result = await sealPdf(
-    await render({ placeholder: true, words: `Sealed: ${SEALED_WORDS}` }),
-    timestamper,
+    await render({ by: 'itself', placeholder: true, words: `Sealed: ${SEALED_WORDS}` }),
+    sealing,
   );
   if ('sealed' in result) return result.sealed;
-  return render({ placeholder: false, words: `Not sealed: ${result.problem}` });
+  return render({ by: 'none', placeholder: false, words: `Not sealed: ${result.problem}` });
 }

@@ -1,5 +1,5 @@
 import { turnTaker } from '../event-loop-turns';
-import type { DocumentTimestamper, SealNote } from './seal';
+import type { SealNote, Sealing } from './seal';
 import { addSealPlaceholder, sealedPdf } from './seal';
 import type { Pdf } from './document';
 import {
@@ -38,7 +38,7 @@ export interface TableDocument<T> {
   empty: string;
   isDemo(row: T): boolean;
   generatedAt: Date;
-  timestamper?: DocumentTimestamper;
+  timestamper?: Sealing;
 }
 
 // Read at arm's length on paper: 8 pt, the size of a contract's footnotes.
