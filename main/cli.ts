@@ -140,12 +140,23 @@ function errorCodeOf(error: unknown, exitCode: number): string {
   return exitCode === EXIT.usage ? 'usage' : 'internal_error';
 }
 
+let pipesWatched = false;
+
 /**
  * One command line (the arguments after the program's name), everything printed; resolves with
  * the exit code, or undefined when the command runs on (the sandbox). The package's `evidence-desk`
  * (cli-entry.ts) and the installed app's `--cli` both run it.
  */
 export function runCommandLine(argv: string[]): Promise<number | undefined> {
+  // A reader that stops early (| head) closes the pipe: what is left to print has nobody to read it.
+  // The command ends as Unix tools do on SIGPIPE (128 + 13), so a script never takes it for a pass.
+  if (!pipesWatched)
+    for (const stream of [process.stdout, process.stderr])
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(141);
+        throw error;
+      });
+  pipesWatched = true;
   return main(argv).then(
     (code) => code,
     (error: unknown) => {

@@ -40,6 +40,8 @@ export const LIMITS = {
   loadFileLineBytes: 1 * MiB,
   /** Fields in a line of a load file (genuine: 10–60). */
   loadFileFields: 1_000,
+  /** One of a kit's seal files: its manifest (genuine: about 230 bytes a file of the kit), token or certificates. */
+  kitSealPartBytes: 512 * MiB,
   /** Folders inside one another in a production or a kit (genuine: under 20). */
   pathDepth: 128,
 } as const;
@@ -76,6 +78,7 @@ export const BOUND_WORDS: Record<Bound, string> = {
   pdfAttachments: `a certificate PDF may carry at most ${LIMITS.pdfAttachments} attached files; this one carries more`,
   loadFileLineBytes: `a line of a load file or register is read only up to ${byteSize(LIMITS.loadFileLineBytes)}; this one is longer`,
   loadFileFields: `a line of a load file may have at most ${number(LIMITS.loadFileFields)} fields; this one has more`,
+  kitSealPartBytes: `a kit's seal file (its manifest, token or certificates) is read only up to ${byteSize(LIMITS.kitSealPartBytes)}; this one is larger`,
   pathDepth: `folders are opened at most ${LIMITS.pathDepth} levels deep; this one lies deeper`,
 };
 

@@ -2,6 +2,7 @@ import { en } from './locales/en';
 import type { Language } from './locales/languages';
 import { plainT } from './locales/plain';
 import type { Said } from './said';
+import { fingerprintInGroups } from './fingerprint-groups';
 
 /**
  * Verifying a whole set of documents (a production, a data room) against a reference: a kit, a
@@ -29,6 +30,54 @@ export type ReferenceKind = 'kit' | 'register' | 'load-file' | 'this-computer';
 export interface Fingerprints {
   logKeys: string[];
   tsaRoots: string[];
+}
+
+/**
+ * What a kit's seal says (an ASiC-E container: one RFC 3161 token over META-INF/ASiCManifest.xml,
+ * which lists every file's SHA-256). `sealed` names the files that no longer match, if any.
+ */
+export type KitSeal =
+  | { state: 'unsealed' }
+  | { state: 'broken'; why: string }
+  | { state: 'untrusted'; authority: string; rootFingerprint: string }
+  | {
+      state: 'sealed';
+      authority: string;
+      genTime: string;
+      files: number;
+      changed: string[];
+      added: string[];
+      removed: string[];
+    };
+
+/** How many things the seal finds wrong: each file that no longer matches, or the seal itself. */
+export function sealProblems(seal: KitSeal | undefined): number {
+  if (seal?.state === 'broken') return 1;
+  if (seal?.state !== 'sealed') return 0;
+  return seal.changed.length + seal.added.length + seal.removed.length;
+}
+
+/** The seal in a reader's language: a sentence, then a line per file that no longer matches. */
+export function kitSealLines(language: Language, seal: KitSeal, when: (iso: string) => string): string[] {
+  const t = plainT(language, 'cli');
+  if (seal.state === 'unsealed') return [t('sets.seal.unsealed')];
+  if (seal.state === 'broken') return [t('sets.seal.broken', { why: seal.why })];
+  if (seal.state === 'untrusted')
+    return [
+      t('sets.seal.untrusted', {
+        authority: seal.authority,
+        fingerprint: fingerprintInGroups(seal.rootFingerprint),
+      }),
+    ];
+  const count = sealProblems(seal);
+  const said = { authority: seal.authority, when: when(seal.genTime), files: seal.files, count };
+  if (count === 0) return [t('sets.seal.sealed', said)];
+  return [
+    t('sets.seal.changed', said),
+    ...seal.changed.map((file) => t('sets.seal.changedFile', { file })),
+    ...seal.added.map((file) => t('sets.seal.addedFile', { file })),
+    ...seal.removed.map((file) => t('sets.seal.removedFile', { file })),
+  ];
 }
 
 /** What a reference knows of one certification, and who vouches for it. */
@@ -99,6 +148,8 @@ export interface SetReport {
     untrusted: Fingerprints;
     /** The keys and roots trusted because the person checking chose to trust the kit's (`--trust-kit`). */
     trustedFromKit: Fingerprints;
+    /** A kit's seal, as checked; none for other references. */
+    seal?: KitSeal;
   };
   roots: string[];
   results: SetLines;

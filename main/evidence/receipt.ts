@@ -28,6 +28,7 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   const signed = loggedTimes(evidence);
   // DEMO when the profile is a sandbox, or when the log signed that it is one (whatever the profile says).
   const demo = context.environment.demo || signedBySandbox(evidence);
+  const timestamp = receiptTimestamp(row, context.timestamp);
   return {
     format: RECEIPT_FORMAT,
     demo,
@@ -76,8 +77,8 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
             public_key: context.logPublicKey,
             fingerprint: logKeyFingerprint(context.logPublicKey),
           },
-    timestamp: receiptTimestamp(row, context.timestamp),
-    how_to_verify: verifiable ? HOW_TO_VERIFY : [],
+    timestamp,
+    how_to_verify: verifiable ? [...HOW_TO_VERIFY, ...(timestamp ? HOW_TO_VERIFY_TIME : [])] : [],
   };
 }
 
@@ -111,4 +112,11 @@ const HOW_TO_VERIFY = [
   'Check that evidence.signed_tree_head names the same tree_size and root_hash, and that log_key.fingerprint = SHA-256 of the base64-decoded log_key.public_key (and equals evidence.log_key_id when present).',
   'Verify the Ed25519 signature evidence.signed_tree_head.signature over 0x00 ‖ 0x01 ‖ uint64 timestamp ‖ uint64 tree_size ‖ root (RFC 6962 §3.5) with log_key.public_key.',
   'Compare log_key.fingerprint with the fingerprint the service publishes: a matching key means the log, not this receipt, vouches for the certification.',
+];
+
+/** The independent time's steps (RFC 3161), for a receipt that carries a timestamp. */
+const HOW_TO_VERIFY_TIME = [
+  'Fold timestamp.path from SHA-256(0x00 ‖ document’s SHA-256) upwards (each step SHA-256(0x01 ‖ left ‖ right), the sibling on its side) and compare the result with timestamp.root.',
+  'Check timestamp.token (base64, an RFC 3161 TimeStampToken) over timestamp.root with the authority’s certificates in timestamp.chain: openssl ts -verify -data ROOT.bin -in TOKEN.tsr -token_in -CAfile ROOT.pem -untrusted CHAIN.pem answers "Verification: OK".',
+  'Compare the fingerprint of the last certificate in timestamp.chain (SHA-256 of its DER) with the one the authority publishes; the token’s genTime is timestamp.gen_time.',
 ];

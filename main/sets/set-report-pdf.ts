@@ -1,5 +1,5 @@
 import type { Fingerprints, SetReport, SetResult } from '../../protocol/sets';
-import { SET_VERDICT_WORDS, setOutcome, setSummaryIn } from '../../protocol/sets';
+import { SET_VERDICT_WORDS, kitSealLines, setOutcome, setSummaryIn } from '../../protocol/sets';
 import { fingerprintInGroups } from '../../protocol/fingerprint-groups';
 import { en } from '../../protocol/locales/en';
 import { inEnglish } from '../../protocol/locales';
@@ -75,6 +75,9 @@ export function setReportPdf(
     intro: `${against}. The set: ${report.roots.join(', ')}. Made ${localAndUtc(options.generatedAt.getTime(), options)}. A certification’s time is given only where its log signed it; a register or load file is not signed.`,
     lead: [
       ...(summary.demo ? [words.demo] : []),
+      ...(report.reference.seal
+        ? kitSealLines('en', report.reference.seal, (iso) => localAndUtc(Date.parse(iso), options))
+        : []),
       counts,
       ...(outcome === 'untrusted'
         ? []

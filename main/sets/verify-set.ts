@@ -198,6 +198,7 @@ async function checkSet(
       problems: reference.problems,
       untrusted: reference.untrusted,
       trustedFromKit: reference.trustedFromKit,
+      ...(reference.seal ? { seal: reference.seal } : {}),
     },
     roots: paths.map((path) => resolve(path)),
     results: lines,

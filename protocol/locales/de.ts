@@ -666,6 +666,7 @@ export const de: Catalogue = {
       zipEntries: `das Zip eines Nachweispakets darf höchstens ${number(LIMITS.zipEntries)} Dateien enthalten; dieses enthält mehr`,
       zipExpandedBytes: `die Belege im Zip eines Nachweispakets dürfen entpackt zusammen höchstens ${size(LIMITS.zipExpandedBytes)} groß sein; diese sind größer`,
       zipEntryRatio: `das Zip eines Nachweispakets darf beim Entpacken höchstens auf das ${LIMITS.zipEntryRatio}-Fache anwachsen, Datei für Datei und insgesamt; dieses wächst stärker (Merkmal einer Zip-Bombe)`,
+      kitSealPartBytes: `eine Siegeldatei eines Nachweispakets (Manifest, Zeitstempel oder Zertifikate) wird nur bis zu ${size(LIMITS.kitSealPartBytes)} gelesen; diese ist größer`,
       pdfBytes: `ein Zertifikat-PDF wird nur bis zu ${size(LIMITS.pdfBytes)} gelesen; dieses ist größer`,
       pdfObjects: `ein Zertifikat-PDF darf höchstens ${number(LIMITS.pdfObjects)} Objekte enthalten; dieses enthält mehr`,
       pdfRevisions: `ein Zertifikat-PDF darf höchstens ${LIMITS.pdfRevisions} Revisionen (Änderungsstände) haben; dieses hat mehr`,
@@ -1084,6 +1085,21 @@ export const de: Catalogue = {
       tsaRoot: '  Wurzelzertifikat des Zeitstempeldienstes  {{fingerprint}}',
       demo: 'DEMO: Zertifizierungen dieser Referenz wurden in einer Sandbox erstellt. Die Kryptografie ist echt, die Zertifizierungen haben aber keinen Beweiswert.',
       referenceProblem: 'In der Referenz, nicht verwendet: {{where}}: {{why}}',
+      seal: {
+        sealed:
+          'Das Nachweispaket ist versiegelt: Alle {{files}} Dateien sind so, wie sie am {{when}} waren (RFC-3161-Zeitstempel von {{authority}}).',
+        changed:
+          'Das Nachweispaket wurde nach dem Versiegeln am {{when}} verändert (RFC-3161-Zeitstempel von {{authority}}): {{count}} seiner Dateien passen nicht mehr zum Siegel. Verlassen Sie sich nicht auf sie.',
+        changedFile: '  seit dem Versiegeln verändert:   {{file}}',
+        addedFile: '  seit dem Versiegeln hinzugefügt: {{file}}',
+        removedFile: '  seit dem Versiegeln entfernt:    {{file}}',
+        untrusted:
+          'Das Nachweispaket ist von einem Zeitstempeldienst versiegelt, dem Sie nicht vertrauen ({{authority}}): Auf sein Siegel wurde nicht gebaut. Vergleichen Sie den Fingerabdruck seiner Wurzel (META-INF/timestamp-root.pem), {{fingerprint}}, mit dem, den der Dienst veröffentlicht; stimmen sie überein, vertrauen Sie den Schlüsseln des Pakets und prüfen Sie erneut.',
+        broken:
+          'Das Siegel des Nachweispakets hält nicht ({{why}}): Seine Dateien können seit dem Erstellen verändert worden sein. Verlassen Sie sich auf nichts darin außer auf die Belege, die sich jeweils selbst beweisen.',
+        unsealed:
+          'Das Nachweispaket ist nicht als Ganzes versiegelt: Nur seine Belege wurden geprüft, jeder für sich.',
+      },
       signed: 'Zertifizierung {{id}}, signiert {{when}}',
       notSigned:
         'nach Inhalt gefunden; keine signierte Zeit (die Referenz ist nicht signiert, und dieser Computer hat keine Zertifizierung davon)',

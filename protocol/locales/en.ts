@@ -1027,6 +1027,20 @@ export const en = {
       tsaRoot: '  timestamping authority’s root  {{fingerprint}}',
       demo: 'DEMO: certifications of this reference were made on a sandbox. Their cryptography is real, but they carry no legal weight.',
       referenceProblem: 'In the reference, not used: {{where}}: {{why}}',
+      seal: {
+        sealed:
+          'The kit is sealed: all {{files}} of its files are as they were on {{when}} (RFC 3161 timestamp by {{authority}}).',
+        changed:
+          'The kit was changed after it was sealed on {{when}} (RFC 3161 timestamp by {{authority}}): {{count}} of its files no longer match its seal. Do not rely on them.',
+        changedFile: '  changed since sealing:  {{file}}',
+        addedFile: '  added since sealing:    {{file}}',
+        removedFile: '  removed since sealing:  {{file}}',
+        untrusted:
+          'The kit is sealed by an authority you have not trusted ({{authority}}): its seal was not relied on. Compare the fingerprint of its root (META-INF/timestamp-root.pem), {{fingerprint}}, with the one the authority publishes; if they match, trust the kit’s keys and check again.',
+        broken:
+          'The kit’s seal does not hold ({{why}}): its files may have been changed since it was made. Rely on nothing in it but its receipts, which each prove themselves.',
+        unsealed: 'The kit is not sealed as a whole: only its receipts were checked, each on its own.',
+      },
       signed: 'certification {{id}}, signed {{when}}',
       notSigned:
         'matched by content; no signed time (the reference is not signed, and this computer holds no certification of it)',

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { queuedRows, workspace } from '../support/core';
 import { openStore } from '../../main/store';
-import { profileSetArgs, runCli, runCliWith } from '../support/cli';
+import { CLI, profileSetArgs, runCli, runCliWith } from '../support/cli';
 import { englishOn } from '../support/english-leaks';
 import { sha256Hex, startTestSandbox } from '../support/sandbox';
 
@@ -178,6 +178,17 @@ describe('evidence-desk CLI', () => {
       code: 2,
       stderr: expect.stringMatching(/--state takes one of/),
     });
+  });
+
+  it('ends quietly with exit 141 when whoever reads its output stops early (| head), never with a stack trace', async () => {
+    const child = spawn(process.execPath, [...CLI, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader goes before the first line is written, as `| head -0` does.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 
   it('detects a queue damaged in the middle before anything writes to it, in every command', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -346,7 +346,7 @@ describe('verify.html, opened from the kit', () => {
     expect(requests).toEqual([]);
   });
 
-  it('checks a whole production folder against the kit folder, one verdict per document', async () => {
+  it("checks a whole production folder against the kit folder, one verdict per document, and the kit's seal", async () => {
     const production = join(ws.dir, 'production');
     mkdirSync(production);
     for (const name of ['Exhibit A.pdf', 'Exhibit C.pdf'])
@@ -370,6 +370,10 @@ describe('verify.html, opened from the kit', () => {
       .toMatch(
         /^Not passed: see the lines below 4 documents: 0 verified, 2 certified under a key not trusted, 1 changed, 0 renamed, 1 not certified.* 2 certified, but signed by a key you have not trusted: compare the fingerprints .*DEMO: certifications of this reference were made on a sandbox/,
       );
+    // The kit's seal, by an authority not trusted until the fingerprints are compared: not relied on.
+    expect(await page.locator('#set-result').textContent()).toContain(
+      'The kit is sealed by an authority you have not trusted (DEMO Evidence Sandbox Timestamping Authority)',
+    );
     await page.locator('#trust-kit').scrollIntoViewIfNeeded();
     if (SCREENSHOTS_WANTED)
       await page.screenshot({ path: join(SCREENSHOTS, 'verify-html-set-untrusted.png'), fullPage: true });
@@ -384,6 +388,9 @@ describe('verify.html, opened from the kit', () => {
       .toMatch(
         /^Not passed: see the lines below 4 documents: 2 verified, 1 changed, 0 renamed, 1 not certified.*DEMO: certifications of this reference were made on a sandbox/,
       );
+    expect(await page.locator('#set-result').textContent()).toMatch(
+      /The kit is sealed: all 11 of its files are as they were on .* \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)/,
+    );
     const rows = await page
       .locator('#set-table tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-verdict')]));
@@ -409,12 +416,26 @@ describe('verify.html, opened from the kit', () => {
     await filters.getByRole('button', { name: 'All (4)' }).click();
     expect(await page.locator('#set-table tbody tr:visible').count()).toBe(4);
     expect(requests).toEqual([]);
+    // A kit whose README was changed after sealing: the page names it, and the set does not pass.
+    const tampered = join(ws.dir, 'tampered kit');
+    cpSync(kit, tampered, { recursive: true });
+    writeFileSync(
+      join(tampered, 'README.txt'),
+      `${readFileSync(join(tampered, 'README.txt'), 'utf8')}\nTrust us.\n`,
+    );
+    await page.locator('#set-kit').setInputFiles(tampered);
+    await expect
+      .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
+      .toMatch(
+        /The kit was changed after it was sealed on .*: 1 of its files no longer match its seal\. Do not rely on them\. changed since sealing: +README\.txt/,
+      );
+    await page.locator('#set-kit').setInputFiles(kit);
     await screenshotVariants(page, 'verify-html-set', {
       fullPage: true,
       before: () => page.locator('#set-title').scrollIntoViewIfNeeded(),
     });
     expect(await accessibilityViolations(page)).toEqual([]);
-  });
+  }, 60_000);
 
   it('shows a large production as the first 500 lines of each verdict, with every verdict in view and the counts of all', async () => {
     const production = join(ws.dir, 'large production');

@@ -117,6 +117,8 @@ describe('verifying a set in the app', () => {
     expect(said).toMatch(/Log key: [0-9A-F]{4}( [0-9A-F]{4}){15}/);
     expect(said).toContain('DEMO');
     expect(said).not.toMatch(/Not certified|nothing was checked/i);
+    // Its seal too rests on an authority not trusted here: named, not relied on.
+    expect(said).toContain('The kit is sealed by an authority you have not trusted');
     await screenshotVariants(page, 'screen-verify-set-untrusted');
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'They match: check again, trusting this kit’s keys' }).click();
@@ -124,5 +126,9 @@ describe('verifying a set in the app', () => {
       .poll(() => verdict.textContent(), { timeout: 20_000 })
       .toMatch(/^Passed: everything in the reference was found and verified/);
     expect(await verdict.textContent()).toContain('Checked trusting this kit’s keys, as you chose.');
+    expect(await verdict.textContent()).toMatch(
+      /The kit is sealed: all \d+ of its files are as they were on /,
+    );
+    await screenshotVariants(page, 'screen-verify-set-sealed');
   }, 90_000);
 });

@@ -443,6 +443,10 @@ describe('the evidence kit', () => {
     const name = Object.keys(DOCUMENTS)[1]!;
     const receiptPath = join('certifications', `${name}.receipt.json`);
     const receipt = JSON.parse(readFileSync(join(received, receiptPath), 'utf8')) as Receipt;
+    // The receipt lists the timestamp's steps too, beside the log's.
+    expect(receipt.how_to_verify.join('\n')).toMatch(
+      /timestamp\.path[\s\S]*openssl ts -verify[\s\S]*timestamp\.chain/,
+    );
 
     scriptOf('check_receipt.py');
     const step3 = run('python3', ['check_receipt.py', receiptPath, docs[1]!]);

@@ -1,7 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
@@ -423,6 +433,10 @@ describe('verifying a set', () => {
     expect(untrusted.stdout).toMatch(
       /^NOT PASSED YET: 5 certified, but signed by a key you have not trusted\./m,
     );
+    // The kit's seal, by an authority not trusted here either: named, not relied on.
+    expect(untrusted.stdout).toMatch(
+      /^The kit is sealed by an authority you have not trusted \(DEMO Evidence Sandbox Timestamping Authority\): its seal was not relied on\./m,
+    );
     expect(untrusted.stdout).toContain(`log key                        ${grouped(logKey)}`);
     expect(untrusted.stdout).toMatch(/timestamping authority’s root {2}[0-9A-F]{4}( [0-9A-F]{4}){15}$/m);
     expect(untrusted.stdout).toContain(
@@ -434,6 +448,7 @@ describe('verifying a set', () => {
     expect(paper).toContain('NOT PASSED YET: 5 certified, but signed by a key you have not trusted');
     expect(paper).toContain(`Log key: ${grouped(logKey)}`);
     expect(paper).toContain('DEMO — no legal weight');
+    expect(paper).toContain('The kit is sealed by an authority you have not trusted');
     // Looked at, as the other side reads it.
     mkdirSync(PDF_PICTURES, { recursive: true });
     execFileSync('pdftoppm', [
@@ -465,6 +480,9 @@ describe('verifying a set', () => {
     for (const against of [kit, zip]) {
       const trusting = await runCli(theirs, ['verify', production, '--against', against, '--trust-kit']);
       expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
+      expect(trusting.stdout).toMatch(
+        /^The kit is sealed: all 15 of its files are as they were on \d{4}-\d\d-\d\dT[\d:.]+Z \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)\.$/m,
+      );
       expect(trusting.stdout).toContain('Trusting this kit’s keys, as asked (--trust-kit):');
       expect(trusting.stdout).toContain(grouped(logKey));
       expect(trusting.stdout).toMatch(/^DEMO: /m);
@@ -484,6 +502,67 @@ describe('verifying a set', () => {
     expect(given.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
     expect(given.code).toBe(0);
     expect(existsSync(theirs) ? readdirSync(theirs) : []).toEqual([]);
+  }, 60_000);
+
+  it('names each file of a kit changed, added or removed since it was sealed, and fails; a forged manifest breaks the seal', async () => {
+    const theirs = join(ws.dir, 'other-side-tampered');
+    const tampered = join(ws.dir, 'tampered kit');
+    cpSync(kit, tampered, { recursive: true });
+    const register = readFileSync(join(tampered, 'register.pdf'));
+    register[register.length - 30] = register[register.length - 30]! ^ 0x01;
+    writeFileSync(join(tampered, 'register.pdf'), register);
+    const [certificate] = readdirSync(join(tampered, 'certifications'))
+      .filter((name) => name.endsWith('.certificate.pdf'))
+      .sort();
+    rmSync(join(tampered, 'certifications', certificate!));
+    writeFileSync(
+      join(tampered, 'certifications', 'Exhibit Z.pdf.certificate.pdf'),
+      'a certificate slipped in',
+    );
+    const run = await runCli(theirs, ['verify', production, '--against', tampered, '--trust-kit']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^The kit was changed after it was sealed on .*: 3 of its files no longer match its seal\. Do not rely on them\.$/m,
+    );
+    expect(run.stdout).toContain(
+      [
+        '  changed since sealing:  register.pdf',
+        '  added since sealing:    certifications/Exhibit Z.pdf.certificate.pdf',
+        `  removed since sealing:  certifications/${certificate}`,
+      ].join('\n'),
+    );
+    // Every document still verifies by its own receipt; the set does not pass while its kit was changed.
+    expect(run.stdout).toMatch(/^NOT PASSED: see the lines above\.$/m);
+    const json = JSON.parse(
+      (await runCli(theirs, ['verify', production, '--against', tampered, '--trust-kit', '--json'])).stdout,
+    ) as {
+      reference: { seal: { state: string; changed: string[]; added: string[]; removed: string[] } };
+    };
+    expect(json.reference.seal).toMatchObject({
+      state: 'sealed',
+      changed: ['register.pdf'],
+      added: ['certifications/Exhibit Z.pdf.certificate.pdf'],
+      removed: [`certifications/${certificate}`],
+    });
+    // A manifest edited to match: its token no longer covers it.
+    const manifest = join(tampered, 'META-INF', 'ASiCManifest.xml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('register.pdf', 'register.pdX'));
+    const forged = await runCli(theirs, ['verify', production, '--against', tampered, '--trust-kit']);
+    expect(forged.stdout).toMatch(
+      /^The kit’s seal does not hold \(.+\): its files may have been changed since it was made\./m,
+    );
+    expect(forged.code).toBe(1);
+    // A zip given one more file after sealing, as Python's zipfile appends it.
+    const zip = join(ws.dir, 'tampered kit.zip');
+    copyFileSync(join(ws.dir, 'kit.zip'), zip);
+    execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "a").writestr("extra.txt", "added")',
+      zip,
+    ]);
+    const zipped = await runCli(theirs, ['verify', production, '--against', zip, '--trust-kit']);
+    expect(zipped.stdout).toMatch(/^ {2}added since sealing: {4}extra\.txt$/m);
+    expect(zipped.code).toBe(1);
   }, 60_000);
 
   it('reads files whose names are not UTF-8 when a large set keeps its waiting files on disk', async () => {

@@ -9,8 +9,11 @@ import {
   SET_VERDICT_WORDS,
   linesShown,
   setOutcome,
+  kitSealLines,
   setSummaryIn,
 } from '../../protocol/sets';
+import { KitSealReader } from '../sets/kit-seal';
+import { localWithZone } from '../../protocol/time-format';
 import { matchSet, summarise } from '../sets/match-set';
 import type { ReadDocument } from '../sets/match-set';
 import type { Reference, ReferenceEntry } from '../sets/reference';
@@ -38,23 +41,34 @@ export const chosenFile = (file: File): ChosenFile => ({
   path: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name,
 });
 
-/** The kit's receipts that hold, as a reference; each that does not is reported on its own. */
+/**
+ * The kit's receipts that hold, as a reference; each that does not is reported on its own. Every
+ * file of the kit is hashed for its seal.
+ */
 async function kitReference(files: ChosenFile[], trust: Trust): Promise<Reference> {
   const entries: ReferenceEntry[] = [];
   // The kit's keys are in `trust` only when the person ticked "They match" (docs/evidence.md).
   const kit = kitReader(trust, { trustKit: false }, (entry) => entries.push(entry));
-  for (const { file, path: where } of files.filter((candidate) => RECEIPT.test(candidate.path)))
-    // A file larger than any receipt is refused by its size, unread (docs/security.md).
-    await kit.take({
-      where,
-      bytes: new Uint8Array(await file.slice(0, LIMITS.receiptBytes + 1).arrayBuffer()),
-    });
+  const seal = new KitSealReader();
+  for (const { file, path: where } of files) {
+    // The folder chosen is the kit: its own name is not part of the paths its seal lists.
+    const inKit = where.split('/').slice(1).join('/') || file.name;
+    if (RECEIPT.test(where) || KitSealReader.wantsBytes(inKit)) {
+      // A file larger than its bound is refused by its size, unread (docs/security.md).
+      const bound = RECEIPT.test(where) ? LIMITS.receiptBytes : LIMITS.kitSealPartBytes;
+      const bytes = new Uint8Array(await file.slice(0, bound + 1).arrayBuffer());
+      seal.file(inKit, file.size > bound ? await sha256Of(file, () => {}) : bytesToHex(sha256(bytes)));
+      if (KitSealReader.wantsBytes(inKit)) seal.part(inKit, bytes);
+      if (RECEIPT.test(where)) await kit.take({ where, bytes });
+    } else seal.file(inKit, await sha256Of(file, () => {}));
+  }
   return {
     kind: 'kit',
     source: null,
     entries: await entriesInMemory(entries, false),
     digests: [],
     ...kit.finish(),
+    seal: await seal.check(trust, { trustKit: false }),
   };
 }
 
@@ -122,7 +136,11 @@ export async function checkProduction(
   const problems = reference.problems.map(
     (problem) => ` ${filled(w.notUsedFromKit, { where: problem.where, why: say(problem.why) })}`,
   );
-  const text = `${setSummaryIn(language, summary)}${untrusted}${problems.join('')}`;
+  const when = (iso: string) => `${localWithZone(Date.parse(iso), { locale: language })} — ${iso}`;
+  const sealed = reference.seal
+    ? kitSealLines(language, reference.seal, when).map((line) => ` ${line.trim()}`)
+    : [];
+  const text = `${setSummaryIn(language, summary)}${untrusted}${problems.join('')}${sealed.join('')}`;
   view.result(
     outcome === 'passed' ? 'verified' : outcome === 'untrusted' ? 'warning' : 'failed',
     language === 'en' ? SET_HEADLINES[outcome] : plainT(language, 'app')(APP_HEADLINES[outcome]),

@@ -1,5 +1,5 @@
 import type { SetResult, SetSummary, SetVerdict } from '../../protocol/sets';
-import { SET_VERDICTS, noVerdictsYet } from '../../protocol/sets';
+import { SET_VERDICTS, noVerdictsYet, sealProblems } from '../../protocol/sets';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import type { Digest, KeptEntry, Reference } from './reference';
@@ -111,13 +111,14 @@ export function summarise(results: readonly SetResult[], reference: Reference): 
 /** summarise, from the counts per verdict. */
 export function summaryOf(counts: Record<SetVerdict, number>, reference: Reference): SetSummary {
   const documents = SET_VERDICTS.reduce((sum, verdict) => sum + counts[verdict], 0) - counts.missing;
-  const passed =
-    documents > 0 && counts.verified === documents && counts.missing === 0 && reference.problems.length === 0;
+  // A kit changed after it was sealed, or whose seal does not hold, fails like a receipt that does not.
+  const problems = reference.problems.length + sealProblems(reference.seal);
+  const passed = documents > 0 && counts.verified === documents && counts.missing === 0 && problems === 0;
   return {
     counts,
     documents,
     referenceEntries: reference.entries.size,
-    referenceProblems: reference.problems.length,
+    referenceProblems: problems,
     passed,
     demo: reference.demo,
   };

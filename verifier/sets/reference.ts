@@ -1,5 +1,5 @@
 import type { Said } from '../../protocol/said';
-import type { Fingerprints, ReferenceKind, SetCertification } from '../../protocol/sets';
+import type { Fingerprints, KitSeal, ReferenceKind, SetCertification } from '../../protocol/sets';
 
 /** The digests a reference may hold for a document: ours (SHA-256), or a load file's (MD5, SHA-1). */
 export type Digest = 'sha256' | 'md5' | 'sha1';
@@ -66,6 +66,8 @@ export interface Reference {
   untrusted: Fingerprints;
   /** The kit's keys and roots, trusted because the person checking chose to (see docs/evidence.md). */
   trustedFromKit: Fingerprints;
+  /** A kit's seal, as checked; none for other references. */
+  seal?: KitSeal;
 }
 
 /** No fingerprints: a reference nobody signed, or one whose keys were all trusted already. */

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Fingerprints, SetProgress, SetReport, SetResult, SetVerdict } from '../../../protocol/sets';
-import { SET_VERDICTS, setOutcome, setSummaryIn } from '../../../protocol/sets';
+import { SET_VERDICTS, kitSealLines, setOutcome, setSummaryIn } from '../../../protocol/sets';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import type { ReferenceChoice } from '../../sets/set-verification';
 import { setReportJson } from '../../sets/set-report';
@@ -53,6 +53,9 @@ export async function verifySetCommand(
 function* reportText(report: SetReport): Generator<string> {
   const { summary, reference } = report;
   yield words(`sets.against.${reference.kind}`, { source: printable(reference.source ?? '') });
+  // The exact time signed, as the lines below give theirs.
+  if (reference.seal)
+    for (const line of kitSealLines(language, reference.seal, (iso) => iso)) yield printable(line);
   if (hasAny(reference.trustedFromKit)) {
     yield words('sets.trustedFromKit');
     yield* fingerprintLines(reference.trustedFromKit);

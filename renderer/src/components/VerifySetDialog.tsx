@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Fingerprints as FingerprintSet, SetOutcome, SetReportView } from '../../../protocol/sets';
-import { setOutcome } from '../../../protocol/sets';
+import { kitSealLines, sealProblems, setOutcome } from '../../../protocol/sets';
+import type { Language } from '../../../protocol/locales/languages';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { messageOf } from '../bridge';
 import { pathForFile, saveSetReport, verifySet } from '../calls/verify';
@@ -69,7 +70,7 @@ function Fingerprints({ of }: { of: FingerprintSet }) {
  * per document (filtered by verdict), and "Save report…". Nothing leaves this computer.
  */
 export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClose(): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const say = useSay();
   const format = useFormat();
   const [paths, setPaths] = useState<string[]>([]);
@@ -208,6 +209,15 @@ export function VerifySetDialog({ dropped, onClose }: { dropped: string[]; onClo
             <p>
               {t(`verifySet.against.${report.reference.kind}`, { source: report.reference.source ?? '' })}
             </p>
+            {report.reference.seal && (
+              <div className={sealProblems(report.reference.seal) ? 'kit-seal demo-mark' : 'kit-seal'}>
+                {kitSealLines(i18n.language as Language, report.reference.seal, (iso) =>
+                  format.long(Date.parse(iso)),
+                ).map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+              </div>
+            )}
             {summary.counts.untrusted > 0 && (
               <div className="untrusted-keys">
                 <p>{t('verifySet.untrusted', { count: summary.counts.untrusted })}</p>
