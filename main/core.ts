@@ -33,6 +33,7 @@ import { Verification, trustIn } from './evidence/verification';
 import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
+import { AuthorityPace } from './timestamps/authority-pace';
 import type { Batch } from '../protocol/certification-request';
 import type { SetProgress } from '../protocol/sets';
 import { WatchedFolders } from './watch/watched-folders';
@@ -96,7 +97,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       trustedByPolicy: () => this.itPolicy.trusted,
     });
+    // One pace per authority for everything this process asks of it: batch tokens and export seals.
+    const pace = new AuthorityPace();
     this.timestamps = new TimestampEngine({
+      pace,
       batches: store.timestamps,
       authorityFor: (id) => this.connections.authorityFor(id),
       fetchFor: (id) => this.connections.fetchFor(id),
@@ -114,6 +118,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
+      pace,
     });
     const trust = () => trustIn(store);
     this.verification = new Verification({

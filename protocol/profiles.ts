@@ -66,19 +66,28 @@ export const tsaSettingsSchema = z.object({
       (value) => pemCertificates(value).length > 0,
       'must hold the authority’s root certificate as PEM (-----BEGIN CERTIFICATE-----)',
     ),
+  /** The least time between two requests the authority asks for: it blocks or bills a desk that asks faster. */
+  minIntervalSeconds: z
+    .number()
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 or more')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .optional(),
 });
 export type TsaSettings = z.infer<typeof tsaSettingsSchema>;
 
 /**
  * Public timestamping authorities offered as suggestions (addresses only: nothing is fetched; the
- * user adds the root certificate the authority publishes). D-Trust's service is qualified under eIDAS.
+ * user adds the root certificate the authority publishes), with the least interval between requests
+ * each publishes: Sectigo asks scripts for 15 s; FreeTSA blocks for a day after 20 requests in 20
+ * minutes. D-Trust's service is qualified under eIDAS (and billed per token).
  */
-export const WELL_KNOWN_TSAS: readonly { name: string; url: string }[] = [
-  { name: 'DigiCert', url: 'http://timestamp.digicert.com' },
-  { name: 'Sectigo', url: 'http://timestamp.sectigo.com' },
-  { name: 'GlobalSign', url: 'http://timestamp.globalsign.com/tsa/r6advanced1' },
-  { name: 'FreeTSA', url: 'https://freetsa.org/tsr' },
-  { name: 'D-Trust (qualified, eIDAS)', url: 'http://zeitstempel.dtrust.net/tsp' },
+export const WELL_KNOWN_TSAS: readonly { name: string; url: string; minIntervalSeconds: number }[] = [
+  { name: 'DigiCert', url: 'http://timestamp.digicert.com', minIntervalSeconds: 0 },
+  { name: 'Sectigo', url: 'http://timestamp.sectigo.com', minIntervalSeconds: 15 },
+  { name: 'GlobalSign', url: 'http://timestamp.globalsign.com/tsa/r6advanced1', minIntervalSeconds: 0 },
+  { name: 'FreeTSA', url: 'https://freetsa.org/tsr', minIntervalSeconds: 60 },
+  { name: 'D-Trust (qualified, eIDAS)', url: 'http://zeitstempel.dtrust.net/tsp', minIntervalSeconds: 0 },
 ];
 
 export const profileIdSchema = z

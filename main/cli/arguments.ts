@@ -7,7 +7,11 @@ import { words } from './language';
 
 /** The help text, in the command line's language. */
 export const usage = (): string =>
-  words('usage', { authorities: WELL_KNOWN_TSAS.map((tsa) => tsa.url).join(', ') });
+  words('usage', {
+    authorities: WELL_KNOWN_TSAS.map((tsa) =>
+      tsa.minIntervalSeconds ? `${tsa.url} (${tsa.minIntervalSeconds} s)` : tsa.url,
+    ).join(', '),
+  });
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, environment: 3, timeout: 4 } as const;
 
@@ -55,6 +59,7 @@ export const OPTIONS = {
   'tsa-url': { type: 'string' },
   'tsa-policy': { type: 'string' },
   'tsa-ca': { type: 'string' },
+  'tsa-interval': { type: 'string' },
   out: { type: 'string' },
   ids: { type: 'string' },
   matter: { type: 'string' },

@@ -161,7 +161,7 @@ export class ProfileConnections {
       return this.sandbox ? authorityOf(this.sandbox.tsa.url, this.sandbox.tsa.rootPem) : null;
     }
     const tsa = this.read(id)?.tsa;
-    return tsa ? authorityOf(tsa.url, tsa.trustedCertificates, tsa.policyOid) : null;
+    return tsa ? authorityOf(tsa.url, tsa.trustedCertificates, tsa.policyOid, tsa.minIntervalSeconds) : null;
   }
 
   /** How a profile's timestamp requests leave the machine: the same way as its service requests. */
@@ -190,7 +190,13 @@ export class ProfileConnections {
   }
 }
 
-function authorityOf(url: string, pem: string, policyOid?: string): Authority {
+function authorityOf(url: string, pem: string, policyOid?: string, minIntervalSeconds = 0): Authority {
   const certificates = certificatesFromPem(pem);
-  return { url, policyOid, certificates, trustedRoots: certificates.map(certificateFingerprint) };
+  return {
+    url,
+    policyOid,
+    certificates,
+    trustedRoots: certificates.map(certificateFingerprint),
+    minIntervalMs: minIntervalSeconds * 1000,
+  };
 }

@@ -11,6 +11,7 @@ export { kitFolderIn } from './kit-folder';
 import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
+import type { AuthorityPace } from '../timestamps/authority-pace';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
@@ -33,6 +34,8 @@ export interface EvidenceExportsDeps {
   profiles: ProfileConnections;
   log: Logger;
   activeProfileId(): string;
+  /** Each authority's pace, shared with the batch tokens. */
+  pace: AuthorityPace;
   /** How long one document timestamp may wait for the authority. */
   timestampTimeoutMs: number;
 }
@@ -207,7 +210,12 @@ export class EvidenceExports {
     const authority = await profiles.authorityFor(profileId).catch(() => null);
     if (!authority) return undefined;
     const { documentTimestamper } = await import('../timestamps/document-timestamper');
-    return documentTimestamper(profiles.fetchFor(profileId), authority, this.deps.timestampTimeoutMs);
+    return documentTimestamper(
+      profiles.fetchFor(profileId),
+      authority,
+      this.deps.timestampTimeoutMs,
+      this.deps.pace,
+    );
   }
 
   /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */

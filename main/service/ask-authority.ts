@@ -8,6 +8,7 @@ import {
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
 import type { Fetch } from './network';
+import { retryAfterMs } from './retry-policy';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 
@@ -18,11 +19,18 @@ export interface Authority {
   /** DER of the trusted root certificates (and any intermediates the user gave). */
   certificates: Uint8Array[];
   trustedRoots: string[];
+  /** The least time between two requests that the authority asks for (0: none named). */
+  minIntervalMs: number;
 }
 
 export type AuthorityAnswer =
   | { ok: true; token: string; authority: string; genTime: number; chain: string[] }
-  | { ok: false; problem: Said };
+  | {
+      ok: false;
+      problem: Said;
+      /** The authority said when it may be asked again (429 or 503 with Retry-After), ms since the epoch. */
+      retryAt?: number;
+    };
 
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
@@ -35,6 +43,8 @@ export async function askAuthority(
   authority: Authority,
   data: Uint8Array,
   timeoutMs: number,
+  /** Ends the request early: the process is closing (the caller then knows it asked and got no answer). */
+  stop?: AbortSignal,
 ): Promise<AuthorityAnswer> {
   const nonce = freshNonce((bytes) => randomFillSync(bytes));
   // Hashed here, natively, once: a sealed PDF's range is tens of kilobytes, for every PDF of a kit.
@@ -46,8 +56,20 @@ export async function askAuthority(
       method: 'POST',
       headers: { 'content-type': TIMESTAMP_QUERY, accept: 'application/timestamp-reply' },
       body: timestampRequest(dataSha256, nonce, authority.policyOid) as BodyInit,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
     });
+    if (response.status === 429 || response.status === 503) {
+      const wait = retryAfterMs(response.headers.get('retry-after'));
+      const retryAt = wait === undefined ? null : Date.now() + wait;
+      return {
+        ok: false,
+        problem:
+          retryAt === null
+            ? said('timestamp.httpStatus', { host, status: response.status })
+            : said('timestamp.rationed', { host, until: new Date(retryAt).toISOString() }),
+        ...(retryAt === null ? {} : { retryAt }),
+      };
+    }
     if (!response.ok)
       return { ok: false, problem: said('timestamp.httpStatus', { host, status: response.status }) };
     if (/text\/html/i.test(response.headers.get('content-type') ?? ''))

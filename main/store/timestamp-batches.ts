@@ -110,6 +110,14 @@ export class TimestampBatches {
     this.announce(id);
   }
 
+  /** Not asked now, for the authority's pace: asked at `at` instead, with the last reason kept. */
+  postpone(id: number, at: number, now = Date.now()): void {
+    this.sql(
+      `UPDATE timestamp_batches SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'waiting'`,
+    ).run(at, now, id);
+    this.announce(id);
+  }
+
   /** The confirmed timestamp a row's receipt carries, or null. */
   confirmedFor(rowId: number): ConfirmedTimestamp | null {
     const found = this.sql(

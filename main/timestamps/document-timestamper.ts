@@ -4,6 +4,10 @@ import type { Fetch } from '../service/network';
 import type { Authority } from '../service/ask-authority';
 import { askAuthority } from '../service/ask-authority';
 import { inEnglish } from '../../protocol/locales';
+import { said } from '../../protocol/said';
+import type { AuthorityPace } from './authority-pace';
+
+const SEAL_WAITS_AT_MOST_MS = 60_000;
 
 /**
  * Seals for one export: a PDF saved on its own asks the authority for its own token, a kit one token
@@ -14,11 +18,28 @@ export function documentTimestamper(
   fetch: Fetch,
   authority: Authority,
   timeoutMs: number,
+  pace: AuthorityPace,
 ): DocumentTimestamper {
   let refused: string | undefined;
   return async (signedBytes) => {
     if (refused) return { problem: refused };
-    const answer = await askAuthority(fetch, authority, signedBytes, timeoutMs);
+    // At the authority's pace, shared with the batch tokens: an export waits its turn, up to a minute.
+    const turn = await pace.turn(
+      authority.url,
+      authority.minIntervalMs,
+      () => askAuthority(fetch, authority, signedBytes, timeoutMs),
+      { waitAtMost: SEAL_WAITS_AT_MOST_MS },
+    );
+    const host = URL.canParse(authority.url) ? new URL(authority.url).host : authority.url;
+    const answer =
+      'answer' in turn
+        ? turn.answer
+        : {
+            ok: false as const,
+            problem: said('timestamp.rationed', { host, until: new Date(turn.tooLong).toISOString() }),
+          };
+    if (!answer.ok && 'retryAt' in answer && answer.retryAt !== undefined)
+      pace.holdUntil(authority.url, answer.retryAt);
     if (answer.ok) return { token: base64ToBytes(answer.token), chain: answer.chain };
     // The seal's problem is written into the export, which is read by others: in English.
     refused = inEnglish(answer.problem);

@@ -5,6 +5,7 @@ import type { TimestampBatch, TimestampBatches } from '../store';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
 import { said } from '../../protocol/said';
+import { AuthorityPace } from './authority-pace';
 
 export interface TimestampPacing {
   /** How long one request may wait for the authority. */
@@ -14,6 +15,10 @@ export interface TimestampPacing {
   capMs: number;
   /** Rows a crash left without a batch are gathered once they are this old. */
   strayAfterMs: number;
+  /** How long a command that has done its own work waits for its batch's answer (`certify --wait`). */
+  answerWaitMs?: number;
+  /** How long closing waits for an answer under way before it ends the request (and asks again next run). */
+  closeGraceMs?: number;
 }
 
 export const DEFAULT_TIMESTAMP_PACING: TimestampPacing = {
@@ -21,6 +26,8 @@ export const DEFAULT_TIMESTAMP_PACING: TimestampPacing = {
   firstRetryMs: 10_000,
   capMs: 60 * 60_000,
   strayAfterMs: 60_000,
+  answerWaitMs: 5_000,
+  closeGraceMs: 2_000,
 };
 
 export interface TimestampEngineOptions {
@@ -31,8 +38,13 @@ export interface TimestampEngineOptions {
   activeProfile(): string;
   log: Logger;
   pacing?: TimestampPacing;
+  /** Shared with everything else that asks authorities in this process (seals of exports). */
+  pace?: AuthorityPace;
   now?: () => number;
 }
+
+// A round waits this long at most for an authority's pace; a longer wait (a Retry-After) is planned instead.
+const PACE_WAIT_IN_ROUND_MS = 60_000;
 
 /**
  * Independent time, offline first: asks each waiting batch's authority for a token, keeps a token
@@ -43,11 +55,14 @@ export class TimestampEngine {
   private readonly pacing: TimestampPacing;
   private readonly now: () => number;
   private readonly rounds: Rounds;
-  private asking = 0;
+  private readonly pace: AuthorityPace;
+  /** The requests under way, each ended early if closing cannot wait for it. */
+  private readonly asking = new Set<AbortController>();
 
   constructor(private readonly options: TimestampEngineOptions) {
     this.pacing = options.pacing ?? DEFAULT_TIMESTAMP_PACING;
     this.now = options.now ?? Date.now;
+    this.pace = options.pace ?? new AuthorityPace(this.now);
     this.rounds = new Rounds(
       () => this.round(),
       () => this.nextRoundAt(),
@@ -60,8 +75,20 @@ export class TimestampEngine {
     this.rounds.start();
   }
 
+  /**
+   * Stops asking. A request under way gets a short grace: a token that arrives within it is kept;
+   * after it the request ends, stays "asked, no answer yet", and is asked again by whoever runs next.
+   */
   async stop(): Promise<void> {
-    await this.rounds.stop();
+    const grace = setTimeout(
+      () => this.asking.forEach((request) => request.abort()),
+      this.pacing.closeGraceMs ?? 0,
+    );
+    try {
+      await this.rounds.stop();
+    } finally {
+      clearTimeout(grace);
+    }
   }
 
   wake(): void {
@@ -81,12 +108,12 @@ export class TimestampEngine {
 
   /**
    * Resolves once every request due now has its answer (a token kept, or deferred with its reason),
-   * or once one ask's timeout has passed: a command that waits for its batch's time (`certify
-   * --wait`) does not close while the authority is still answering, and the token is not lost.
+   * or after a short, stated bound (answerWaitMs): a command that waits for its batch's time
+   * (`certify --wait`) keeps a token that comes quickly, and never waits long for a slow authority.
    */
   async answered(): Promise<void> {
-    const until = Date.now() + this.pacing.timeoutMs + 1_000;
-    const open = () => this.asking > 0 || this.options.batches.due(this.now(), 1).length > 0;
+    const until = Date.now() + Math.min(this.pacing.answerWaitMs ?? 0, this.pacing.timeoutMs);
+    const open = () => this.asking.size > 0 || this.options.batches.due(this.now(), 1).length > 0;
     while (this.rounds.isRunning && open() && Date.now() < until)
       await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -111,15 +138,16 @@ export class TimestampEngine {
   }
 
   private async ask(batch: TimestampBatch): Promise<void> {
-    this.asking++;
+    const request = new AbortController();
+    this.asking.add(request);
     try {
-      await this.askOnce(batch);
+      await this.askOnce(batch, request.signal);
     } finally {
-      this.asking--;
+      this.asking.delete(request);
     }
   }
 
-  private async askOnce(batch: TimestampBatch): Promise<void> {
+  private async askOnce(batch: TimestampBatch, stop: AbortSignal): Promise<void> {
     const authority = await this.options.authorityFor(batch.profileId);
     const now = this.now();
     const retryAt =
@@ -131,13 +159,33 @@ export class TimestampEngine {
     }
     // The token's checks (pkijs) load when an authority is first asked, not when a command starts.
     const { askAuthority } = await import('../service/ask-authority');
-    const answer = await askAuthority(
-      this.options.fetchFor(batch.profileId),
-      authority,
-      hexToBytes(batch.root),
-      this.pacing.timeoutMs,
+    // One request at a time per authority, at its pace; a batch that would wait long is planned for then.
+    const turn = await this.pace.turn(
+      authority.url,
+      authority.minIntervalMs,
+      () =>
+        askAuthority(
+          this.options.fetchFor(batch.profileId),
+          authority,
+          hexToBytes(batch.root),
+          this.pacing.timeoutMs,
+          stop,
+        ),
+      { waitAtMost: PACE_WAIT_IN_ROUND_MS, stop },
     );
-    if (!this.rounds.isRunning) return;
+    if ('tooLong' in turn) {
+      this.options.batches.postpone(batch.id, turn.tooLong, this.now());
+      return;
+    }
+    const { answer } = turn;
+    if (!answer.ok && answer.retryAt !== undefined) this.pace.holdUntil(authority.url, answer.retryAt);
+    // A token that came is kept, closing or not. A request ended by closing is recorded as asked with
+    // no answer yet, and is due at once for whoever runs next (the app, sync, watch).
+    if (!answer.ok && stop.aborted) {
+      const host = URL.canParse(authority.url) ? new URL(authority.url).host : authority.url;
+      this.options.batches.defer(batch.id, said('timestamp.askedNoAnswer', { host }), this.now(), this.now());
+      return;
+    }
     if (answer.ok) {
       this.options.batches.confirm(batch.id, answer, this.now());
       this.options.log.log('info', 'timestamp.confirmed', {
@@ -146,7 +194,12 @@ export class TimestampEngine {
         authority: answer.authority,
       });
     } else {
-      this.options.batches.defer(batch.id, answer.problem, retryAt, this.now());
+      this.options.batches.defer(
+        batch.id,
+        answer.problem,
+        Math.max(retryAt, answer.retryAt ?? 0),
+        this.now(),
+      );
       this.options.log.log('warn', 'timestamp.not_yet', { batch: batch.id, problem: answer.problem.key });
     }
   }

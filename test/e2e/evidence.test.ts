@@ -352,6 +352,11 @@ describe('independent time in the app', () => {
         .locator('datalist option')
         .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
       expect(suggested).toContain('http://timestamp.digicert.com');
+      // A well-known authority brings the pace it publishes (Sectigo: 15 s between requests).
+      const interval = settings.getByLabel('Least time between two requests (seconds)');
+      await settings.getByLabel('Authority address').fill('http://timestamp.sectigo.com');
+      expect(await interval.inputValue()).toBe('15');
+      await interval.fill('-3');
       await settings.getByLabel('Authority address').fill(tsa.url);
       await settings.getByRole('button', { name: 'Save' }).click();
       const rootsField = settings.getByLabel('Root certificate(s) to trust it by (PEM)');
@@ -362,7 +367,17 @@ describe('independent time in the app', () => {
           ),
         )
         .toBe('Paste the authority’s root certificate (PEM, starting -----BEGIN CERTIFICATE-----).');
+      expect(
+        await interval.evaluate((input) =>
+          input
+            .getAttribute('aria-describedby')
+            ?.split(' ')
+            .map((id) => document.getElementById(id)?.textContent)
+            .join(' '),
+        ),
+      ).toContain('Enter a whole number of seconds, from 0 to 86400');
       await harness.screenshotEverywhere('desk-settings-timestamp-authority');
+      await interval.fill('1');
       expect(await accessibilityViolations(page)).toEqual([]);
       await rootsField.fill(tsa.rootPem);
       await settings.getByRole('button', { name: 'Save' }).click();

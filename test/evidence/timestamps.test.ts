@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -39,6 +39,9 @@ beforeEach(async () => {
   ws = workspace('evidence-timestamps-');
   tsa.behaviour = 'good';
   tsa.requests = 0;
+  tsa.rationMs = 0;
+  tsa.refusedForPace = 0;
+  tsa.requestedAt = [];
   core = await openCore(ws.dataDir, {
     // The openssl authority answers one request at a time, each with several openssl processes:
     // batches still waiting retry at most every 2 s (every 0.6 s, their retries queued up behind
@@ -147,6 +150,42 @@ describe('independent time (RFC 3161)', () => {
     );
   }, 120_000);
 
+  it('asks an authority at its pace: a burst of drops, a certificate and a kit, never refused for pace; and waits as long as it asks', async () => {
+    // A public authority that refuses a request sooner than a second after the last, as Sectigo
+    // does at 15 s: the profile names its interval.
+    tsa.rationMs = 1_000;
+    await useSandboxProfile(core, sandbox, 'with-tsa', {
+      tsa: { url: tsa.url, trustedCertificates: tsa.rootPem, minIntervalSeconds: 1 },
+    });
+    const ids: number[] = [];
+    for (let drop = 0; drop < 3; drop++)
+      ids.push(...(await core.certify(newFiles(1), METADATA)).queued.map((row) => row.id));
+    await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'the burst');
+    const [first] = core.queue.rows(ids);
+    await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
+    const kit = join(ws.dir, 'paced kit');
+    await core.exports.exportEvidence({ ids }, { dir: kit });
+    expect(existsSync(join(kit, 'META-INF', 'timestamp.tst'))).toBe(true);
+    expect(readFileSync(join(ws.dir, 'alone.certificate.pdf'), 'latin1')).toContain('/DocTimeStamp');
+    // Three batch tokens, one certificate's seal and one kit's: never asked faster than allowed.
+    expect(tsa.refusedForPace).toBe(0);
+    expect(tsa.requestedAt.length).toBeGreaterThanOrEqual(5);
+    const gaps = tsa.requestedAt.slice(1).map((at, i) => at - tsa.requestedAt[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_000);
+
+    // An authority that says "too many, ask again in 2 s": the batch says so in words, and the
+    // next request waits for it.
+    tsa.rationMs = 0;
+    tsa.busyOnce = 2;
+    const before = tsa.requestedAt.length;
+    const { queued } = await core.certify(newFiles(1), METADATA);
+    const [told] = await until([queued[0]!.id], (row) => row.timestampProblem !== null, 'the 429');
+    expect(englishOf(told!.timestampProblem)).toMatch(/asked not to be asked again before \d{4}-\d\d-\d\dT/);
+    await until([queued[0]!.id], (row) => row.timestampState === 'confirmed', 'after the 429');
+    const [refusedAt, askedAgainAt] = tsa.requestedAt.slice(before);
+    expect(askedAgainAt! - refusedAt!).toBeGreaterThanOrEqual(2_000);
+  }, 60_000);
+
   it('is chosen with profile set --tsa-url and --tsa-ca, shown by profile show, and refused without its roots', async () => {
     const client = sandbox.createClient();
     const roots = join(ws.dir, 'tsa-roots.pem');
@@ -157,10 +196,16 @@ describe('independent time (RFC 3161)', () => {
     expect(refused.stderr).toMatch(
       /--tsa-url needs --tsa-ca: the root certificate\(s\) the authority publishes/,
     );
-    const saved = await runCli(ws.dataDir, [...args, '--tsa-ca', roots, '--use'], `${client.clientSecret}\n`);
+    const saved = await runCli(
+      ws.dataDir,
+      [...args, '--tsa-ca', roots, '--tsa-interval', '15', '--use'],
+      `${client.clientSecret}\n`,
+    );
     expect(saved.code, saved.stderr).toBe(0);
     const shown = await runCli(ws.dataDir, ['profile', 'show']);
-    expect(shown.stdout).toContain(`timestamps:     ${tsa.url} (RFC 3161), trusted by 1 root certificate`);
+    expect(shown.stdout).toContain(
+      `timestamps:     ${tsa.url} (RFC 3161), trusted by 1 root certificate, at most one request every 15 s`,
+    );
 
     // `certify --wait` waits for the batch's time too: a token the authority grants after the
     // document is anchored is kept, not lost as the command closes. (A data folder of its own:
@@ -199,5 +244,35 @@ describe('independent time (RFC 3161)', () => {
       readFileSync(join(kit, 'certifications', 'late time.pdf.receipt.json'), 'utf8'),
     ) as Receipt;
     expect(receipt.timestamp?.gen_time).toMatch(/^\d{4}-/);
-  }, 60_000);
+
+    // An authority that never answers holds no command: certify --wait ends a few seconds after its
+    // documents are anchored, the batch says it was asked and has no answer yet, and the next run
+    // asks again and keeps the token.
+    tsa.behaviour = 'silent';
+    const [unanswered] = ws.files({ 'unanswered.pdf': 'time asked of a silent authority' });
+    const started = Date.now();
+    const waited = await runCli(alone, ['certify', unanswered!, ...EVENT_AND_KIND, '--wait']);
+    expect(waited.code, waited.stderr).toBe(0);
+    // Anchoring here takes about a second; the authority's timeout is 30 s.
+    expect(Date.now() - started).toBeLessThan(12_000);
+    expect(waited.stdout).toMatch(/unanswered\.pdf {2}anchored, .*no answer yet/);
+    const asked = await runCli(alone, ['status', '--list', '--json']);
+    const unansweredRow = (
+      JSON.parse(asked.stdout) as {
+        certifications: { file: string; time: { state: string; problem: string } }[];
+      }
+    ).certifications.find((row) => row.file.endsWith('unanswered.pdf'));
+    expect(unansweredRow?.time).toMatchObject({
+      state: 'waiting',
+      problem: expect.stringMatching(/no answer yet/),
+    });
+    tsa.behaviour = 'good';
+    const synced = await runCli(alone, ['sync', '--wait']);
+    expect(synced.code, synced.stderr).toBe(0);
+    const after = await runCli(alone, ['status', '--list', '--json']);
+    const confirmed = (
+      JSON.parse(after.stdout) as { certifications: { file: string; time: { state: string } }[] }
+    ).certifications.find((row) => row.file.endsWith('unanswered.pdf'));
+    expect(confirmed?.time.state).toBe('confirmed');
+  }, 90_000);
 });

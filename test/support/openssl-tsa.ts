@@ -33,6 +33,14 @@ export interface OpensslTsa {
   signerFile: string;
   behaviour: TsaBehaviour;
   requests: number;
+  /** As a rationing public authority: a request sooner than this after the last is refused (429). */
+  rationMs: number;
+  /** Requests refused for coming too soon. */
+  refusedForPace: number;
+  /** The next request is answered 429 with Retry-After: this many seconds (then cleared). */
+  busyOnce: number | null;
+  /** When each request came (ms since the epoch). */
+  requestedAt: number[];
   close(): Promise<void>;
 }
 
@@ -224,6 +232,10 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     signerFile: join(dir, 'tsa-signer.pem'),
     behaviour,
     requests: 0,
+    rationMs: 0,
+    refusedForPace: 0,
+    busyOnce: null,
+    requestedAt: [],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -234,6 +246,19 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       tsa.requests++;
+      const now = Date.now();
+      const last = tsa.requestedAt.at(-1);
+      tsa.requestedAt.push(now);
+      if (tsa.busyOnce !== null) {
+        response.writeHead(429, { 'retry-after': String(tsa.busyOnce) }).end();
+        tsa.busyOnce = null;
+        return;
+      }
+      if (tsa.rationMs > 0 && last !== undefined && now - last < tsa.rationMs) {
+        tsa.refusedForPace++;
+        response.writeHead(429, { 'retry-after': String(Math.ceil(tsa.rationMs / 1000)) }).end();
+        return;
+      }
       const current = tsa.behaviour;
       if (current === 'silent') return; // Never answers: the caller's timeout must end the wait.
       if (request.headers['content-type'] !== 'application/timestamp-query') {

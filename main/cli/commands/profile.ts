@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { SecretName, TsaSettings } from '../../../protocol/profiles';
-import { isLogKeyFingerprint, pemCertificates, serviceProfileSchema } from '../../../protocol/profiles';
+import {
+  WELL_KNOWN_TSAS,
+  isLogKeyFingerprint,
+  pemCertificates,
+  serviceProfileSchema,
+} from '../../../protocol/profiles';
 import type { EvidenceCore } from '../../core';
 import type { Values } from '../arguments';
 import { EXIT, UsageError } from '../arguments';
@@ -50,7 +55,7 @@ export async function profile(core: EvidenceCore, args: string[], values: Values
         ? words('profile.timestamps', {
             url: tsa.url,
             roots: count(pemCertificates(tsa.trustedCertificates).length, 'rootCertificates'),
-            policy: tsa.policyOid ? words('profile.policy', { oid: tsa.policyOid }) : '',
+            policy: `${tsa.policyOid ? words('profile.policy', { oid: tsa.policyOid }) : ''}${tsa.minIntervalSeconds ? words('profile.interval', { seconds: tsa.minIntervalSeconds }) : ''}`,
           })
         : words('profile.noTimestamps'),
     );
@@ -124,6 +129,7 @@ const TSA_FLAGS: Record<string, string> = {
   url: '--tsa-url',
   policyOid: '--tsa-policy',
   trustedCertificates: '--tsa-ca',
+  minIntervalSeconds: '--tsa-interval',
 };
 
 /** The option a schema path came from: baseUrl → --base-url, tsa.url → --tsa-url. */
@@ -136,7 +142,8 @@ function flagOf(path: readonly PropertyKey[]): string {
 function tsaArgument(values: Values): TsaSettings | undefined {
   const url = values['tsa-url'];
   if (url === undefined) {
-    if (values['tsa-ca'] || values['tsa-policy']) throw new UsageError(words('usageErrors.tsaWithoutUrl'));
+    if (values['tsa-ca'] || values['tsa-policy'] || values['tsa-interval'])
+      throw new UsageError(words('usageErrors.tsaWithoutUrl'));
     return undefined;
   }
   if (!values['tsa-ca']) throw new UsageError(words('usageErrors.tsaNeedsRoots'));
@@ -146,7 +153,17 @@ function tsaArgument(values: Values): TsaSettings | undefined {
   } catch {
     throw new UsageError(words('usageErrors.unreadableFile', { flag: '--tsa-ca', path: values['tsa-ca'] }));
   }
-  return { url, trustedCertificates, ...(values['tsa-policy'] ? { policyOid: values['tsa-policy'] } : {}) };
+  // A public authority's published pace unless told otherwise; a value that is no number is said by the schema.
+  const interval =
+    values['tsa-interval'] === undefined
+      ? WELL_KNOWN_TSAS.find((known) => known.url === url.trim())?.minIntervalSeconds
+      : Number(values['tsa-interval']);
+  return {
+    url,
+    trustedCertificates,
+    ...(values['tsa-policy'] ? { policyOid: values['tsa-policy'] } : {}),
+    ...(interval === undefined || interval === 0 ? {} : { minIntervalSeconds: interval }),
+  };
 }
 
 /** --log-key for a profile: a fingerprint as given, or the text of a PEM file. */

@@ -5,7 +5,7 @@ import type { TsaSettings } from '../../../protocol/profiles';
 import { WELL_KNOWN_TSAS } from '../../../protocol/profiles';
 import { Checkbox } from './Checkbox';
 
-export type TsaField = 'tsaUrl' | 'tsaPolicy' | 'tsaCa';
+export type TsaField = 'tsaUrl' | 'tsaPolicy' | 'tsaCa' | 'tsaInterval';
 
 const NO_TSA: TsaSettings = { url: '', trustedCertificates: '' };
 
@@ -45,7 +45,18 @@ export function TsaFields({
               list={`${id}-suggestions`}
               spellCheck={false}
               value={tsa.url}
-              onChange={(event) => edit({ url: event.target.value })}
+              onChange={(event) => {
+                // A well-known authority brings the pace it publishes, unless one was entered.
+                const known = WELL_KNOWN_TSAS.find(
+                  (candidate) => candidate.url === event.target.value.trim(),
+                );
+                edit({
+                  url: event.target.value,
+                  ...(known && tsa.minIntervalSeconds === undefined && known.minIntervalSeconds
+                    ? { minIntervalSeconds: known.minIntervalSeconds }
+                    : {}),
+                });
+              }}
               {...described('tsaUrl')}
             />
             <datalist id={`${id}-suggestions`}>
@@ -65,6 +76,26 @@ export function TsaFields({
               {...described('tsaPolicy')}
             />
             {errorOf('tsaPolicy')}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-interval`}>{t('settings.tsa.interval')}</label>
+            <input
+              id={`${id}-interval`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={86_400}
+              step={1}
+              value={tsa.minIntervalSeconds ?? ''}
+              onChange={(event) =>
+                edit({
+                  minIntervalSeconds: event.target.value === '' ? undefined : Number(event.target.value),
+                })
+              }
+              {...described('tsaInterval')}
+            />
+            {errorOf('tsaInterval')}
+            <p className="hint">{t('settings.tsa.intervalHint')}</p>
           </div>
           <p className="hint wide-field">
             {t('settings.tsa.suggestions', { names: WELL_KNOWN_TSAS.map((known) => known.name).join(', ') })}

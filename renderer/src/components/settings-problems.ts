@@ -25,6 +25,7 @@ const TSA_FIELDS: Record<string, TsaField> = {
   url: 'tsaUrl',
   policyOid: 'tsaPolicy',
   trustedCertificates: 'tsaCa',
+  minIntervalSeconds: 'tsaInterval',
 };
 
 /** What is wrong with each field, as a sentence key: checked here as typed, and again in main. */

@@ -1,0 +1,72 @@
+/**
+ * Each timestamping authority at its own pace, for everything that asks it in this process (batch
+ * tokens, a kit's seal, a certificate saved alone): one request at a time, at least its minimum
+ * interval apart (Sectigo asks for 15 s), and none before the time it named when it said "too many"
+ * (HTTP 429 or 503 with Retry-After). Public authorities block or bill a desk that asks faster.
+ */
+export class AuthorityPace {
+  private readonly authorities = new Map<string, { line: Promise<unknown>; nextAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** When this authority may next be asked (ms since the epoch). */
+  nextAt(url: string): number {
+    return this.authorities.get(url)?.nextAt ?? 0;
+  }
+
+  /** The authority asked not to be asked before `at` (its Retry-After). */
+  holdUntil(url: string, at: number): void {
+    const authority = this.of(url);
+    authority.nextAt = Math.max(authority.nextAt, at);
+  }
+
+  /**
+   * Runs `ask` as this authority's next request, once the one before has ended and its pace allows.
+   * A request that would have to wait past `waitAtMost` does not wait: `tooLong` says until when.
+   */
+  async turn<T>(
+    url: string,
+    minIntervalMs: number,
+    ask: () => Promise<T>,
+    { waitAtMost = Infinity, stop }: { waitAtMost?: number; stop?: AbortSignal } = {},
+  ): Promise<{ answer: T } | { tooLong: number }> {
+    const authority = this.of(url);
+    const before = authority.line;
+    let done!: () => void;
+    authority.line = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await before;
+      const wait = authority.nextAt - this.now();
+      if (wait > waitAtMost) return { tooLong: authority.nextAt };
+      if (wait > 0) await pause(wait, stop);
+      try {
+        return { answer: await ask() };
+      } finally {
+        authority.nextAt = Math.max(authority.nextAt, this.now() + minIntervalMs);
+      }
+    } finally {
+      done();
+    }
+  }
+
+  private of(url: string) {
+    let authority = this.authorities.get(url);
+    if (!authority) {
+      authority = { line: Promise.resolve(), nextAt: 0 };
+      this.authorities.set(url, authority);
+    }
+    return authority;
+  }
+}
+
+/** Waits `ms`, or less when `stop` ends the wait (the process is closing). */
+function pause(ms: number, stop?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const ended = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stop?.addEventListener('abort', ended, { once: true });
+  });
+}
