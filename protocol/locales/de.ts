@@ -188,6 +188,12 @@ export const de: Catalogue = {
       loading: 'Wird geladen…',
       notLoadedRow: 'Nicht geladen',
       noMatter: '—',
+      time: {
+        confirmed: 'Zeit bestätigt',
+        confirmedBy: 'Zeit bestätigt durch {{authority}} (RFC-3161-Zeitstempel).',
+        waiting: 'Zeit ausstehend',
+        notAsked: 'ohne unabhängige Zeit',
+      },
     },
     state: {
       waiting: 'Wartet',

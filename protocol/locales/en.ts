@@ -185,6 +185,12 @@ export const en = {
       loading: 'Loading…',
       notLoadedRow: 'Not loaded',
       noMatter: '—',
+      time: {
+        confirmed: 'time confirmed',
+        confirmedBy: 'Time confirmed by {{authority}} (RFC 3161 timestamp).',
+        waiting: 'time pending',
+        notAsked: 'no independent time',
+      },
     },
     state: {
       waiting: 'Waiting',

@@ -385,6 +385,15 @@ describe('independent time in the app', () => {
       await settings.getByRole('button', { name: 'Close' }).click();
 
       await certified(harness, { 'Board minutes.pdf': 'minutes of the board' });
+      // The list says each row's independent time beside its state, the whole sentence on hover.
+      const mark = page.locator('.list-row', { hasText: 'Board minutes.pdf' }).locator('.time-mark');
+      await expect
+        .poll(() => mark.getAttribute('title'), { timeout: 15_000 })
+        .toBe('Time confirmed by tsa-signer (RFC 3161 timestamp).');
+      expect(await mark.textContent()).toBe(
+        'time confirmed: Time confirmed by tsa-signer (RFC 3161 timestamp).',
+      );
+      await harness.screenshotEverywhere('desk-list-time-confirmed');
       await page.getByRole('button', { name: 'Board minutes.pdf', exact: true }).click();
       const details = page.getByRole('dialog', { name: 'Board minutes.pdf' });
       await expect

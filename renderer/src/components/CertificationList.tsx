@@ -8,6 +8,7 @@ import { messageOf } from '../bridge';
 import { readList } from '../calls/reads';
 import { keys, useDesk } from '../store';
 import { StateBadge } from './StateBadge';
+import { TimeMark } from './TimeMark';
 import { WatchedFrom } from './WatchedFrom';
 import { useRowHeight } from '../hooks/useRowHeight';
 import type { RowMenuAt } from './RowMenu';
@@ -277,6 +278,7 @@ function Row({
       </span>
       <span role="cell" className="state">
         <StateBadge row={row} offline={offline} withReason />
+        <TimeMark row={row} />
       </span>
       <span role="cell" className="added">
         <When ms={row.createdAt} short />
