@@ -53,6 +53,7 @@ export const OPTIONS = {
   certificate: { type: 'string' },
   zip: { type: 'string' },
   'receipts-only': { type: 'boolean' },
+  unsealed: { type: 'boolean' },
   'log-key': { type: 'string', multiple: true },
   'tsa-root': { type: 'string', multiple: true },
   'trust-kit': { type: 'boolean' },

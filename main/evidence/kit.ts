@@ -14,7 +14,7 @@ import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
-import { SEALED_WITH_ITS_KIT } from '../tools/pdf/seal';
+import { SEALED_WITH_ITS_KIT, UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { SealedFile } from '../../verifier/kit-manifest';
 import {
   ASIC_E_MIMETYPE,
@@ -78,7 +78,9 @@ const DRAWERS_FROM = 40;
  * verify.html trusting the kit's log keys, the keys as PEM, and a README. One certification at a
  * time goes through memory, so 10,000 cost what one does.
  */
-export async function writeKit(source: KitSource, target: KitTarget): Promise<KitWritten> {
+export async function writeKit(source: KitSource, chosen: KitTarget): Promise<KitWritten> {
+  // Saved unsealed by choice: no authority is asked, whatever is set.
+  const target = chosen.seal === false ? { ...chosen, timestamper: undefined } : chosen;
   const { dir, zip } = target;
   if (!dir && !zip) throw new Error('A kit is written into a folder, a zip, or both.');
   // Only what this kit made goes when it is stopped: never a file that was there before.
@@ -201,8 +203,9 @@ async function writeKitInto(
   return seen.count;
 }
 
-/** A kit's PDFs are sealed by the kit's one timestamp when it has an authority, else not at all. */
-const sealing = (target: KitTarget) => (target.timestamper ? SEALED_WITH_ITS_KIT : undefined);
+/** A kit's PDFs are sealed by the kit's one timestamp when it has an authority, else not at all (saying why). */
+const sealing = (target: KitTarget) =>
+  target.timestamper ? SEALED_WITH_ITS_KIT : target.seal === false ? UNSEALED_BY_CHOICE : undefined;
 
 /**
  * The kit's seal, once every other file is in: the manifest of their SHA-256s, one RFC 3161 token
@@ -286,7 +289,14 @@ async function writePapers(
       tsaRoots: rootFiles,
       selection,
       generatedAt: target.now,
-      sealed: target.timestamper ? true : { why: 'no timestamping authority was set when it was made.' },
+      sealed: target.timestamper
+        ? true
+        : {
+            why:
+              target.seal === false
+                ? 'it was saved unsealed, by choice.'
+                : 'no timestamping authority was set when it was made.',
+          },
     }),
   );
 }

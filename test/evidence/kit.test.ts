@@ -226,6 +226,17 @@ describe('the evidence kit', () => {
     );
     await expect(written).rejects.toThrow('connection reset');
     expect(existsSync(join(ws.dir, 'failing kit'))).toBe(false);
+    // Saved unsealed only when asked, and then it says so: the README and every page.
+    const unsealed = join(ws.dir, 'unsealed kit');
+    const chosen = await runCli(made!.dataDir, ['export', '--out', unsealed, '--unsealed']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(existsSync(join(unsealed, 'META-INF'))).toBe(false);
+    expect(readFileSync(join(unsealed, 'README.txt'), 'utf8')).toContain(
+      'This kit is not sealed as a whole: it was saved unsealed, by choice.',
+    );
+    expect(pdfText(join(unsealed, 'register.pdf')).replace(/\s+/g, ' ')).toContain(
+      'Not sealed: it was saved unsealed, by choice.',
+    );
 
     // Stopped by the person (Cancel): no half kit is left, and a folder that was there before stays.
     const copies = (count: number) => ({

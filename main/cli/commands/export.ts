@@ -19,6 +19,8 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
           dir: values.out ? resolve(values.out) : undefined,
           zip: values.zip ? resolve(values.zip) : undefined,
           receiptsOnly: values['receipts-only'] ?? false,
+          // Unsealed only when asked: the kit and its pages then say so.
+          ...(values.unsealed ? { seal: false } : {}),
           onProgress: (done, total) => {
             if (showProgress && (done === total || done % 50 === 0))
               err(words('export.progress', { done, total }));

@@ -111,8 +111,11 @@ export const SEALED_WITH_KIT_WORDS =
 /** A PDF inside a kit that is sealed whole: it asks for no timestamp of its own. */
 export const SEALED_WITH_ITS_KIT = 'kit';
 
-/** How a PDF is sealed: by a document timestamp of its own, or as one file of a kit sealed whole. */
-export type Sealing = DocumentTimestamper | typeof SEALED_WITH_ITS_KIT;
+/** A PDF saved unsealed because the person chose to: it says so. */
+export const UNSEALED_BY_CHOICE = 'unsealed';
+
+/** How a PDF is sealed: by a document timestamp of its own, as one file of a kit sealed whole, or not, by choice. */
+export type Sealing = DocumentTimestamper | typeof SEALED_WITH_ITS_KIT | typeof UNSEALED_BY_CHOICE;
 
 /**
  * A PDF sealed when an authority gives a token, else the same PDF unsealed and saying why. Never a
@@ -124,6 +127,8 @@ export async function sealedPdf(
 ): Promise<Buffer> {
   if (sealing === SEALED_WITH_ITS_KIT)
     return render({ by: 'kit', placeholder: false, words: `Sealed with its kit: ${SEALED_WITH_KIT_WORDS}` });
+  if (sealing === UNSEALED_BY_CHOICE)
+    return render({ by: 'none', placeholder: false, words: 'Not sealed: it was saved unsealed, by choice.' });
   if (!sealing)
     return render({ by: 'none', placeholder: false, words: 'Not sealed: no timestamping authority is set.' });
   const result = await sealPdf(
