@@ -75,10 +75,11 @@ export const CALLS = {
   setSendingPaused: z.object({ paused: z.boolean() }),
   status: z.object({}),
   verifyDocument: z.object({ path, proofPath: path.optional() }),
-  exportEvidence: selection,
+  /** With `unsealed`, the person chose to save the kit without its seal (after the authority refused). */
+  exportEvidence: selection.extend({ unsealed: z.boolean().optional() }),
   exportRegister: selection,
-  /** One anchored certification's certificate, saved where the person chooses. */
-  saveCertificate: z.object({ id }),
+  /** One anchored certification's certificate, saved where the person chooses; unsealed only if asked. */
+  saveCertificate: z.object({ id, unsealed: z.boolean().optional() }),
   /** Shows something saved in this session (a kit, register, report or certificate) in the file manager. */
   showSaved: z.object({ path }),
   /** Starts dragging an anchored certification's certificate or receipt out of the window. */

@@ -12,6 +12,7 @@ import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
+import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
 import { said } from '../../protocol/said';
@@ -111,7 +112,11 @@ export class EvidenceExports {
    * attaches to an email, with the receipt inside it (enough to verify), sealed like a kit's. It is
    * written beside the chosen name first, so a failure never leaves half a PDF under that name.
    */
-  async saveCertificate(id: number, path: string): Promise<{ file: string }> {
+  async saveCertificate(
+    id: number,
+    path: string,
+    { unsealed = false }: { unsealed?: boolean } = {},
+  ): Promise<{ file: string }> {
     const row = this.deps.reads.get(id);
     if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     if (row.state !== 'anchored')
@@ -119,13 +124,28 @@ export class EvidenceExports {
     const receipt = this.receiptFor(row);
     const { certificatePdf } = await import('./pdf/certificate');
     const partial = `${path}.partial`;
+    // Never unsealed without asking: a refusal fails the save, saying why; unsealed is a choice.
+    const authority = unsealed ? undefined : await this.documentTimestamper();
+    let refused: string | undefined;
+    const timestamper: DocumentTimestamper | undefined =
+      authority &&
+      (async (bytes) => {
+        const answer = await authority(bytes);
+        if ('problem' in answer) refused = answer.problem;
+        return answer;
+      });
     try {
       const pdf = await certificatePdf(receipt, {
         receiptName: `${safeFileName(receipt.file.name)}.receipt.json`,
         generatedAt: new Date(),
         timeZone: computerTimeZone(),
-        timestamper: await this.documentTimestamper(),
+        timestamper: unsealed ? UNSEALED_BY_CHOICE : timestamper,
       });
+      if (refused)
+        throw new DeskError(
+          'not_sealed',
+          said('exports.certificateNotSealed', { name: row.fileName, why: refused }),
+        );
       await writeFile(partial, pdf);
       await rename(partial, path);
     } catch (error) {

@@ -96,7 +96,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
     setSendingPaused: ({ paused }) => acting(() => (paused ? core.sync.pause() : core.sync.resume())),
     status: () => core.status(),
     verifyDocument: ({ path, proofPath }) => core.verification.verifyDocument(path, proofPath),
-    exportEvidence: async (selection) => {
+    exportEvidence: async ({ unsealed, ...selection }) => {
       // Cancel holds from the start: while the person still chooses the folder too.
       const stop = session.startExport();
       try {
@@ -106,6 +106,7 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         const due = progressPace(100);
         const written = await core.exports.exportEvidence(selection, {
           dir,
+          ...(unsealed ? { seal: false } : {}),
           signal: stop.signal,
           onProgress: (done, total) => {
             if (due(done === total)) core.emit('kitProgress', { done, total });
@@ -120,10 +121,12 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseRegisterFile(registerFileName(selection.matter));
       return file === null ? null : remember(await core.exports.exportRegister(selection, file), file);
     },
-    saveCertificate: async ({ id }) => {
+    saveCertificate: async ({ id, unsealed }) => {
       const row = core.queue.details(id).row;
       const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
-      return file === null ? null : remember(await core.exports.saveCertificate(id, file), file);
+      return file === null
+        ? null
+        : remember(await core.exports.saveCertificate(id, file, { unsealed: unsealed ?? false }), file);
     },
     cancelExport: () => acting(() => session.cancelExport()),
     dragOut: async ({ id, what }) =>

@@ -126,6 +126,7 @@ export const de: Catalogue = {
       savedCertificate:
         'Zertifikat von {{name}} als {{file}} gespeichert. Der Beleg ist darin enthalten: Das PDF allein genügt zur Prüfung.',
       openFolder: 'Ordner öffnen',
+      saveUnsealed: 'Unversiegelt speichern',
       removed_one: '{{count, number}} nie verankerte Zertifizierung entfernt.',
       removed_other: '{{count, number}} nie verankerte Zertifizierungen entfernt.',
       kept_one:
@@ -911,6 +912,8 @@ export const de: Catalogue = {
       chosenPlace: 'dem gewählten Speicherort',
       certificate: 'Das Zertifikat',
       cancelled: 'Das Speichern der Nachweise wurde vor dem Ende abgebrochen: Nichts davon wurde behalten.',
+      certificateNotSealed:
+        'Das Zertifikat von „{{name}}“ konnte nicht versiegelt werden: {{why}} Es wurde nicht gespeichert: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet, oder speichern Sie es unversiegelt.',
       kitNotSealed:
         'Das Nachweispaket konnte nicht versiegelt werden: {{why}} Nichts davon wurde behalten: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet, oder speichern Sie es unversiegelt.',
       certificateNotAnchored:

@@ -124,6 +124,7 @@ export const en = {
       savedCertificate:
         'Saved the certificate of {{name}} as {{file}}. The receipt is inside it: the PDF alone is enough to check.',
       openFolder: 'Open folder',
+      saveUnsealed: 'Save it unsealed',
       removed_one: 'Removed {{count, number}} certification that was never anchored.',
       removed_other: 'Removed {{count, number}} certifications that were never anchored.',
       kept_one:
@@ -860,6 +861,8 @@ export const en = {
       chosenPlace: 'the chosen place',
       certificate: 'The certificate',
       cancelled: 'Saving the evidence was stopped before it finished: nothing of it was kept.',
+      certificateNotSealed:
+        'The certificate of “{{name}}” could not be sealed: {{why}} It was not saved: save it again once the timestamping authority answers, or save it unsealed.',
       kitNotSealed:
         'The evidence kit could not be sealed: {{why}} Nothing of it was kept: save it again once the timestamping authority answers, or save it unsealed.',
       certificateNotAnchored:

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import type { BatchMetadata } from '../../protocol/certification-request';
 import type { EvidenceSelection, RowView } from '../../protocol/views';
-import { ask, bridge, messageOf } from './bridge';
+import { BridgeError, ask, bridge, messageOf } from './bridge';
 import { FILTERS } from './components/FilterBar';
 import { desk } from './store';
 
@@ -96,6 +96,7 @@ async function saving<Saved extends { dir?: string | null; file?: string | null 
   working: string,
   save: () => Promise<Saved | null>,
   done: (saved: Saved) => string,
+  saveUnsealed?: () => void,
 ): Promise<void> {
   desk.set({ notice: { text: working, problems: [], working: true } });
   try {
@@ -105,7 +106,11 @@ async function saving<Saved extends { dir?: string | null; file?: string | null 
       notice: saved && { text: done(saved), problems: [], openFolder: saved.dir ?? saved.file ?? undefined },
     });
   } catch (error) {
-    say(messageOf(error));
+    // The authority refused the seal: nothing was saved, and saving unsealed is offered, never done unasked.
+    const refused = error instanceof BridgeError && error.code === 'not_sealed';
+    desk.set({
+      notice: { text: messageOf(error), problems: [], ...(refused && saveUnsealed ? { saveUnsealed } : {}) },
+    });
   }
 }
 
@@ -121,19 +126,24 @@ export const exportRegister = (selection: EvidenceSelection) =>
       }),
   );
 
-export const saveEvidence = (selection: EvidenceSelection) =>
+export const saveEvidence = (selection: EvidenceSelection, unsealed = false): Promise<void> =>
   saving(
     t('notice.savingEvidence'),
     // The kit's progress bar goes with the save, whichever way it ends.
-    () => ask(bridge().exportEvidence(selection)).finally(() => desk.set({ kitProgress: null })),
+    () =>
+      ask(bridge().exportEvidence({ ...selection, ...(unsealed ? { unsealed } : {}) })).finally(() =>
+        desk.set({ kitProgress: null }),
+      ),
     (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
+    () => void saveEvidence(selection, true),
   );
 
-export const saveCertificate = (row: Pick<RowView, 'id' | 'fileName'>) =>
+export const saveCertificate = (row: Pick<RowView, 'id' | 'fileName'>, unsealed = false): Promise<void> =>
   saving(
     t('notice.savingCertificate'),
-    () => ask(bridge().saveCertificate({ id: row.id })),
+    () => ask(bridge().saveCertificate({ id: row.id, ...(unsealed ? { unsealed } : {}) })),
     (saved) => t('notice.savedCertificate', { name: row.fileName, file: saved.file }),
+    () => void saveCertificate(row, true),
   );
 
 export async function sendAgain(rows: RowView[]): Promise<void> {

@@ -30,6 +30,8 @@ export interface NoticeContent {
   working?: boolean;
   /** What was just saved (a kit's folder, a register, a certificate): "Open folder" shows it. */
   openFolder?: string;
+  /** The authority refused the seal: saving again unsealed is the person's choice. */
+  saveUnsealed?(): void;
 }
 
 /** The status as the query keeps it: the connection is held once, in the store, fed by its events. */

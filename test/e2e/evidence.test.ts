@@ -401,6 +401,25 @@ describe('independent time in the app', () => {
         .toMatch(/Time confirmed.*by tsa-signer \(RFC 3161 timestamp\)/);
       await harness.screenshotEverywhere('desk-details-time-confirmed');
       expect(tsa.requests).toBe(1);
+
+      // The authority refuses the certificate's seal: nothing is saved unsealed unasked; saving it
+      // unsealed is offered, and the file then says so.
+      tsa.behaviour = 'rejection';
+      await details.getByRole('button', { name: 'Save certificate (PDF)…' }).click();
+      const notice = page.locator('.notice');
+      await expect
+        .poll(() => notice.textContent())
+        .toMatch(
+          /^The certificate of “Board minutes\.pdf” could not be sealed: .*rejected the request.* It was not saved/,
+        );
+      const certificate = join(harness.ws.dir, 'saved', 'Board minutes.pdf.certificate.pdf');
+      expect(existsSync(certificate)).toBe(false);
+      await harness.screenshotEverywhere('desk-certificate-not-sealed');
+      await notice.getByRole('button', { name: 'Save it unsealed' }).click();
+      await expect.poll(() => notice.textContent()).toContain('Saved the certificate of Board minutes.pdf');
+      expect(execFileSync('pdftotext', [certificate, '-']).toString().replace(/\s+/g, ' ')).toContain(
+        'Why: it was saved unsealed, by choice.',
+      );
     } finally {
       await tsa.close();
       await service.stop();

@@ -50,6 +50,11 @@ export function Notice({ notice, onDismiss }: { notice: NoticeContent; onDismiss
             {t('notice.certifyAgain', { count: already.length })}
           </button>
         )}
+        {notice.saveUnsealed && (
+          <button type="button" onClick={notice.saveUnsealed}>
+            {t('notice.saveUnsealed')}
+          </button>
+        )}
         {notice.openFolder && (
           <button type="button" onClick={() => showSaved(notice.openFolder as string)}>
             {t('notice.openFolder')}
