@@ -24,6 +24,7 @@ import type { Logger } from './logging/logger';
 import { fileLogger } from './logging/logger';
 import type { Store } from './store';
 import { openStore } from './store';
+import { SETTING } from './store/setting-keys';
 import { SyncControl } from './sync/sync-control';
 import { QueueView } from './queue/queue-view';
 import { ProfileService } from './profiles/profile-service';
@@ -98,7 +99,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       trustedByPolicy: () => this.itPolicy.trusted,
     });
     // One pace per authority for everything this process asks of it: batch tokens and export seals.
-    const pace = new AuthorityPace();
+    const pace = new AuthorityPace(Date.now, {
+      read: (url) => Number(store.settings.get(SETTING.authorityNextAt(url)) ?? 0),
+      write: (url, at) => store.settings.set(SETTING.authorityNextAt(url), String(at)),
+    });
     this.timestamps = new TimestampEngine({
       pace,
       batches: store.timestamps,

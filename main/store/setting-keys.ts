@@ -28,6 +28,8 @@ export const SETTING = {
   treeHead: (fingerprint: string) => `log_head:${fingerprint}` as const,
   /** What was said when a log was found to have rewritten its history (log trust). */
   logRewritten: (fingerprint: string) => `log_rewritten:${fingerprint}` as const,
+  /** When a timestamping authority may next be asked, ms since the epoch (its pace, for every process here). */
+  authorityNextAt: (url: string) => `tsa_next_at:${url}` as const,
 };
 
 type KeyOf<T> = T extends string ? T : T extends (...args: never[]) => infer K ? K : never;

@@ -7,7 +7,11 @@
 export class AuthorityPace {
   private readonly authorities = new Map<string, { line: Promise<unknown>; nextAt: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Where every process on this data folder (the app, a command beside it) keeps each authority's next time. */
+    private readonly shared?: SharedPace,
+  ) {}
 
   /** When this authority may next be asked (ms since the epoch). */
   nextAt(url: string): number {
@@ -18,6 +22,7 @@ export class AuthorityPace {
   holdUntil(url: string, at: number): void {
     const authority = this.of(url);
     authority.nextAt = Math.max(authority.nextAt, at);
+    this.share(url, authority.nextAt);
   }
 
   /**
@@ -36,6 +41,7 @@ export class AuthorityPace {
     authority.line = new Promise<void>((resolve) => (done = resolve));
     try {
       await before;
+      authority.nextAt = Math.max(authority.nextAt, this.readShared(url));
       const wait = authority.nextAt - this.now();
       if (wait > waitAtMost) return { tooLong: authority.nextAt };
       if (wait > 0) await pause(wait, stop);
@@ -43,9 +49,28 @@ export class AuthorityPace {
         return { answer: await ask() };
       } finally {
         authority.nextAt = Math.max(authority.nextAt, this.now() + minIntervalMs);
+        this.share(url, authority.nextAt);
       }
     } finally {
       done();
+    }
+  }
+
+  // Pacing across processes is a courtesy on top of this process's own: a busy or closed queue file
+  // never fails a request for it.
+  private readShared(url: string): number {
+    try {
+      return this.shared?.read(url) ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private share(url: string, at: number): void {
+    try {
+      this.shared?.write(url, at);
+    } catch {
+      // As above: the next request of another process may then come sooner, never this one.
     }
   }
 
@@ -57,6 +82,12 @@ export class AuthorityPace {
     }
     return authority;
   }
+}
+
+/** Each authority's next time, kept where every process on the data folder reads it. */
+export interface SharedPace {
+  read(url: string): number;
+  write(url: string, at: number): void;
 }
 
 /** Waits `ms`, or less when `stop` ends the wait (the process is closing). */
