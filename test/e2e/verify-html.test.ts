@@ -427,7 +427,7 @@ describe('verify.html, opened from the kit', () => {
     await expect
       .poll(() => page.locator('#set-result').textContent(), { timeout: 30_000 })
       .toMatch(
-        /The kit was changed after it was sealed on .*: 1 of its files no longer match its seal\. Do not rely on them\. changed since sealing: +README\.txt/,
+        /The kit was changed after it was sealed on .*: 1 of its files no longer match its seal\. Do not rely on them\.\s*changed since sealing:\s+README\.txt/,
       );
     await page.locator('#set-kit').setInputFiles(kit);
     await screenshotVariants(page, 'verify-html-set', {

@@ -238,7 +238,7 @@ function start(): void {
     progress.hidden = false;
     void checks.production(documents.map(chosenFile), kitFiles.map(chosenFile), trusted(), language, {
       progress: (fraction) => (progress.value = fraction),
-      result: (kind, headline, text, demo) => {
+      result: (kind, headline, text, demo, seal) => {
         progress.hidden = true;
         showSetResult(
           $('set-result'),
@@ -246,6 +246,7 @@ function start(): void {
           headline,
           text,
           demo ? plainT(language, 'cli')('sets.demo') : null,
+          seal,
         );
       },
       lines: (shown, total, counts) =>

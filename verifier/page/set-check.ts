@@ -84,7 +84,14 @@ async function sha256Of(file: File, onBytes: (bytes: number) => void): Promise<s
 
 export interface SetCheckView {
   progress(fraction: number): void;
-  result(kind: 'verified' | 'failed' | 'warning', headline: string, text: string, demo: boolean): void;
+  /** The verdict; `seal`: what the kit's seal says, a line each (the files that no longer match it). */
+  result(
+    kind: 'verified' | 'failed' | 'warning',
+    headline: string,
+    text: string,
+    demo: boolean,
+    seal: string[],
+  ): void;
   /** The lines shown (the first of each verdict), and how many the report has. */
   lines(shown: SetResult[], total: number, counts: SetSummary['counts']): void;
 }
@@ -137,15 +144,14 @@ export async function checkProduction(
     (problem) => ` ${filled(w.notUsedFromKit, { where: problem.where, why: say(problem.why) })}`,
   );
   const when = (iso: string) => `${localWithZone(Date.parse(iso), { locale: language })} — ${iso}`;
-  const sealed = reference.seal
-    ? kitSealLines(language, reference.seal, when).map((line) => ` ${line.trim()}`)
-    : [];
-  const text = `${setSummaryIn(language, summary)}${untrusted}${problems.join('')}${sealed.join('')}`;
+  const seal = reference.seal ? kitSealLines(language, reference.seal, when).map((line) => line.trim()) : [];
+  const text = `${setSummaryIn(language, summary)}${untrusted}${problems.join('')}`;
   view.result(
     outcome === 'passed' ? 'verified' : outcome === 'untrusted' ? 'warning' : 'failed',
     language === 'en' ? SET_HEADLINES[outcome] : plainT(language, 'app')(APP_HEADLINES[outcome]),
     text,
     summary.demo,
+    seal,
   );
   // A production of 100,000 is not 100,000 rows: the counts above are for all of them.
   view.lines(linesShown(results, SET_LINES_SHOWN), results.length, summary.counts);

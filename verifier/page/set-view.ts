@@ -19,12 +19,17 @@ export function showSetResult(
   headline: string,
   text: string,
   demo: string | null,
+  seal: string[] = [],
 ): void {
   element.className = `result ${look}`;
+  const paragraph = (className: string, textContent: string) =>
+    Object.assign(document.createElement('p'), { className, textContent });
   element.replaceChildren(
     Object.assign(document.createElement('strong'), { textContent: headline }),
     ` ${text}`,
-    ...(demo ? [Object.assign(document.createElement('p'), { className: 'demo', textContent: demo })] : []),
+    // The kit's seal on lines of its own: what it covers, and each file that no longer matches it.
+    ...seal.map((line) => paragraph('seal', line)),
+    ...(demo ? [paragraph('demo', demo)] : []),
   );
 }
 

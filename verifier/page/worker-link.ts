@@ -45,6 +45,7 @@ type Report =
       headline: string;
       text: string;
       demo: boolean;
+      seal: string[];
     }
   | { id: number; event: 'lines'; shown: SetResult[]; total: number; counts: SetSummary['counts'] }
   | { id: number; event: 'done'; value: unknown }
@@ -110,7 +111,8 @@ export function checksInWorker(script: string): PageChecks | null {
         () => checksHere.production(documents, kit, trust, language, view),
         (report) => {
           if (report.event === 'progress') view.progress(report.fraction);
-          if (report.event === 'result') view.result(report.kind, report.headline, report.text, report.demo);
+          if (report.event === 'result')
+            view.result(report.kind, report.headline, report.text, report.demo, report.seal);
           if (report.event === 'lines') view.lines(report.shown, report.total, report.counts);
         },
       ),
@@ -132,8 +134,8 @@ export function serveChecks(scope: { onmessage: unknown; postMessage(report: Rep
             ? await checksHere.document(job.document, job.proof, job.trust, progress)
             : await checksHere.production(job.documents, job.kit, job.trust, job.language, {
                 progress,
-                result: (kind, headline, text, demo) =>
-                  post({ id, event: 'result', kind, headline, text, demo }),
+                result: (kind, headline, text, demo, seal) =>
+                  post({ id, event: 'result', kind, headline, text, demo, seal }),
                 lines: (shown, total, counts) => post({ id, event: 'lines', shown, total, counts }),
               });
       post({ id, event: 'done', value });
