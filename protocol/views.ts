@@ -282,6 +282,8 @@ export interface EvidenceSelection {
 export interface KitProgress {
   done: number;
   total: number;
+  /** Sealing the kit: null while the authority is asked, or when its pace allows the request (ms since the epoch). */
+  sealingUntil?: number | null;
 }
 
 export interface ExportResult {

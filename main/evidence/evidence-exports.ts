@@ -88,7 +88,7 @@ export class EvidenceExports {
       },
       {
         ...target,
-        timestamper: target.seal === false ? undefined : await this.documentTimestamper(),
+        timestamper: target.seal === false ? undefined : await this.documentTimestamper(target.onSealing),
       },
     ).catch((error: unknown) => {
       if (target.signal?.aborted) throw new DeskError('cancelled', said('exports.cancelled'));
@@ -224,7 +224,7 @@ export class EvidenceExports {
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
   /** The active profile's timestamping authority as a PDF sealer; none when it names none or is unreachable. */
-  async documentTimestamper(): Promise<DocumentTimestamper | undefined> {
+  async documentTimestamper(onWait?: (until: number) => void): Promise<DocumentTimestamper | undefined> {
     const { profiles } = this.deps;
     const profileId = this.deps.activeProfileId();
     const authority = await profiles.authorityFor(profileId).catch(() => null);
@@ -235,6 +235,7 @@ export class EvidenceExports {
       authority,
       this.deps.timestampTimeoutMs,
       this.deps.pace,
+      onWait,
     );
   }
 

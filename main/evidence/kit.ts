@@ -55,6 +55,8 @@ export interface KitTarget {
   timestamper?: DocumentTimestamper;
   /** False leaves the kit unsealed even where an authority is set (the benchmark's reference). */
   seal?: boolean;
+  /** The kit is being sealed: null while the authority is asked, else when its pace allows it. */
+  onSealing?(until: number | null): void;
   /** Stops the kit: what was written of it goes (a folder or zip it made), and the kit rejects. */
   signal?: AbortSignal;
 }
@@ -103,9 +105,10 @@ export async function writeKit(source: KitSource, chosen: KitTarget): Promise<Ki
     };
     // An ASiC-E container says what it is in its first file.
     if (target.timestamper) await listing.put(KIT_MIMETYPE_FILE, ASIC_E_MIMETYPE);
-    const certifications = await writeKitInto(listing, source, target, () =>
-      sealKit(listing, sealed, target.timestamper),
-    );
+    const certifications = await writeKitInto(listing, source, target, () => {
+      if (target.timestamper) target.onSealing?.(null);
+      return sealKit(listing, sealed, target.timestamper);
+    });
     return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort() };
   } catch (error) {
     // A kit is whole or not there at all: its zip, and what it wrote into its folder.

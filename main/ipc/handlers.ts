@@ -104,13 +104,16 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
         if (dir === null) return null;
         // Ten times a second at most: a kit of 10,000 is not 10,000 messages to the window.
         const due = progressPace(100);
+        let made = 0;
         const written = await core.exports.exportEvidence(selection, {
           dir,
           ...(unsealed ? { seal: false } : {}),
           signal: stop.signal,
           onProgress: (done, total) => {
             if (due(done === total)) core.emit('kitProgress', { done, total });
+            made = total;
           },
+          onSealing: (until) => core.emit('kitProgress', { done: made, total: made, sealingUntil: until }),
         });
         return remember(written, written.dir, written.zip);
       } finally {

@@ -18,6 +18,11 @@ export class AuthorityPace {
     return this.authorities.get(url)?.nextAt ?? 0;
   }
 
+  /** When this authority's next request may go, as every process here knows it. */
+  nextTurnAt(url: string): number {
+    return Math.max(this.nextAt(url), this.readShared(url));
+  }
+
   /** The authority asked not to be asked before `at` (its Retry-After). */
   holdUntil(url: string, at: number): void {
     const authority = this.of(url);

@@ -19,10 +19,14 @@ export function documentTimestamper(
   authority: Authority,
   timeoutMs: number,
   pace: AuthorityPace,
+  /** Told when a seal must wait for the authority's pace, and until when: the person sees why it takes. */
+  onWait?: (until: number) => void,
 ): DocumentTimestamper {
   let refused: string | undefined;
   return async (signedBytes) => {
     if (refused) return { problem: refused };
+    const until = pace.nextTurnAt(authority.url);
+    if (until > Date.now()) onWait?.(until);
     // At the authority's pace, shared with the batch tokens: an export waits its turn, up to a minute.
     const turn = await pace.turn(
       authority.url,

@@ -79,6 +79,9 @@ export const de: Catalogue = {
         'Nachweise werden gespeichert: Das Zertifikat ist erstellt; das Register wird geschrieben',
       savingKitPapers_other:
         'Nachweise werden gespeichert: Alle {{count, number}} Zertifikate sind erstellt; das Register wird geschrieben',
+      sealingKit: 'Nachweise werden gespeichert: Sie werden mit einem Zeitstempel versiegelt',
+      sealingKitWaiting:
+        'Nachweise werden gespeichert: Sie werden mit einem Zeitstempel versiegelt, sobald der Zeitstempeldienst es zulässt, um {{time}}',
       minutesLeft_one: 'noch etwa {{count, number}} Minute',
       minutesLeft_other: 'noch etwa {{count, number}} Minuten',
       underAMinuteLeft: 'noch weniger als eine Minute',
@@ -1163,6 +1166,9 @@ export const de: Catalogue = {
     },
     export: {
       progress: '{{done}} von {{total}} Zertifikaten geschrieben',
+      sealing: 'das Nachweispaket wird versiegelt: ein RFC-3161-Zeitstempel über die Liste seiner Dateien',
+      sealingWaits:
+        'das Nachweispaket wird versiegelt: Warten auf den Takt des Zeitstempeldienstes, bis {{until}}',
       saved: 'Die Nachweise von {{certifications}} wurden in {{where}} gespeichert.',
       nothing: 'Nichts hat gepasst: das Nachweispaket enthält nur verify.html und seine README.',
       register:

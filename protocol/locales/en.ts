@@ -79,6 +79,9 @@ export const en = {
       savingKitPapers_one: 'Saving the evidence: the certificate is made; writing the register',
       savingKitPapers_other:
         'Saving the evidence: all {{count, number}} certificates are made; writing the register',
+      sealingKit: 'Saving the evidence: sealing it with one timestamp',
+      sealingKitWaiting:
+        'Saving the evidence: sealing it with one timestamp, once the timestamping authority’s pace allows, at {{time}}',
       minutesLeft_one: 'about {{count, number}} minute left',
       minutesLeft_other: 'about {{count, number}} minutes left',
       underAMinuteLeft: 'less than a minute left',
@@ -1103,6 +1106,8 @@ export const en = {
     },
     export: {
       progress: 'wrote {{done}} of {{total}} certificates',
+      sealing: 'sealing the kit: one RFC 3161 timestamp over the list of its files',
+      sealingWaits: 'sealing the kit: waiting for the timestamping authority’s pace, until {{until}}',
       saved: 'Saved the evidence of {{certifications}} to {{where}}.',
       nothing: 'Nothing matched: the kit holds only verify.html and its README.',
       register:

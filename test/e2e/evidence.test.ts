@@ -103,8 +103,8 @@ describe('saving and verifying evidence in the app', () => {
       .poll(() => page.locator('main').textContent())
       .toMatch(/Saved the evidence of 2 certifications in/);
     expect(savedKits(harness)).toHaveLength(2);
-    // The window heard how far the kit was, and the bar went with the save.
-    expect(kitProgress.at(-1)).toEqual({ done: 2, total: 2 });
+    // The window heard how far the kit was, then that it was sealed, and the bar went with the save.
+    expect(kitProgress.at(-1)).toEqual({ done: 2, total: 2, sealingUntil: null });
     await expect.poll(() => page.locator('.progress').count()).toBe(0);
 
     // A kit of thousands, as the window shows it while certificates are made, then the register.
@@ -125,6 +125,20 @@ describe('saving and verifying evidence in the app', () => {
     await expect
       .poll(() => bar.textContent())
       .toBe('Saving the evidence: all 10,000 certificates are made; writing the register');
+    // Then sealed with one timestamp; one that waits for its authority's pace says until when.
+    harness.core.emit('kitProgress', { done: 10_000, total: 10_000, sealingUntil: null });
+    await expect.poll(() => bar.textContent()).toBe('Saving the evidence: sealing it with one timestamp');
+    harness.core.emit('kitProgress', {
+      done: 10_000,
+      total: 10_000,
+      sealingUntil: Date.parse('2026-11-26T09:41:00Z'),
+    });
+    await expect
+      .poll(() => bar.textContent())
+      .toMatch(
+        /^Saving the evidence: sealing it with one timestamp, once the timestamping authority’s pace allows, at .*10:41/,
+      );
+    await harness.screenshotEverywhere('desk-sealing-kit-waiting');
 
     // Cancel: the kit stops, says so, and leaves nothing of itself.
     const before = savedKits(harness).length;

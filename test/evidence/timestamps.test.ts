@@ -161,15 +161,23 @@ describe('independent time (RFC 3161)', () => {
     for (let drop = 0; drop < 3; drop++)
       ids.push(...(await core.certify(newFiles(1), METADATA)).queued.map((row) => row.id));
     await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'the burst');
-    // The kit from a command run beside the app, at once: the pace is kept for every process here.
+    // A certificate sealed here, then at once the kit from a command run beside the app: the pace
+    // (now 5 s) is kept for every process here, and the command says what it waits for.
+    await useSandboxProfile(core, sandbox, 'with-tsa', {
+      tsa: { url: tsa.url, trustedCertificates: tsa.rootPem, minIntervalSeconds: 5 },
+    });
+    const [first] = core.queue.rows(ids);
+    await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
     const kit = join(ws.dir, 'paced kit');
     const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--ids', ids.join(',')]);
     expect(exported.code, exported.stderr).toBe(0);
-    const [first] = core.queue.rows(ids);
-    await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
+    // It says why it takes: the authority's pace, until when.
+    expect(exported.stderr).toMatch(
+      /^sealing the kit: waiting for the timestamping authority’s pace, until \d{4}-\d\d-\d\dT[\d:.]+Z$/m,
+    );
     expect(existsSync(join(kit, 'META-INF', 'timestamp.tst'))).toBe(true);
     expect(readFileSync(join(ws.dir, 'alone.certificate.pdf'), 'latin1')).toContain('/DocTimeStamp');
-    // Three batch tokens, one kit's seal (another process) and one certificate's: never asked faster than allowed.
+    // Three batch tokens, one certificate's seal and one kit's (another process): never asked faster than allowed.
     expect(tsa.refusedForPace).toBe(0);
     expect(tsa.requestedAt.length).toBeGreaterThanOrEqual(5);
     const gaps = tsa.requestedAt.slice(1).map((at, i) => at - tsa.requestedAt[i]!);

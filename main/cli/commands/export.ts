@@ -21,6 +21,15 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
           receiptsOnly: values['receipts-only'] ?? false,
           // Unsealed only when asked: the kit and its pages then say so.
           ...(values.unsealed ? { seal: false } : {}),
+          // Said on stderr whatever it is: a kit that waits for its authority does not look stuck.
+          onSealing: (until) => {
+            if (!values.json)
+              err(
+                until === null
+                  ? words('export.sealing')
+                  : words('export.sealingWaits', { until: new Date(until).toISOString() }),
+              );
+          },
           onProgress: (done, total) => {
             if (showProgress && (done === total || done % 50 === 0))
               err(words('export.progress', { done, total }));

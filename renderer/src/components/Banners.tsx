@@ -7,7 +7,7 @@ import { messageOf } from '../bridge';
 import { acceptLogKey } from '../calls/settings';
 import { useStatus } from '../hooks/useStatus';
 import { useDesk } from '../store';
-import { useSay } from '../i18n';
+import { useFormat, useSay } from '../i18n';
 import { fingerprintInGroups } from '../../../protocol/fingerprint-groups';
 import { leftAtPace, timeLeftWords } from '../time-left';
 import { cancelKit, resumeSending, tryNow } from '../actions';
@@ -181,6 +181,7 @@ function useTimeLeft(kit: KitProgress | null): string | null {
 
 export function ProgressBars() {
   const { t } = useTranslation();
+  const format = useFormat();
   const progress = useDesk((s) => s.progress);
   const file = useDesk((s) => s.fileProgress);
   const kit = useDesk((s) => s.kitProgress);
@@ -192,9 +193,13 @@ export function ProgressBars() {
       {kit && (
         <div className="kit-progress">
           <label>
-            {kit.done < kit.total
-              ? t('progress.savingKit', { done: kit.done, count: kit.total })
-              : t('progress.savingKitPapers', { count: kit.total })}
+            {kit.sealingUntil !== undefined
+              ? kit.sealingUntil === null
+                ? t('progress.sealingKit')
+                : t('progress.sealingKitWaiting', { time: format.short(kit.sealingUntil) })
+              : kit.done < kit.total
+                ? t('progress.savingKit', { done: kit.done, count: kit.total })
+                : t('progress.savingKitPapers', { count: kit.total })}
             {left && ` · ${left}`}
             <progress max={Math.max(1, kit.total)} value={kit.done} />
           </label>
