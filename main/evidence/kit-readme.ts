@@ -150,7 +150,13 @@ WHAT IS IN THIS FOLDER
   verify.html                           A verifier that runs in any web browser, offline.
 ${keyLines}
                                         The public key of the log that signed the evidence.
-
+${
+  summary.sealed === true
+    ? `  META-INF/  and  mimetype              The kit's seal: the list of every file with its SHA-256, and
+                                        one timestamp over it (see "THE KIT'S SEAL" below).
+`
+    : ''
+}
 The documents themselves are NOT in this kit: only their SHA-256 fingerprints were ever sent to the
 service. Check the copy of a document you were given against its certificate or receipt.
 

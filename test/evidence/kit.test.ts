@@ -113,6 +113,8 @@ describe('the evidence kit', () => {
     ) as Receipt;
     expect(readme).toContain(receipt.log_key!.fingerprint);
     expect(readme).toMatch(/WARNING — DEMO: 4 of these certifications were made on a sandbox/);
+    // Every file the recipient finds is named, the seal's too.
+    expect(readme).toMatch(/META-INF\/ {2}and {2}mimetype {14}The kit's seal/);
     // verify.html offers exactly the kit's log key and timestamp root (trusted only once the reader
     // compares them), says DEMO, and allows no network request.
     const page = readFileSync(join(kit, 'verify.html'), 'utf8');
