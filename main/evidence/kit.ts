@@ -1,34 +1,22 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
 import { base64ToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
-import type { Trust } from '../../verifier/verify-receipt';
-import { DeskError } from '../errors';
+import { pem } from './pem';
+import { kitSays, verifierPage } from './kit-verifier-page';
+import { sealKit, sealing } from './kit-seal-writer';
 import { turnTaker } from '../tools/event-loop-turns';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
-import { SEALED_WITH_ITS_KIT, UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { SealedFile } from '../../verifier/kit-manifest';
-import {
-  ASIC_E_MIMETYPE,
-  KIT_MANIFEST_FILE,
-  KIT_MIMETYPE_FILE,
-  KIT_SEAL_CHAIN_FILE,
-  KIT_SEAL_ROOT_FILE,
-  KIT_TOKEN_FILE,
-  asicManifest,
-  coveredBySeal,
-} from '../../verifier/kit-manifest';
+import { ASIC_E_MIMETYPE, KIT_MIMETYPE_FILE, coveredBySeal } from '../../verifier/kit-manifest';
 import type { RegisterEntry } from './pdf/register';
 import { registerEntryOf, registerPdf } from './pdf/register';
-import { said } from '../../protocol/said';
 import { computerTimeZone } from '../../protocol/time-format';
 import { UniqueNames, safeFileName } from './kit-folder';
 import type { KitSink } from './kit-sink';
@@ -206,35 +194,6 @@ async function writeKitInto(
   return seen.count;
 }
 
-/** A kit's PDFs are sealed by the kit's one timestamp when it has an authority, else not at all (saying why). */
-const sealing = (target: KitTarget) =>
-  target.timestamper ? SEALED_WITH_ITS_KIT : target.seal === false ? UNSEALED_BY_CHOICE : undefined;
-
-/**
- * The kit's seal, once every other file is in: the manifest of their SHA-256s, one RFC 3161 token
- * over it, and the authority's certificates to check that token with. A kit whose pages say it is
- * sealed is never saved without its seal: a refusal fails the export, saying why.
- */
-async function sealKit(
-  sink: KitSink,
-  files: readonly SealedFile[],
-  timestamper: DocumentTimestamper | undefined,
-): Promise<void> {
-  if (!timestamper) return;
-  const manifest = Buffer.from(asicManifest(files));
-  await sink.put(KIT_MANIFEST_FILE, manifest);
-  const answer = await timestamper(manifest);
-  if ('problem' in answer)
-    throw new DeskError('not_sealed', said('exports.kitNotSealed', { why: answer.problem }));
-  await sink.put(KIT_TOKEN_FILE, Buffer.from(answer.token));
-  const root = answer.chain?.at(-1);
-  if (!answer.chain || !root) return;
-  // Above the signer (whose certificate the token carries): what -untrusted is given.
-  const above = answer.chain.length > 1 ? answer.chain.slice(1) : answer.chain;
-  await sink.put(KIT_SEAL_CHAIN_FILE, above.map((der) => pem(der, 'CERTIFICATE')).join(''));
-  await sink.put(KIT_SEAL_ROOT_FILE, pem(root, 'CERTIFICATE'));
-}
-
 interface SeenInKit {
   count: number;
   demoCount: number;
@@ -302,39 +261,6 @@ async function writePapers(
           },
     }),
   );
-}
-
-/**
- * verify.html as built (scripts/build-verifier.mjs): beside the bundled main in the app, or in dist/
- * of a source checkout, where it is built on first need (after `npm ci` nothing has built it yet,
- * whichever entry runs: `npm run cli` or the package's own `evidence-desk`).
- */
-function verifierPage(): string {
-  // This module may sit in main/evidence/ (from source), dist/main/ or dist/main/chunks/ (bundled):
-  // the page is dist/verify.html of the installation or checkout above it.
-  const here = dirname(fileURLToPath(import.meta.url));
-  const above = [1, 2, 3].map((levels) => join(here, ...Array<string>(levels).fill('..')));
-  const candidates = above.flatMap((dir) => [join(dir, 'verify.html'), join(dir, 'dist', 'verify.html')]);
-  const checkout = above.find((dir) => existsSync(join(dir, 'scripts', 'build-verifier.mjs')));
-  const builder = checkout && join(checkout, 'scripts', 'build-verifier.mjs');
-  if (!candidates.some((path) => existsSync(path)) && builder)
-    execFileSync(process.execPath, [builder], { cwd: checkout, stdio: 'ignore' });
-  const found = candidates.find((path) => existsSync(path));
-  if (found) return readFileSync(found, 'utf8');
-  throw new DeskError(
-    'verifier_missing',
-    said(builder ? 'exports.verifierNotBuilt' : 'exports.verifierMissing'),
-  );
-}
-
-/** verify.html with what the kit says of itself: the keys it offers (never trusted unasked), and DEMO. */
-function kitSays(page: string, says: Trust & { demo: boolean }): string {
-  return page.replace('%TRUSTED_KEYS%', () => JSON.stringify(says));
-}
-
-function pem(derBase64: string, label = 'PUBLIC KEY'): string {
-  const lines = derBase64.match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
 export { kitFolderIn } from './kit-folder';

@@ -9,6 +9,7 @@ import {
 import { checkTimestampToken } from '../../verifier/timestamp/token';
 import type { Fetch } from './network';
 import { retryAfterMs } from './retry-policy';
+import { hostOf } from './authority-host';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 
@@ -31,8 +32,6 @@ export type AuthorityAnswer =
       /** The authority said when it may be asked again (429 or 503 with Retry-After), ms since the epoch. */
       retryAt?: number;
     };
-
-const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
 /**
  * One RFC 3161 request over some bytes (a batch root, a PDF's signed range), and every check on the answer before it is kept. Whatever

@@ -7,6 +7,7 @@ import { UnreadableReference } from './read-load-file';
 import type { Reference } from '../../verifier/sets/reference';
 import { EntriesBuilder } from '../store';
 import { readerTurns } from '../tools/event-loop-turns';
+import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import { kitEntries } from './kit-entries';
 
@@ -46,5 +47,5 @@ export async function readKit(
   };
 }
 
-const whyNotRead = (read: { why: ReturnType<typeof said> } | { bytes: Uint8Array } | null) =>
+const whyNotRead = (read: { why: Said } | { bytes: Uint8Array } | null): Said =>
   read && 'why' in read ? read.why : said('sets.why.notAFile');

@@ -3,6 +3,7 @@ import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { Fetch } from '../service/network';
 import type { Authority } from '../service/ask-authority';
 import { askAuthority } from '../service/ask-authority';
+import { hostOf } from '../service/authority-host';
 import { inEnglish } from '../../protocol/locales';
 import { said } from '../../protocol/said';
 import type { AuthorityPace } from './authority-pace';
@@ -34,13 +35,15 @@ export function documentTimestamper(
       () => askAuthority(fetch, authority, signedBytes, timeoutMs),
       { waitAtMost: SEAL_WAITS_AT_MOST_MS },
     );
-    const host = URL.canParse(authority.url) ? new URL(authority.url).host : authority.url;
     const answer =
       'answer' in turn
         ? turn.answer
         : {
             ok: false as const,
-            problem: said('timestamp.rationed', { host, until: new Date(turn.tooLong).toISOString() }),
+            problem: said('timestamp.rationed', {
+              host: hostOf(authority.url),
+              until: new Date(turn.tooLong).toISOString(),
+            }),
           };
     if (!answer.ok && 'retryAt' in answer && answer.retryAt !== undefined)
       pace.holdUntil(authority.url, answer.retryAt);

@@ -4,8 +4,10 @@ import type { Fetch } from '../service/network';
 import type { TimestampBatch, TimestampBatches } from '../store';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
+import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import { AuthorityPace } from './authority-pace';
+import { hostOf } from '../service/authority-host';
 
 export interface TimestampPacing {
   /** How long one request may wait for the authority. */
@@ -43,6 +45,9 @@ export interface TimestampEngineOptions {
   now?: () => number;
 }
 
+// Answers that say the authority answered nothing: no request to it is likely to fare better soon.
+const UNANSWERED = new Set(['timestamp.timeout', 'timestamp.unreachable']);
+
 // A round waits this long at most for an authority's pace; a longer wait (a Retry-After) is planned instead.
 const PACE_WAIT_IN_ROUND_MS = 60_000;
 
@@ -56,6 +61,12 @@ export class TimestampEngine {
   private readonly now: () => number;
   private readonly rounds: Rounds;
   private readonly pace: AuthorityPace;
+  /**
+   * Authorities whose last request got no answer (timed out, unreachable), until when: the other
+   * batches waiting for one are not each asked in turn, one timeout after another (one request at a
+   * time made a silent authority hold a new batch behind every retry), but wait with the same reason.
+   */
+  private readonly unanswering = new Map<string, { until: number; problem: Said }>();
   /** The requests under way, each ended early if closing cannot wait for it. */
   private readonly asking = new Set<AbortController>();
 
@@ -159,6 +170,11 @@ export class TimestampEngine {
     }
     // The token's checks (pkijs) load when an authority is first asked, not when a command starts.
     const { askAuthority } = await import('../service/ask-authority');
+    const silent = this.unanswering.get(authority.url);
+    if (silent && silent.until > now) {
+      this.options.batches.defer(batch.id, silent.problem, silent.until, now);
+      return;
+    }
     // One request at a time per authority, at its pace; a batch that would wait long is planned for then.
     const turn = await this.pace.turn(
       authority.url,
@@ -179,11 +195,17 @@ export class TimestampEngine {
     }
     const { answer } = turn;
     if (!answer.ok && answer.retryAt !== undefined) this.pace.holdUntil(authority.url, answer.retryAt);
+    if (answer.ok || !UNANSWERED.has(answer.problem.key)) this.unanswering.delete(authority.url);
+    else this.unanswering.set(authority.url, { until: retryAt, problem: answer.problem });
     // A token that came is kept, closing or not. A request ended by closing is recorded as asked with
     // no answer yet, and is due at once for whoever runs next (the app, sync, watch).
     if (!answer.ok && stop.aborted) {
-      const host = URL.canParse(authority.url) ? new URL(authority.url).host : authority.url;
-      this.options.batches.defer(batch.id, said('timestamp.askedNoAnswer', { host }), this.now(), this.now());
+      this.options.batches.defer(
+        batch.id,
+        said('timestamp.askedNoAnswer', { host: hostOf(authority.url) }),
+        this.now(),
+        this.now(),
+      );
       return;
     }
     if (answer.ok) {

@@ -1168,7 +1168,7 @@ export const de: Catalogue = {
       progress: '{{done}} von {{total}} Zertifikaten geschrieben',
       sealing: 'das Nachweispaket wird versiegelt: ein RFC-3161-Zeitstempel über die Liste seiner Dateien',
       sealingWaits:
-        'das Nachweispaket wird versiegelt: Warten auf den Takt des Zeitstempeldienstes, bis {{until}}',
+        'das Nachweispaket wird versiegelt: Der Zeitstempeldienst lässt die nächste Anfrage erst um {{until}} zu; bis dahin wird gewartet',
       saved: 'Die Nachweise von {{certifications}} wurden in {{where}} gespeichert.',
       nothing: 'Nichts hat gepasst: das Nachweispaket enthält nur verify.html und seine README.',
       register:
