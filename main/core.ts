@@ -106,6 +106,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.timestamps = new TimestampEngine({
       pace,
       batches: store.timestamps,
+      statuses: store.certificateStatus,
       authorityFor: (id) => this.connections.authorityFor(id),
       fetchFor: (id) => this.connections.fetchFor(id),
       activeProfile: () => this.activeProfileId,

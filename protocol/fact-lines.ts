@@ -1,5 +1,7 @@
-import type { ReceiptVerdict } from './receipt';
+import type { AuthorityStanding, ReceiptVerdict } from './receipt';
 import { plainEnglish as inEnglish } from './locales/plain';
+import type { Said } from './said';
+import { said } from './said';
 import { eventSaid, kindSaid } from './vocabulary';
 
 // A register words the same few pairs on each of its 10,000 rows: each pair is worded once.
@@ -27,6 +29,7 @@ export type FactKey =
   | 'keyFingerprint'
   | 'timeConfirmedAt'
   | 'timeConfirmedBy'
+  | 'timeStanding'
   | 'fileName'
   | 'matter'
   | 'certifiedBy'
@@ -46,6 +49,8 @@ export interface FactLine {
   by?: { user: string; computer: string };
   /** The event and kind of document as the service's codes: each shell says them in its reader's words. */
   codes?: { event: string; kind: string };
+  /** A value said in words (the authority's standing): each shell says it in its reader's language. */
+  said?: Said;
 }
 
 export const FACT_LABELS: Record<FactKey, string> = {
@@ -58,6 +63,7 @@ export const FACT_LABELS: Record<FactKey, string> = {
   keyFingerprint: 'Log key fingerprint',
   timeConfirmedAt: 'Time confirmed at',
   timeConfirmedBy: 'Time confirmed by',
+  timeStanding: 'Authority’s standing then',
   fileName: 'File name',
   matter: 'Matter',
   certifiedBy: 'Certified by',
@@ -98,6 +104,8 @@ export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[];
   if (time) {
     signed.push({ key: 'timeConfirmedAt', value: time.genTime, time: time.genTime });
     signed.push({ key: 'timeConfirmedBy', value: `${time.authority} (RFC 3161)` });
+    const standing = standingSaid(time.standing);
+    signed.push({ key: 'timeStanding', value: inEnglish(standing), said: standing });
   }
   const said: FactLine[] = [{ key: 'fileName', value: stated.fileName }];
   if (stated.matter) said.push({ key: 'matter', value: stated.matter });
@@ -117,4 +125,16 @@ export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[];
       said.push({ key: 'seenAnchoredAt', value: clock.anchoredAt, time: clock.anchoredAt });
   }
   return { signed, stated: said };
+}
+
+/** What the validation data kept with a timestamp shows of its authority at genTime, said. */
+export function standingSaid(standing: AuthorityStanding): Said {
+  if (!standing.shown)
+    return said('standing.notShown', {
+      gap: said(`standing.gap.${standing.why}`, { certificate: standing.certificate ?? '' }),
+    });
+  const sources = standing.sources.map((source) => source.toUpperCase()).join(', ');
+  return standing.revokedLater
+    ? said('standing.revokedLater', { at: standing.revokedLater, sources })
+    : said('standing.good', { sources });
 }

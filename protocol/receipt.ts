@@ -9,10 +9,12 @@ import { LIMITS } from './limits';
  * computer, offline, without Evidence Desk's queue (docs/evidence.md). The CLI's verifier and
  * `verify.html` read it with this schema.
  */
-export const RECEIPT_FORMAT = 'evidence-desk-receipt/v2';
+export const RECEIPT_FORMAT = 'evidence-desk-receipt/v3';
 /** Receipts handed out before v2: their dates are the certifying computer's clock, and they keep verifying. */
 export const RECEIPT_V1 = 'evidence-desk-receipt/v1' as const;
-export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_FORMAT] as const;
+/** v2 receipts carry a timestamp without its validation data (v3's `timestamp.validation`), and keep verifying. */
+export const RECEIPT_V2 = 'evidence-desk-receipt/v2' as const;
+export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_V2, RECEIPT_FORMAT] as const;
 
 /**
  * How a sandbox marks what it signs as DEMO (docs/api.md): its log's leaves say `"environment":
@@ -50,6 +52,18 @@ export const timestampSchema = z.object({
   token: base64,
   /** The authority's certificates, signer first, DER, base64. */
   chain: z.array(base64).max(LIMITS.chainCertificates),
+  /**
+   * v3: what the issuers of the chain's certificates signed about them, collected when the token
+   * came (OCSP responses, else CRLs; DER, base64): the token checks as of its genTime, offline,
+   * after those certificates expire. Null while not collected yet.
+   */
+  validation: z
+    .object({
+      ocsp: z.array(base64).max(LIMITS.chainCertificates),
+      crl: z.array(base64).max(LIMITS.chainCertificates),
+    })
+    .nullable()
+    .optional(),
 });
 export type ReceiptTimestamp = z.infer<typeof timestampSchema>;
 
@@ -137,7 +151,30 @@ export interface TimeFacts {
   rootFingerprint: string;
   /** The token was signed under a sandbox's DEMO policy. */
   demo: boolean;
+  /** What the validation data kept with the token shows of the authority's standing at genTime. */
+  standing: AuthorityStanding;
 }
+
+/** Why a timestamp's validation data does not show its authority in good standing at genTime. */
+export const STANDING_GAPS = [
+  'not_kept',
+  'missing',
+  'unknown',
+  'not_at_that_time',
+  'unreadable',
+  'not_successful',
+  'other_certificate',
+  'bad_signature',
+  'unauthorised_responder',
+  'other_issuer',
+] as const;
+export type StandingGap = (typeof STANDING_GAPS)[number];
+
+export type AuthorityStanding =
+  /** Its issuers said so (OCSP, CRL), then or later; `revokedLater` when revoked after, not for compromise. */
+  | { shown: true; sources: ('ocsp' | 'crl')[]; revokedLater: string | null }
+  /** Nothing kept shows it: the time holds while the authority's certificate does. */
+  | { shown: false; why: StandingGap; certificate: string | null };
 
 /** What nobody signed: shown apart, as stated by whoever made the receipt. */
 export interface StatedFacts {
@@ -171,6 +208,7 @@ export const TIMESTAMP_CHECKS = [
   'signer_binding',
   'validity',
   'chain',
+  'revoked',
 ] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 

@@ -16,7 +16,22 @@ export interface DemoTsa {
   rootPem: string;
   /** Answers a DER TimeStampReq with a DER TimeStampResp. */
   reply(request: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Names where the signer's status is published (AIA, CDP) for this address: the signer's
+   * certificate is issued again, same key, whenever the sandbox listens somewhere else.
+   */
+  publishAt(baseUrl: string): Promise<void>;
+  /** The root's OCSP responder: answers a DER OCSPRequest (RFC 6960). */
+  ocsp(request: Uint8Array): Promise<Uint8Array>;
+  /** The root's CRL, DER: nothing revoked. */
+  crl(): Promise<Uint8Array>;
 }
+
+/** Where the demo authority's status is published, under the sandbox's base address. */
+export const TSA_OCSP_PATH = '/tsa/ocsp';
+export const TSA_CRL_PATH = '/tsa/root.crl';
+/** How long the demo root's OCSP answers and CRL say they hold. */
+const STATUS_VALID_MS = 7 * 86_400_000;
 
 const OID = {
   tstInfo: '1.2.840.113549.1.9.16.1.4',
@@ -26,6 +41,10 @@ const OID = {
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   commonName: '2.5.4.3',
   basicConstraints: '2.5.29.19',
+  authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
+  ocspAccess: '1.3.6.1.5.5.7.48.1',
+  basicOcsp: '1.3.6.1.5.5.7.48.1.1',
+  crlDistributionPoints: '2.5.29.31',
   keyUsage: '2.5.29.15',
   extKeyUsage: '2.5.29.37',
   timeStamping: '1.3.6.1.5.5.7.3.8',
@@ -40,6 +59,8 @@ interface Stored {
   rootCert: string;
   signerKey: JsonWebKey;
   signerCert: string;
+  /** The base address the signer's certificate names for its status (absent before it named one). */
+  signerBase?: string;
 }
 
 const toPem = (der: ArrayBuffer) =>
@@ -50,15 +71,133 @@ export async function loadOrCreateDemoTsa(db: SandboxDb): Promise<DemoTsa> {
   const stored = json ? (JSON.parse(json) as Stored) : await createAuthority();
   if (!json) setSetting(db, SETTING, JSON.stringify(stored));
   const signerKey = await webcrypto.subtle.importKey('jwk', stored.signerKey, ALGORITHM, false, ['sign']);
-  const signerDer = Buffer.from(stored.signerCert, 'base64');
-  const signer = pkijs.Certificate.fromBER(buffer(signerDer));
+  const rootKey = await webcrypto.subtle.importKey('jwk', stored.rootKey, ALGORITHM, false, ['sign']);
+  let signerDer = Buffer.from(stored.signerCert, 'base64');
+  let signer = pkijs.Certificate.fromBER(buffer(signerDer));
   const rootDer = Buffer.from(stored.rootCert, 'base64');
   // Read once: a kit of 10,000 sealed PDFs asks 10,000 times.
   const root = pkijs.Certificate.fromBER(buffer(rootDer));
+  let crl: { der: Uint8Array; until: number } | null = null;
   return {
     rootPem: toPem(buffer(rootDer)),
     reply: (request) => reply(request, signer, signerDer, signerKey, root),
+    async publishAt(baseUrl) {
+      if (stored.signerBase === baseUrl) return;
+      signer = await certificate({
+        subject: 'DEMO Evidence Sandbox Timestamping Authority',
+        publicKey: await publicKeyOf(stored.signerKey),
+        issuerKey: rootKey,
+        issuer: root,
+        ca: false,
+        notAfter: signer.notAfter.value.getTime(),
+        statusAt: baseUrl,
+      });
+      signerDer = Buffer.from(signer.toSchema().toBER(false));
+      stored.signerCert = signerDer.toString('base64');
+      stored.signerBase = baseUrl;
+      setSetting(db, SETTING, JSON.stringify(stored));
+    },
+    ocsp: (request) => ocspReply(request, root, rootKey),
+    async crl() {
+      if (!crl || crl.until < Date.now() + STATUS_VALID_MS / 2) {
+        const list = new pkijs.CertificateRevocationList({
+          version: 1,
+          issuer: root.subject,
+          thisUpdate: new pkijs.Time({ type: 1, value: new Date(Math.floor(Date.now() / 1000) * 1000) }),
+          nextUpdate: new pkijs.Time({ type: 1, value: new Date(Date.now() + STATUS_VALID_MS) }),
+        });
+        await list.sign(rootKey, 'SHA-256');
+        crl = { der: new Uint8Array(list.toSchema().toBER(false)), until: Date.now() + STATUS_VALID_MS };
+      }
+      return crl.der;
+    },
   };
+}
+
+async function publicKeyOf(privateJwk: JsonWebKey): Promise<CryptoKey> {
+  // The public half of a JWK is the private one without its secret `d`.
+  const publicJwk = { kty: privateJwk.kty, crv: privateJwk.crv, x: privateJwk.x, y: privateJwk.y };
+  return webcrypto.subtle.importKey('jwk', publicJwk, ALGORITHM, true, ['verify']);
+}
+
+/**
+ * The root's OCSP answers (RFC 6960), signed by the root itself: good for every certificate it
+ * issued (the only ones are the authority's signers), unknown for any other issuer's.
+ */
+async function ocspReply(
+  requestDer: Uint8Array,
+  root: pkijs.Certificate,
+  rootKey: CryptoKey,
+): Promise<Uint8Array> {
+  let request: pkijs.OCSPRequest;
+  try {
+    request = pkijs.OCSPRequest.fromBER(buffer(requestDer));
+  } catch {
+    // malformedRequest (1), with no response bytes.
+    return new Uint8Array(
+      new pkijs.OCSPResponse({ responseStatus: new asn1js.Enumerated({ value: 1 }) }).toSchema().toBER(false),
+    );
+  }
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const answers = [];
+  for (const { reqCert } of request.tbsRequest.requestList)
+    answers.push({ certID: reqCert, good: await issuedByRoot(reqCert, root) });
+  return signedOcspResponse({
+    responder: root,
+    key: rootKey,
+    answers,
+    thisUpdate: now,
+    nextUpdate: new Date(now.getTime() + STATUS_VALID_MS),
+  });
+}
+
+/** A successful OCSP response (RFC 6960) saying good or unknown for each CertID, signed by `responder`. */
+export async function signedOcspResponse(spec: {
+  responder: pkijs.Certificate;
+  key: CryptoKey;
+  answers: { certID: pkijs.CertID; good: boolean }[];
+  thisUpdate: Date;
+  nextUpdate: Date;
+}): Promise<Uint8Array> {
+  const basic = new pkijs.BasicOCSPResponse();
+  basic.tbsResponseData.responderID = spec.responder.subject;
+  basic.tbsResponseData.producedAt = spec.thisUpdate;
+  for (const { certID, good } of spec.answers)
+    basic.tbsResponseData.responses.push(
+      new pkijs.SingleResponse({
+        certID,
+        // CertStatus: good [0] IMPLICIT NULL, unknown [2] IMPLICIT NULL.
+        certStatus: new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: good ? 0 : 2 } }),
+        thisUpdate: spec.thisUpdate,
+        nextUpdate: spec.nextUpdate,
+      }),
+    );
+  await basic.sign(spec.key, 'SHA-256');
+  const response = new pkijs.OCSPResponse({
+    responseStatus: new asn1js.Enumerated({ value: 0 }),
+    responseBytes: new pkijs.ResponseBytes({
+      responseType: OID.basicOcsp,
+      response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER(false) }),
+    }),
+  });
+  return new Uint8Array(response.toSchema().toBER(false));
+}
+
+async function issuedByRoot(id: pkijs.CertID, root: pkijs.Certificate): Promise<boolean> {
+  const hash = pkijs.getCrypto(true).getAlgorithmByOID(id.hashAlgorithm.algorithmId, false);
+  if (!hash || !('name' in hash)) return false;
+  const rootId = new pkijs.CertID();
+  await rootId.createForCertificate(root, { hashAlgorithm: hash.name, issuerCertificate: root });
+  return (
+    Buffer.compare(
+      Buffer.from(rootId.issuerNameHash.valueBlock.valueHexView),
+      Buffer.from(id.issuerNameHash.valueBlock.valueHexView),
+    ) === 0 &&
+    Buffer.compare(
+      Buffer.from(rootId.issuerKeyHash.valueBlock.valueHexView),
+      Buffer.from(id.issuerKeyHash.valueBlock.valueHexView),
+    ) === 0
+  );
 }
 
 async function createAuthority(): Promise<Stored> {
@@ -111,6 +250,8 @@ async function certificate(spec: {
   issuer?: pkijs.Certificate;
   ca: boolean;
   notAfter: number;
+  /** The sandbox's base address: the certificate names its OCSP responder and CRL there. */
+  statusAt?: string;
 }): Promise<pkijs.Certificate> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
@@ -131,6 +272,27 @@ async function certificate(spec: {
     cert.extensions.push(
       extension(OID.extKeyUsage, true, new pkijs.ExtKeyUsage({ keyPurposes: [OID.timeStamping] }).toSchema()),
     );
+  if (spec.statusAt) {
+    const uri = (path: string) => new pkijs.GeneralName({ type: 6, value: `${spec.statusAt}${path}` });
+    cert.extensions.push(
+      extension(
+        OID.authorityInfoAccess,
+        false,
+        new pkijs.InfoAccess({
+          accessDescriptions: [
+            new pkijs.AccessDescription({ accessMethod: OID.ocspAccess, accessLocation: uri(TSA_OCSP_PATH) }),
+          ],
+        }).toSchema(),
+      ),
+      extension(
+        OID.crlDistributionPoints,
+        false,
+        new pkijs.CRLDistributionPoints({
+          distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [uri(TSA_CRL_PATH)] })],
+        }).toSchema(),
+      ),
+    );
+  }
   await cert.subjectPublicKeyInfo.importKey(spec.publicKey);
   await cert.sign(spec.issuerKey, 'SHA-256');
   return cert;

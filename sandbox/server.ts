@@ -83,7 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await api.register(async (scope) => certificationRoutes(scope, context));
   await api.register(async (scope) => logRoutes(scope, context));
   await api.register(async (scope) => adminRoutes(scope, context));
-  await api.register(async (scope) => tsaRoutes(scope, demoTsa));
+  await api.register(async (scope) => tsaRoutes(scope, demoTsa, context));
   let auth = api;
   if (config.authPort !== undefined) {
     auth = createHttpApp(config.logRequests, config.requestTimeoutMs, config.tls);
@@ -103,6 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     const baseUrl = await api.listen({ host: config.host, port: config.port });
     const authBase = auth === api ? baseUrl : await auth.listen({ host: config.host, port: config.authPort });
+    await demoTsa.publishAt(baseUrl);
     return {
       baseUrl,
       tokenUrl: `${authBase}${TOKEN_PATH}`,

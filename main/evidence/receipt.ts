@@ -92,6 +92,7 @@ function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | nul
     path: JSON.parse(row.timestampPath) as MerkleStep[],
     token: stamp.token,
     chain: stamp.chain,
+    validation: stamp.validation,
   };
 }
 
@@ -119,4 +120,5 @@ const HOW_TO_VERIFY_TIME = [
   'Fold timestamp.path from SHA-256(0x00 ‖ document’s SHA-256) upwards (each step SHA-256(0x01 ‖ left ‖ right), the sibling on its side) and compare the result with timestamp.root.',
   'Check timestamp.token (base64, an RFC 3161 TimeStampToken) over timestamp.root with the authority’s certificates in timestamp.chain: openssl ts -verify -data ROOT.bin -in TOKEN.tsr -token_in -CAfile ROOT.pem -untrusted CHAIN.pem answers "Verification: OK".',
   'Compare the fingerprint of the last certificate in timestamp.chain (SHA-256 of its DER) with the one the authority publishes; the token’s genTime is timestamp.gen_time.',
+  'Check that the authority was in good standing at that time, from what its issuers signed (timestamp.validation, base64 DER): openssl ocsp -respin OCSP.der -issuer ISSUER.pem -cert SIGNER.pem -CAfile ROOT.pem -no_cert_checks shows "good" (or revoked after gen_time, not for keyCompromise), with This Update after gen_time or Next Update after it; or openssl crl -inform DER -in CRL.der -CAfile ROOT.pem -noout answers "verify OK" and the signer’s serial is not listed before gen_time.',
 ];

@@ -5,6 +5,7 @@ import { CertificationTable } from './queue';
 import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
 import { TimestampBatches } from './timestamp-batches';
+import { CertificateStatusStore } from './certificate-status';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
@@ -22,7 +23,14 @@ export type { CertificationTable };
 export type { AnchoredFacts } from './queue-reads';
 export type { SettingsStore } from './settings';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
-export type { ConfirmedTimestamp, TimestampBatch, TimestampBatches } from './timestamp-batches';
+export type {
+  ConfirmedTimestamp,
+  KeptValidation,
+  TimestampBatch,
+  TimestampBatches,
+  UnvalidatedBatch,
+} from './timestamp-batches';
+export type { CertificateStatusStore, KeptStatus } from './certificate-status';
 export type { ArrivedFile, Look, WatchedFolderStore } from './watched-folders';
 export { ReportLines } from './report-lines';
 
@@ -33,6 +41,8 @@ export interface Store {
   settings: SettingsStore;
   lease: SyncLeaseStore;
   timestamps: TimestampBatches;
+  /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
+  certificateStatus: CertificateStatusStore;
   watched: WatchedFolderStore;
   changes: ChangeFeed;
   close(): void;
@@ -55,6 +65,7 @@ function storeOn(db: QueueDb): Store {
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
+    certificateStatus: new CertificateStatusStore(db),
     watched: new WatchedFolderStore(db, certifications.intake),
     changes,
     close: () => {

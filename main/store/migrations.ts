@@ -200,4 +200,23 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE certifications ADD COLUMN certifier_name TEXT;
   ALTER TABLE certifications ADD COLUMN certifier_firm TEXT;
   `,
+  // 14: validation data (long-term validation). What the issuers of a token's chain signed about it
+  // (OCSP, else CRL) is collected once the token is kept, and retried until collected; tokens kept
+  // before are due at once. Answers are kept per certificate for as long as they say they hold.
+  `
+  ALTER TABLE timestamp_batches ADD COLUMN validation TEXT;
+  ALTER TABLE timestamp_batches ADD COLUMN validation_problem TEXT;
+  ALTER TABLE timestamp_batches ADD COLUMN validation_attempts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE timestamp_batches ADD COLUMN validation_due_at INTEGER;
+  UPDATE timestamp_batches SET validation_due_at = 0 WHERE state = 'confirmed';
+  CREATE INDEX timestamp_batches_validation_due ON timestamp_batches(validation_due_at)
+    WHERE validation_due_at IS NOT NULL;
+  CREATE TABLE certificate_status (
+    certificate TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('ocsp', 'crl')),
+    der BLOB NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    good_until INTEGER NOT NULL
+  );
+  `,
 ];

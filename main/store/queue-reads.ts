@@ -24,7 +24,7 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   (SELECT state FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampState,
   (SELECT authority FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedBy,
   (SELECT gen_time FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedAt,
-  (SELECT problem FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampProblem`;
+  (SELECT COALESCE(problem, validation_problem) FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampProblem`;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
 /**

@@ -27,6 +27,22 @@ export interface ConfirmedTimestamp {
   authority: string;
   genTime: number;
   chain: string[];
+  /** The chain's OCSP responses and CRLs, DER base64; null until collected. */
+  validation: KeptValidation | null;
+}
+
+export interface KeptValidation {
+  ocsp: string[];
+  crl: string[];
+}
+
+/** A kept token whose validation data is still to be collected. */
+export interface UnvalidatedBatch {
+  id: number;
+  profileId: string;
+  genTime: number;
+  chain: string[];
+  attempts: number;
 }
 
 /**
@@ -87,17 +103,58 @@ export class TimestampBatches {
   /** When the next waiting request becomes due, if any. */
   nextDueAt(): number | null {
     return (
-      (this.sql(`SELECT MIN(next_attempt_at) FROM timestamp_batches WHERE state = 'waiting'`)
+      (this.sql(
+        `SELECT MIN(at) FROM (SELECT MIN(next_attempt_at) AS at FROM timestamp_batches WHERE state = 'waiting'
+         UNION ALL SELECT MIN(validation_due_at) FROM timestamp_batches WHERE validation_due_at IS NOT NULL)`,
+      )
         .pluck()
         .get() as number | null) ?? null
     );
   }
 
-  confirm(id: number, token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root'>, now = Date.now()): void {
+  /** The token holds: kept, and its validation data is due at once. */
+  confirm(
+    id: number,
+    token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root' | 'validation'>,
+    now = Date.now(),
+  ): void {
     this.sql(
       `UPDATE timestamp_batches SET state = 'confirmed', token = ?, authority = ?, gen_time = ?, chain = ?,
-       problem = NULL, attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'waiting'`,
-    ).run(token.token, token.authority, token.genTime, JSON.stringify(token.chain), now, id);
+       problem = NULL, attempts = attempts + 1, validation_due_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'waiting'`,
+    ).run(token.token, token.authority, token.genTime, JSON.stringify(token.chain), now, now, id);
+    this.announce(id);
+  }
+
+  /** Kept tokens whose validation data is due now, oldest first. */
+  validationDue(now: number, limit = 8): UnvalidatedBatch[] {
+    return (
+      this.sql(
+        `SELECT id, profile_id AS profileId, gen_time AS genTime, chain, validation_attempts AS attempts
+         FROM timestamp_batches WHERE validation_due_at IS NOT NULL AND validation_due_at <= ?
+         ORDER BY validation_due_at, id LIMIT ?`,
+      ).all(now, limit) as (Omit<UnvalidatedBatch, 'chain'> & { chain: string })[]
+    ).map((batch) => ({ ...batch, chain: JSON.parse(batch.chain) as string[] }));
+  }
+
+  /**
+   * The validation data is collected: kept, and nothing more is due. `problem` when it shows the
+   * authority revoked at the token's time (kept all the same: it is the proof of that).
+   */
+  keepValidation(id: number, data: KeptValidation, problem: Said | null, now = Date.now()): void {
+    this.sql(
+      `UPDATE timestamp_batches SET validation = ?, validation_problem = ?, validation_due_at = NULL,
+       validation_attempts = validation_attempts + 1, updated_at = ? WHERE id = ?`,
+    ).run(JSON.stringify(data), storedSaid(problem), now, id);
+    this.announce(id);
+  }
+
+  /** Collecting failed: said in words, and tried again at `retryAt`. */
+  validationNotYet(id: number, problem: Said, retryAt: number, now = Date.now()): void {
+    this.sql(
+      `UPDATE timestamp_batches SET validation_problem = ?, validation_due_at = ?,
+       validation_attempts = validation_attempts + 1, updated_at = ? WHERE id = ?`,
+    ).run(storedSaid(problem), retryAt, now, id);
     this.announce(id);
   }
 
@@ -121,11 +178,19 @@ export class TimestampBatches {
   /** The confirmed timestamp a row's receipt carries, or null. */
   confirmedFor(rowId: number): ConfirmedTimestamp | null {
     const found = this.sql(
-      `SELECT t.tsa_url AS tsaUrl, t.root, t.token, t.authority, t.gen_time AS genTime, t.chain
+      `SELECT t.tsa_url AS tsaUrl, t.root, t.token, t.authority, t.gen_time AS genTime, t.chain, t.validation
        FROM certifications c JOIN timestamp_batches t ON t.id = c.timestamp_batch_id
        WHERE c.id = ? AND t.state = 'confirmed'`,
-    ).get(rowId) as (Omit<ConfirmedTimestamp, 'chain'> & { chain: string }) | undefined;
-    return found ? { ...found, chain: JSON.parse(found.chain) as string[] } : null;
+    ).get(rowId) as
+      | (Omit<ConfirmedTimestamp, 'chain' | 'validation'> & { chain: string; validation: string | null })
+      | undefined;
+    return found
+      ? {
+          ...found,
+          chain: JSON.parse(found.chain) as string[],
+          validation: found.validation === null ? null : (JSON.parse(found.validation) as KeptValidation),
+        }
+      : null;
   }
 
   /**

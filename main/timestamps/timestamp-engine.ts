@@ -1,7 +1,7 @@
 import { hexToBytes } from '../../verifier/bytes';
 import type { Logger } from '../logging/logger';
 import type { Fetch } from '../service/network';
-import type { TimestampBatch, TimestampBatches } from '../store';
+import type { CertificateStatusStore, TimestampBatch, TimestampBatches, UnvalidatedBatch } from '../store';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
 import type { Said } from '../../protocol/said';
@@ -34,6 +34,8 @@ export const DEFAULT_TIMESTAMP_PACING: TimestampPacing = {
 
 export interface TimestampEngineOptions {
   batches: TimestampBatches;
+  /** Issuers' answers about the authorities' certificates, kept while they hold. */
+  statuses: CertificateStatusStore;
   /** The authority a profile names (with its trust), or null when it names none. */
   authorityFor(profileId: string): Promise<Authority | null>;
   fetchFor(profileId: string): Fetch;
@@ -124,7 +126,10 @@ export class TimestampEngine {
    */
   async answered(): Promise<void> {
     const until = Date.now() + Math.min(this.pacing.answerWaitMs ?? 0, this.pacing.timeoutMs);
-    const open = () => this.asking.size > 0 || this.options.batches.due(this.now(), 1).length > 0;
+    const open = () =>
+      this.asking.size > 0 ||
+      this.options.batches.due(this.now(), 1).length > 0 ||
+      this.options.batches.validationDue(this.now(), 1).length > 0;
     while (this.rounds.isRunning && open() && Date.now() < until)
       await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -138,6 +143,43 @@ export class TimestampEngine {
       due = batches.due(this.now())
     )
       await Promise.all(due.map((batch) => this.ask(batch)));
+    for (
+      let due = batches.validationDue(this.now());
+      due.length && this.rounds.isRunning;
+      due = batches.validationDue(this.now())
+    )
+      for (const batch of due) await this.underway((stop) => this.collectValidation(batch, stop));
+  }
+
+  /**
+   * What checking a kept token later needs (its chain's OCSP responses or CRLs): kept on the batch,
+   * or the reason it is not yet, and tried again later. The token is kept whatever happens here.
+   */
+  private async collectValidation(batch: UnvalidatedBatch, stop: AbortSignal): Promise<void> {
+    const { collectValidationData } = await import('./validation-collector');
+    const collected = await collectValidationData(batch.chain, new Date(batch.genTime), {
+      fetch: this.options.fetchFor(batch.profileId),
+      statuses: this.options.statuses,
+      timeoutMs: this.pacing.timeoutMs,
+      stop,
+      now: this.now,
+    });
+    if (collected.ok) {
+      this.options.batches.keepValidation(batch.id, collected.data, collected.finding, this.now());
+      return;
+    }
+    const retryAt =
+      this.now() + Math.min(this.pacing.capMs, this.pacing.firstRetryMs * 2 ** Math.min(batch.attempts, 20));
+    this.options.batches.validationNotYet(
+      batch.id,
+      said('timestamp.validation.notCollected', { why: collected.problem }),
+      stop.aborted ? this.now() : retryAt,
+      this.now(),
+    );
+    this.options.log.log('warn', 'timestamp.validation_not_yet', {
+      batch: batch.id,
+      problem: collected.problem.key,
+    });
   }
 
   /** Rows a crash (or a profile given an authority later) left without a timestamp. */
@@ -148,11 +190,16 @@ export class TimestampEngine {
       this.options.batches.open(profileId, authority.url, this.now() - this.pacing.strayAfterMs, this.now());
   }
 
-  private async ask(batch: TimestampBatch): Promise<void> {
+  private ask(batch: TimestampBatch): Promise<void> {
+    return this.underway((stop) => this.askOnce(batch, stop));
+  }
+
+  /** A request that closing may end early (after its grace). */
+  private async underway(work: (stop: AbortSignal) => Promise<void>): Promise<void> {
     const request = new AbortController();
     this.asking.add(request);
     try {
-      await this.askOnce(batch, request.signal);
+      await work(request.signal);
     } finally {
       this.asking.delete(request);
     }
@@ -170,8 +217,8 @@ export class TimestampEngine {
     }
     // The token's checks (pkijs) load when an authority is first asked, not when a command starts.
     const { askAuthority } = await import('../service/ask-authority');
-    const silent = this.unanswering.get(authority.url);
-    if (silent && silent.until > now) {
+    const silent = this.silent(authority.url);
+    if (silent) {
       this.options.batches.defer(batch.id, silent.problem, silent.until, now);
       return;
     }
@@ -179,14 +226,17 @@ export class TimestampEngine {
     const turn = await this.pace.turn(
       authority.url,
       authority.minIntervalMs,
+      // Whoever waited in line behind a request that got no answer is not sent after it in turn.
       () =>
-        askAuthority(
-          this.options.fetchFor(batch.profileId),
-          authority,
-          hexToBytes(batch.root),
-          this.pacing.timeoutMs,
-          stop,
-        ),
+        this.silent(authority.url)
+          ? Promise.resolve(null)
+          : askAuthority(
+              this.options.fetchFor(batch.profileId),
+              authority,
+              hexToBytes(batch.root),
+              this.pacing.timeoutMs,
+              stop,
+            ),
       { waitAtMost: PACE_WAIT_IN_ROUND_MS, stop },
     );
     if ('tooLong' in turn) {
@@ -194,6 +244,12 @@ export class TimestampEngine {
       return;
     }
     const { answer } = turn;
+    const silentNow = this.silent(authority.url);
+    if (answer === null && silentNow) {
+      this.options.batches.defer(batch.id, silentNow.problem, silentNow.until, this.now());
+      return;
+    }
+    if (answer === null) return;
     if (!answer.ok && answer.retryAt !== undefined) this.pace.holdUntil(authority.url, answer.retryAt);
     if (answer.ok || !UNANSWERED.has(answer.problem.key)) this.unanswering.delete(authority.url);
     else this.unanswering.set(authority.url, { until: retryAt, problem: answer.problem });
@@ -224,6 +280,12 @@ export class TimestampEngine {
       );
       this.options.log.log('warn', 'timestamp.not_yet', { batch: batch.id, problem: answer.problem.key });
     }
+  }
+
+  /** The authority's last request got no answer, and it is not to be asked again yet. */
+  private silent(url: string): { until: number; problem: Said } | null {
+    const silent = this.unanswering.get(url);
+    return silent && silent.until > this.now() ? silent : null;
   }
 
   /** The next waiting request, or the next look for strays, whichever comes first. */

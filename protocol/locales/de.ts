@@ -402,6 +402,8 @@ export const de: Catalogue = {
           signer_binding: 'Der Zeitstempel nennt das Zertifikat nicht, das ihn signiert hat.',
           validity: 'Die Zeit des Zeitstempels liegt außerhalb der Gültigkeit seines Unterzeichners.',
           chain: 'Das Zertifikat des Zeitstempels führt zu keinem vertrauenswürdigen Wurzelzertifikat.',
+          revoked:
+            'Das Zertifikat des Zeitstempeldienstes wurde widerrufen, bevor es den Zeitstempel signierte, oder weil sein Schlüssel kompromittiert wurde: auf seine Zeit ist kein Verlass.',
         },
         untrusted_key:
           'Der Beleg ist in sich stimmig, aber mit einem Protokollschlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
@@ -432,6 +434,7 @@ export const de: Catalogue = {
         certificationId: 'Zertifizierungs-ID',
         timeConfirmedAt: 'Zeit bestätigt am',
         timeConfirmedBy: 'Zeit bestätigt durch',
+        timeStanding: 'Status des Zeitstempeldienstes damals',
         keyFingerprint: 'Fingerabdruck des Protokollschlüssels',
         fileName: 'Dateiname',
         matter: 'Akte',
@@ -869,8 +872,48 @@ export const de: Catalogue = {
           'Der Zeitstempel von {{host}} wurde außerhalb der Gültigkeit seines Signaturzertifikats erstellt.',
         chain:
           'Das Zertifikat des Zeitstempeldienstes ({{host}}) führt zum Zeitpunkt des Zeitstempels zu keinem vertrauenswürdigen Wurzelzertifikat.',
+        revoked:
+          'Das Zertifikat des Zeitstempeldienstes ({{host}}) wurde widerrufen, bevor es den Zeitstempel signierte: wählen Sie im Profil einen anderen Zeitstempeldienst.',
         untrusted:
           'Der Zeitstempel ist in sich stimmig, aber {{authority}} führt zu einem Wurzelzertifikat, dem dieser Computer nicht vertraut (SHA-256-Fingerabdruck {{fingerprint}}). Vergleichen Sie es mit dem vom Zeitstempeldienst veröffentlichten Wurzelzertifikat; wenn beide übereinstimmen, fügen Sie es dem Profil hinzu.',
+      },
+      validation: {
+        notCollected:
+          'Zeit bestätigt, aber die Daten, die sie auch nach Ablauf des Zertifikats des Zeitstempeldienstes belegen, sind noch nicht eingeholt: {{why}} Evidence Desk versucht es später erneut.',
+        revoked:
+          'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, bevor es diesen Zeitstempel signierte: auf seine Zeit ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
+        compromised:
+          'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, weil sein Schlüssel kompromittiert wurde: auf seine Zeitstempel ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
+        timeout: 'der Statusdienst unter {{host}} hat nicht innerhalb von {{seconds}} Sekunden geantwortet.',
+        unreachable: 'der Statusdienst unter {{host}} ist nicht erreichbar.',
+        httpStatus: 'der Statusdienst unter {{host}} antwortete mit HTTP {{status}}.',
+        tooLarge:
+          'die Antwort des Statusdienstes unter {{host}} ist größer, als ein Status oder eine Sperrliste sein sollte.',
+        noSource:
+          'Zeit bestätigt. Das Zertifikat von {{certificate}} nennt weder einen Statusdienst (OCSP) noch eine Sperrliste (CRL): seine Zeit lässt sich nur prüfen, solange dieses Zertifikat gültig ist.',
+        answer: 'die Antwort von {{host}} zu {{certificate}}: {{gap}}',
+      },
+    },
+    standing: {
+      good: 'Damals gültig, wie sein Aussteller signiert hat ({{sources}}, beim Zeitstempel aufbewahrt)',
+      revokedLater:
+        'Damals gültig; später, am {{at}}, widerrufen, aus einem anderen Grund als einem kompromittierten Schlüssel ({{sources}}, beim Zeitstempel aufbewahrt)',
+      notShown:
+        'Nicht belegt durch das beim Zeitstempel Aufbewahrte ({{gap}}): seine Zeit gilt nur, solange das Zertifikat des Zeitstempeldienstes gültig ist',
+      gap: {
+        not_kept: 'es wurden keine Validierungsdaten aufbewahrt',
+        missing: 'nichts Aufbewahrtes betrifft {{certificate}}',
+        unknown: 'sein Aussteller kennt {{certificate}} nicht',
+        not_at_that_time:
+          'der aufbewahrte Status von {{certificate}} gilt nicht für den Zeitpunkt des Zeitstempels',
+        unreadable: 'der aufbewahrte Status von {{certificate}} ist nicht lesbar',
+        not_successful: 'der Statusdienst verweigerte die Auskunft zu {{certificate}}',
+        other_certificate: 'der aufbewahrte Status betrifft ein anderes Zertifikat als {{certificate}}',
+        bad_signature: 'die Signatur auf dem Status von {{certificate}} ist ungültig',
+        unauthorised_responder:
+          'der Status von {{certificate}} ist von jemandem signiert, den sein Aussteller nicht benannt hat',
+        other_issuer:
+          'die für {{certificate}} aufbewahrte Sperrliste ist nicht von seinem Aussteller signiert',
       },
     },
     queue: {

@@ -393,6 +393,8 @@ export const en = {
           signer_binding: 'The timestamp does not name the certificate that signed it.',
           validity: 'The timestamp’s time lies outside its signer’s validity.',
           chain: 'The timestamp’s certificate does not lead to a trusted root.',
+          revoked:
+            'The timestamping authority’s certificate was revoked before it signed the timestamp, or because its key was compromised: its time cannot be relied on.',
         },
         untrusted_key:
           'The receipt is consistent, but signed by a log key this computer does not trust (fingerprint {{fingerprint}}). Compare it with the fingerprint the service publishes; if they match, trust it and check again.',
@@ -422,6 +424,7 @@ export const en = {
         certificationId: 'Certification id',
         timeConfirmedAt: 'Time confirmed at',
         timeConfirmedBy: 'Time confirmed by',
+        timeStanding: 'Authority’s standing then',
         keyFingerprint: 'Log key fingerprint',
         fileName: 'File name',
         matter: 'Matter',
@@ -821,8 +824,46 @@ export const en = {
         validity: 'The timestamp from {{host}} was made outside its signing certificate’s validity.',
         chain:
           'The certificate of the timestamping authority ({{host}}) does not lead to a trusted root at the time of the timestamp.',
+        revoked:
+          'The certificate of the timestamping authority ({{host}}) was revoked before it signed the timestamp: choose another authority in the profile.',
         untrusted:
           'The timestamp holds together, but {{authority}} chains to a root certificate this computer does not trust (SHA-256 fingerprint {{fingerprint}}). Compare it with the authority’s published root; if they match, add it to the profile.',
+      },
+      validation: {
+        notCollected:
+          'Time confirmed, but the data that proves it after the authority’s certificate expires is not collected yet: {{why}} Evidence Desk tries again later.',
+        revoked:
+          'The certificate of {{certificate}} was revoked on {{at}}, before it signed this timestamp: its time cannot be relied on. Choose another timestamping authority in the profile.',
+        compromised:
+          'The certificate of {{certificate}} was revoked on {{at}} because its key was compromised: its timestamps cannot be relied on. Choose another timestamping authority in the profile.',
+        timeout: 'the status service at {{host}} did not answer within {{seconds}} seconds.',
+        unreachable: 'the status service at {{host}} could not be reached.',
+        httpStatus: 'the status service at {{host}} answered HTTP {{status}}.',
+        tooLarge:
+          'the answer from the status service at {{host}} is larger than any status or revocation list should be.',
+        noSource:
+          'Time confirmed. The certificate of {{certificate}} names no status service (OCSP) and no revocation list (CRL): its time can be checked only while that certificate is valid.',
+        answer: 'the answer from {{host}} about {{certificate}}: {{gap}}',
+      },
+    },
+    standing: {
+      good: 'In good standing at that time, as its issuer signed ({{sources}}, kept with the timestamp)',
+      revokedLater:
+        'In good standing at that time; revoked later, on {{at}}, for a reason other than a compromised key ({{sources}}, kept with the timestamp)',
+      notShown:
+        'Not shown by what was kept with the timestamp ({{gap}}): its time holds only while the authority’s certificate is valid',
+      gap: {
+        not_kept: 'no validation data was kept',
+        missing: 'nothing kept speaks for {{certificate}}',
+        unknown: 'its issuer does not know {{certificate}}',
+        not_at_that_time: 'the status of {{certificate}} kept is not for the time of the timestamp',
+        unreadable: 'the status kept for {{certificate}} cannot be read',
+        not_successful: 'the status service refused to answer about {{certificate}}',
+        other_certificate: 'the status kept is about another certificate than {{certificate}}',
+        bad_signature: 'the signature on the status of {{certificate}} does not hold',
+        unauthorised_responder: 'the status of {{certificate}} is signed by someone its issuer did not name',
+        other_issuer:
+          'the revocation list kept for {{certificate}} is signed by someone else than its issuer',
       },
     },
     queue: {

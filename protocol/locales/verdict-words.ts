@@ -94,7 +94,9 @@ export function factWords(
           ? t('verify.facts.logEntryValue', { entry: line.entry.entry, size: line.entry.of })
           : line.by
             ? t('details.byOn', line.by)
-            : line.value,
+            : line.said
+              ? say(line.said)
+              : line.value,
   ];
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,13 +109,93 @@ describe('independent time (RFC 3161)', () => {
     ]).toString();
     expect(oracle).toContain('Verification: OK');
 
+    // The signer's CRL, kept with the token once it came: OpenSSL checks it against the same root.
+    const [kept] = await until(
+      [ids[3]!],
+      () => core.exports.receipt(ids[3]!).timestamp?.validation != null,
+      'the CRL',
+    );
+    expect(kept!.timestampProblem).toBeNull();
+    const { validation } = core.exports.receipt(ids[3]!).timestamp!;
+    expect(validation).toMatchObject({ ocsp: [] });
+    writeFileSync(join(ws.dir, 'root.crl'), Buffer.from(validation!.crl[0]!, 'base64'));
+    const crlOracle = spawnSync(
+      'openssl',
+      ['crl', '-inform', 'DER', '-in', join(ws.dir, 'root.crl')].concat(['-CAfile', tsa.rootFile, '-noout']),
+      { encoding: 'utf8' },
+    );
+    expect(crlOracle.stderr).toContain('verify OK');
+
     const path = join(ws.dir, 'doc.receipt.json');
-    writeFileSync(path, JSON.stringify(receipt));
+    writeFileSync(path, JSON.stringify(core.exports.receipt(ids[3]!)));
     const verified = await runCli(ws.dataDir, ['verify', queued[3]!.filePath, '--receipt', path]);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(
       `Time confirmed by tsa-signer at ${receipt.timestamp!.gen_time} (RFC 3161).`,
     );
+    expect(verified.stdout).toMatch(
+      /Authority’s standing then: In good standing at that time, as its issuer signed \(CRL, kept with the timestamp\)/,
+    );
+  }, 60_000);
+
+  it('keeps each token’s validation data: says why while the status service is away, collects it when it is back, and receipts carry it', async () => {
+    await useSandboxProfile(core, sandbox, 'demo-tsa', {
+      tsa: { url: sandbox.tsa.url, trustedCertificates: sandbox.tsa.rootPem },
+    });
+    sandbox.setFaults({ withoutPaths: ['/tsa/ocsp', '/tsa/root.crl'] });
+    let ids: number[];
+    try {
+      const { queued } = await core.certify(newFiles(2), METADATA);
+      ids = queued.map((row) => row.id);
+      const [away] = await until(ids, (row) => row.timestampProblem !== null, 'the status service away');
+      // The token is kept all the same: the time is confirmed, the data to prove it later is not yet.
+      expect(away!.timestampState).toBe('confirmed');
+      expect(englishOf(away!.timestampProblem)).toMatch(
+        /^Time confirmed, but the data that proves it after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 404\./,
+      );
+    } finally {
+      sandbox.setFaults({ withoutPaths: [] });
+    }
+    await until(
+      ids,
+      (row) => row.timestampProblem === null && row.state === 'anchored',
+      'the validation data',
+    );
+    const receipt = core.exports.receipt(ids[0]!);
+    expect(receipt.format).toBe('evidence-desk-receipt/v3');
+    const stamp = receipt.timestamp!;
+    expect(stamp.validation!.ocsp).toHaveLength(1);
+    // OpenSSL reads the sandbox's OCSP answer kept in the receipt: signed by the root, "good".
+    const file = (name: string, base64: string) => {
+      writeFileSync(join(ws.dir, name), Buffer.from(base64, 'base64'));
+      return join(ws.dir, name);
+    };
+    const pem = (name: string, base64: string) => {
+      execFileSync('openssl', [
+        'x509',
+        '-inform',
+        'DER',
+        '-in',
+        file(`${name}.der`, base64),
+        '-out',
+        join(ws.dir, `${name}.pem`),
+      ]);
+      return join(ws.dir, `${name}.pem`);
+    };
+    const ocsp = spawnSync(
+      'openssl',
+      ['ocsp', '-respin', file('status.der', stamp.validation!.ocsp[0]!)].concat([
+        '-issuer',
+        pem('root', stamp.chain[1]!),
+        '-cert',
+        pem('signer', stamp.chain[0]!),
+        '-CAfile',
+        join(ws.dir, 'root.pem'),
+      ]),
+      { encoding: 'utf8' },
+    );
+    expect(ocsp.stdout).toMatch(/signer\.pem: good/);
+    expect(ocsp.stderr).toContain('Response verify OK');
   }, 60_000);
 
   it('keeps the request with a reason in words for every bad answer, never blocks the certification, and confirms once the authority answers well', async () => {

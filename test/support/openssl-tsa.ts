@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { NEW_KEY, caSection, freePort, openssl, tsaSection } from './openssl-ca';
 
 /**
  * A timestamping authority that is not ours: OpenSSL's `ts -reply` behind a small loopback HTTP
@@ -47,12 +46,6 @@ export interface OpensslTsa {
 /** How long a 'slow' authority takes to answer well. */
 export const SLOW_MS = 3_000;
 
-const openssl = (args: string[], cwd: string, input?: Buffer) =>
-  execFileSync('openssl', args, { cwd, input, stdio: ['pipe', 'pipe', 'pipe'] });
-
-/** A new P-256 key, unencrypted: quick to make, and what real TSAs use as often as RSA. */
-const NEW_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-
 function makeCa(dir: string, name: string): void {
   openssl(
     ['req', '-x509', ...NEW_KEY, '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '3650'].concat([
@@ -95,20 +88,7 @@ function makeSigner(
   );
 }
 
-const caSection = (dir: string, name: string) => `
-[ ca_${name} ]
-dir = ${dir}
-database = ${dir}/index-${name}.txt
-new_certs_dir = ${dir}/issued
-certificate = ${dir}/${name}.pem
-private_key = ${dir}/${name}.key
-serial = ${dir}/serial-${name}
-default_md = sha256
-policy = any
-unique_subject = no
-`;
-
-const CONFIG = (dir: string) => `${caSection(dir, 'root')}${caSection(dir, 'stranger')}
+const CONFIG = (dir: string, crlUrl: string) => `${caSection(dir, 'root')}${caSection(dir, 'stranger')}
 [ any ]
 organizationName = optional
 commonName = supplied
@@ -117,6 +97,7 @@ commonName = supplied
 basicConstraints = CA:FALSE
 keyUsage = critical, digitalSignature
 extendedKeyUsage = critical, timeStamping
+crlDistributionPoints = URI:${crlUrl}
 
 [ no_usage ]
 basicConstraints = CA:FALSE
@@ -126,19 +107,7 @@ extendedKeyUsage = clientAuth
 [ tsa ]
 default_tsa = tsa_good
 
-[ tsa_good ]
-dir = ${dir}
-serial = ${dir}/tsaserial
-crypto_device = builtin
-signer_digest = sha256
-default_policy = 1.3.6.1.4.1.99999.1
-digests = sha256
-accuracy = secs:1
-ordering = no
-tsa_name = no
-ess_cert_id_chain = no
-ess_cert_id_alg = sha256
-`;
+${tsaSection(dir)}`;
 
 export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'good'): Promise<OpensslTsa> {
   mkdirSync(join(dir, 'issued'), { recursive: true });
@@ -146,13 +115,17 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
   writeFileSync(join(dir, 'serial-root'), '1000\n');
   writeFileSync(join(dir, 'serial-stranger'), '2000\n');
   writeFileSync(join(dir, 'tsaserial'), '01\n');
-  writeFileSync(join(dir, 'ca.cnf'), CONFIG(dir));
+  // The signers name their root's CRL, served beside the authority: the validation data a real one publishes.
+  const port = await freePort();
+  writeFileSync(join(dir, 'ca.cnf'), CONFIG(dir, `http://127.0.0.1:${port}/root.crl`));
   makeCa(dir, 'root');
   makeCa(dir, 'stranger');
   makeSigner(dir, 'ca_root', 'tsa-signer', 'tsa_usage');
   makeSigner(dir, 'ca_root', 'plain-signer', 'no_usage');
   makeSigner(dir, 'ca_root', 'expired-signer', 'tsa_usage', ['20200101000000Z', '20210101000000Z']);
   makeSigner(dir, 'ca_stranger', 'stranger-signer', 'tsa_usage');
+  openssl(['ca', '-gencrl', '-config', 'ca.cnf', '-name', 'ca_root', '-out', 'root.crl.pem'], dir);
+  const crl = openssl(['crl', '-in', 'root.crl.pem', '-outform', 'DER'], dir);
 
   const signerOf: Partial<Record<TsaBehaviour, [string, string]>> = {
     'expired-signer': ['expired-signer', 'root'],
@@ -245,6 +218,10 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.url === '/root.crl') {
+        response.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(crl);
+        return;
+      }
       tsa.requests++;
       const now = Date.now();
       const last = tsa.requestedAt.at(-1);
@@ -284,8 +261,8 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  tsa.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsa`;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  tsa.url = `http://127.0.0.1:${port}/tsa`;
   return tsa;
 }
 

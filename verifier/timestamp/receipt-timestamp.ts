@@ -5,6 +5,7 @@ import { rootFromSidedPath } from '../merkle';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
 import { copyRefused } from '../signed-facts';
+import { chainStandingAt } from './chain-standing';
 
 // Every receipt of a batch carries the same token over the same root: a set of 10,000 documents
 // certified in one drop needs its token checked once. The answer depends only on these inputs.
@@ -73,12 +74,28 @@ export async function checkReceiptTimestamp(
     return copyRefused({ field: 'timestamp.gen_time', signedBy: token });
   if (stamp.authority !== check.authority)
     return copyRefused({ field: 'timestamp.authority', signedBy: token });
+  const validation = stamp.validation;
+  if (validation && ![...validation.ocsp, ...validation.crl].every(isCanonicalBase64))
+    return invalid('format', 'The validation data kept with the timestamp is not valid base64.');
+  const standing = await chainStandingAt(
+    check.chain,
+    validation ? { ocsp: validation.ocsp.map(base64ToBytes), crl: validation.crl.map(base64ToBytes) } : null,
+    check.genTime,
+  );
+  if (standing.revoked)
+    return invalid(
+      'revoked',
+      standing.compromise
+        ? `The certificate of ${standing.certificate} was revoked on ${standing.revokedAt} because its key was compromised: nothing it signed can be relied on.`
+        : `The certificate of ${standing.certificate} was revoked on ${standing.revokedAt}, before it signed this timestamp.`,
+    );
   return {
     facts: {
       authority: check.authority,
       genTime,
       rootFingerprint: check.rootFingerprint,
       demo: check.policy === SANDBOX_TSA_POLICY,
+      standing: standing.standing,
     },
   };
 }
