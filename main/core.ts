@@ -124,6 +124,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       activeProfileId,
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
       pace,
+      statuses: store.certificateStatus,
     });
     const trust = () => trustIn(store);
     this.verification = new Verification({

@@ -12,6 +12,16 @@ export const KIT_TOKEN_FILE = 'META-INF/timestamp.tst';
 /** The sealing authority's certificates, signer first, and its root apart: what `openssl ts -verify` is given. */
 export const KIT_SEAL_CHAIN_FILE = 'META-INF/timestamp-chain.pem';
 export const KIT_SEAL_ROOT_FILE = 'META-INF/timestamp-root.pem';
+/** The sealing authority's own certificate: what `openssl ocsp -cert` asks about. */
+export const KIT_SEAL_SIGNER_FILE = 'META-INF/timestamp-signer.pem';
+/**
+ * What the authority's issuers signed about its certificates when it sealed (long-term
+ * validation): OCSP responses and CRLs, DER, numbered from 1. Outside the manifest, as the token
+ * is: each is signed by its issuer, and proves itself.
+ */
+export const kitSealStatusFile = (kind: 'ocsp' | 'crl', n: number) =>
+  kind === 'ocsp' ? `META-INF/timestamp-ocsp-${n}.der` : `META-INF/timestamp-crl-${n}.crl`;
+export const KIT_SEAL_STATUS_PATTERN = /^META-INF\/timestamp-(ocsp|crl)-(\d+)\.(?:der|crl)$/;
 
 const SHA256_URI = 'http://www.w3.org/2001/04/xmlenc#sha256';
 

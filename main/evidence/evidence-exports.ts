@@ -3,7 +3,13 @@ import type { CertificationRow, EvidenceSelection, ExportResult } from '../../pr
 import type { ProfileConnections } from '../config/profile-connections';
 import { DeskError, exportFailed } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { QueueReads, SettingsStore, TimestampBatches, WatchedFolderStore } from '../store';
+import type {
+  CertificateStatusStore,
+  QueueReads,
+  SettingsStore,
+  TimestampBatches,
+  WatchedFolderStore,
+} from '../store';
 import type { KitTarget } from './kit';
 
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
@@ -39,6 +45,8 @@ export interface EvidenceExportsDeps {
   pace: AuthorityPace;
   /** How long one document timestamp may wait for the authority. */
   timestampTimeoutMs: number;
+  /** Issuers' answers about the authorities' certificates, kept while they hold (shared with the batch tokens). */
+  statuses: CertificateStatusStore;
 }
 
 /**
@@ -223,7 +231,6 @@ export class EvidenceExports {
   }
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
-  /** The active profile's timestamping authority as a PDF sealer; none when it names none or is unreachable. */
   async documentTimestamper(onWait?: (until: number) => void): Promise<DocumentTimestamper | undefined> {
     const { profiles } = this.deps;
     const profileId = this.deps.activeProfileId();
@@ -235,6 +242,7 @@ export class EvidenceExports {
       authority,
       this.deps.timestampTimeoutMs,
       this.deps.pace,
+      this.deps.statuses,
       onWait,
     );
   }

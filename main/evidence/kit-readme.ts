@@ -179,6 +179,13 @@ they are given the kit, and name each file that no longer matches.
        openssl x509 -in META-INF/timestamp-root.pem -outform DER | sha256sum
      The time of the seal is the token's genTime:
        openssl ts -reply -in META-INF/timestamp.tst -token_in -text | grep "Time stamp"
+     That the authority was in good standing then, after its certificate has expired: what its
+     issuer signed when it sealed is beside the token (long-term validation). For an OCSP answer:
+       openssl ocsp -respin META-INF/timestamp-ocsp-1.der -issuer META-INF/timestamp-chain.pem -cert META-INF/timestamp-signer.pem -CAfile META-INF/timestamp-root.pem
+     OpenSSL answers "Response verify OK" and "good" (or "revoked" after the time of the seal, for
+     a reason other than keyCompromise). For a list (META-INF/timestamp-crl-1.crl):
+       openssl crl -inform DER -in META-INF/timestamp-crl-1.crl -CAfile META-INF/timestamp-root.pem -noout
+     answers "verify OK", and the authority's serial is not in it before that time.
   8. Every file against the manifest: save these lines as check_kit.py, then run
        python3 check_kit.py
      It names each file changed, added or removed since sealing, or says that every file is as it

@@ -7,9 +7,12 @@ import {
   KIT_MANIFEST_FILE,
   KIT_SEAL_CHAIN_FILE,
   KIT_SEAL_ROOT_FILE,
+  KIT_SEAL_SIGNER_FILE,
   KIT_TOKEN_FILE,
   asicManifest,
+  kitSealStatusFile,
 } from '../../verifier/kit-manifest';
+import { base64ToBytes } from '../../verifier/bytes';
 import type { KitSink } from './kit-sink';
 import type { KitTarget } from './kit';
 import { pem } from './pem';
@@ -41,4 +44,9 @@ export async function sealKit(
   const above = answer.chain.length > 1 ? answer.chain.slice(1) : answer.chain;
   await sink.put(KIT_SEAL_CHAIN_FILE, above.map((der) => pem(der, 'CERTIFICATE')).join(''));
   await sink.put(KIT_SEAL_ROOT_FILE, pem(root, 'CERTIFICATE'));
+  await sink.put(KIT_SEAL_SIGNER_FILE, pem(answer.chain[0] as string, 'CERTIFICATE'));
+  // The seal's validation data, so that it checks after the authority's certificate expires.
+  for (const kind of ['ocsp', 'crl'] as const)
+    for (const [index, der] of (answer.validation?.[kind] ?? []).entries())
+      await sink.put(kitSealStatusFile(kind, index + 1), Buffer.from(base64ToBytes(der)));
 }

@@ -7,6 +7,8 @@ import { hostOf } from '../service/authority-host';
 import { inEnglish } from '../../protocol/locales';
 import { said } from '../../protocol/said';
 import type { AuthorityPace } from './authority-pace';
+import type { CertificateStatusStore } from '../store';
+import { collectValidationData } from './validation-collector';
 
 const SEAL_WAITS_AT_MOST_MS = 60_000;
 
@@ -20,6 +22,7 @@ export function documentTimestamper(
   authority: Authority,
   timeoutMs: number,
   pace: AuthorityPace,
+  statuses: CertificateStatusStore,
   /** Told when a seal must wait for the authority's pace, and until when: the person sees why it takes. */
   onWait?: (until: number) => void,
 ): DocumentTimestamper {
@@ -47,9 +50,30 @@ export function documentTimestamper(
           };
     if (!answer.ok && 'retryAt' in answer && answer.retryAt !== undefined)
       pace.holdUntil(authority.url, answer.retryAt);
-    if (answer.ok) return { token: base64ToBytes(answer.token), chain: answer.chain };
+    if (answer.ok) {
+      // What checking the seal later needs; a seal without it still holds, while its authority does.
+      const collected = await collectValidationData(answer.chain, new Date(answer.genTime), {
+        fetch,
+        statuses,
+        timeoutMs,
+        now: Date.now,
+      });
+      if (collected.ok && collected.finding && isRevocation(collected.finding.key)) {
+        refused = inEnglish(collected.finding);
+        return { problem: refused };
+      }
+      return {
+        token: base64ToBytes(answer.token),
+        chain: answer.chain,
+        validation: collected.ok ? collected.data : null,
+      };
+    }
     // The seal's problem is written into the export, which is read by others: in English.
     refused = inEnglish(answer.problem);
     return { problem: refused };
   };
 }
+
+/** A seal by an authority revoked at its time is no seal: the export fails, saying so. */
+const isRevocation = (key: string) =>
+  key === 'timestamp.validation.revoked' || key === 'timestamp.validation.compromised';

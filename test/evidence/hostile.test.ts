@@ -8,6 +8,8 @@ import { METADATA, openCore, workspace } from '../support/core';
 import type { TestWorkspace } from '../support/core';
 import { runCliMeasured } from '../support/cli';
 import { flateBomb, withAttachmentsUpdated, zipEntry, zipOf } from '../support/hostile';
+import { PdfDocument } from '../../verifier/pdf/pdf-document';
+import type { PdfDictionary, PdfRef } from '../../verifier/pdf/pdf-syntax';
 
 // Everything Evidence Desk verifies comes from the other side, who may be hostile. One case per
 // class of attack, each through the command line as the other side's files reach it, each held
@@ -154,6 +156,81 @@ describe('what the other side sends', () => {
     expect(ambiguous.stdout).toMatch(/more than one receipt/);
     expect(ambiguous.code).toBe(1);
   }, 60_000);
+
+  it('seals a certificate saved alone for the long term (PAdES B-LTA): OpenSSL checks both its seals and the OCSP answer in its DSS', async () => {
+    const pdf = new PdfDocument(readFileSync(sealedContract));
+    // The sealed certificate, then one update: the validation data, sealed with the rest.
+    expect(pdf.revisions).toBe(2);
+    const catalog = pdf.resolve(pdf.trailer.get('Root')) as PdfDictionary;
+    const dss = pdf.resolve(catalog.get('DSS')) as PdfDictionary;
+    const raw = () => Promise.reject(new Error('the DSS streams are stored as they are'));
+    const streams = (key: string) =>
+      Promise.all((pdf.resolve(dss.get(key)) as PdfRef[]).map((ref) => pdf.stream(ref, raw, 1 << 20)));
+    const out = (name: string, bytes: Uint8Array) => {
+      writeFileSync(join(ws.dir, name), bytes);
+      return join(ws.dir, name);
+    };
+    const pem = (name: string, der: Uint8Array) => {
+      execFileSync('openssl', [
+        'x509',
+        '-inform',
+        'DER',
+        '-in',
+        out(`${name}.der`, der),
+        '-out',
+        join(ws.dir, `${name}.pem`),
+      ]);
+      return join(ws.dir, `${name}.pem`);
+    };
+    const [signer, root] = (await streams('Certs')) as [Uint8Array, Uint8Array];
+    const [ocsp] = (await streams('OCSPs')) as [Uint8Array];
+    const status = spawnSync(
+      'openssl',
+      ['ocsp', '-respin', out('dss-ocsp.der', ocsp), '-issuer', pem('root', root)].concat([
+        '-cert',
+        pem('signer', signer),
+        '-CAfile',
+        join(ws.dir, 'root.pem'),
+      ]),
+      { encoding: 'utf8' },
+    );
+    expect(status.stdout).toMatch(/signer\.pem: good/);
+    expect(status.stderr).toContain('Response verify OK');
+
+    // Both document timestamps, each over its byte range, checked by OpenSSL against the same root.
+    const form = pdf.resolve(catalog.get('AcroForm')) as PdfDictionary;
+    const seals = (pdf.resolve(form.get('Fields')) as PdfRef[])
+      .map((field) => pdf.resolve((pdf.resolve(field) as PdfDictionary).get('V')) as PdfDictionary)
+      .map((signature) => {
+        const [, first, second, secondLength] = pdf.resolve(signature.get('ByteRange')) as number[];
+        const bytes = pdf.bytes;
+        const token = pdf.resolve(signature.get('Contents')) as Uint8Array;
+        const signed = Buffer.concat([
+          bytes.subarray(0, first),
+          bytes.subarray(second!, second! + secondLength!),
+        ]);
+        const verified = spawnSync(
+          'openssl',
+          ['ts', '-verify', '-data', out('signed.bin', signed)].concat([
+            '-in',
+            out('seal.tst', token.subarray(0, 4 + ((token[2]! << 8) | token[3]!))),
+            '-token_in',
+            '-CAfile',
+            join(ws.dir, 'root.pem'),
+          ]),
+          { encoding: 'utf8' },
+        );
+        return { verified: verified.stdout, wholeFile: second! + secondLength! === bytes.length };
+      });
+    expect(seals).toEqual([
+      { verified: expect.stringContaining('Verification: OK'), wholeFile: false },
+      { verified: expect.stringContaining('Verification: OK'), wholeFile: true },
+    ]);
+    // Our own verifier reads the last seal, over the whole file, as every PDF reader does.
+    const run = await verify([document('contract.pdf'), '--certificate', sealedContract]);
+    expect(run.stdout).toContain('The certificate PDF is sealed by DEMO');
+    expect(run.code).toBe(0);
+  });
 
   it('refuses a PDF whose attachment is a flate bomb, and reads one full of attachment markers in linear time', async () => {
     const bomb = join(ws.dir, 'bomb.certificate.pdf');

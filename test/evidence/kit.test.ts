@@ -84,14 +84,16 @@ describe('the evidence kit', () => {
     expect(readdirSync(join(kit, 'META-INF')).sort()).toEqual([
       'ASiCManifest.xml',
       'timestamp-chain.pem',
+      'timestamp-ocsp-1.der',
       'timestamp-root.pem',
+      'timestamp-signer.pem',
       'timestamp.tst',
     ]);
     expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
       names.flatMap((name) => [`${name}.certificate.pdf`, `${name}.receipt.json`]).sort(),
     );
     const listed = zipEntries(zip);
-    expect(listed).toHaveLength(18);
+    expect(listed).toHaveLength(20);
     expect(listed).toContain('verify.html');
     // An ASiC-E container (EN 319 162-1): "mimetype" first, stored, no extra field, as Python reads it.
     expect(
@@ -492,6 +494,10 @@ describe('the evidence kit', () => {
     expect(
       run('openssl', commandOf('openssl ts -reply -in META-INF/timestamp.tst')).stdout.toString(),
     ).toMatch(/Time stamp: \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4} GMT/);
+    // The authority's standing when it sealed, from the answer its issuer signed, kept in META-INF.
+    const standing = run('openssl', commandOf('openssl ocsp -respin META-INF/timestamp-ocsp-1.der'));
+    expect(standing.stdout.toString()).toMatch(/META-INF\/timestamp-signer\.pem: good/);
+    expect(standing.stderr.toString()).toContain('Response verify OK');
     scriptOf('check_kit.py');
     const step8 = run('python3', ['check_kit.py']);
     expect(step8.status, step8.stderr.toString()).toBe(0);

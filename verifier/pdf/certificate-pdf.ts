@@ -99,46 +99,56 @@ function attachedFiles(pdf: PdfDocument, catalog: PdfDictionary): PdfRef[] {
   return [...files.values()];
 }
 
-/** The document timestamp (/DocTimeStamp) the final revision's form lists, and what its byte range covers. */
+/**
+ * The document timestamp (/DocTimeStamp) the final revision's form lists that covers the whole
+ * file, and what its byte range covers. A PDF sealed for the long term (PAdES B-LTA) has two: the
+ * first over the first revision, and one over the whole file, validation data included.
+ */
 function sealOf(pdf: PdfDocument, catalog: PdfDictionary): SealBytes | null {
-  // Evidence Desk writes one revision: any update came after it, whatever the update's own form
-  // says (it may drop the seal's field, or bring a seal of its own).
-  if (pdf.revisions > 1) return brokenSeal();
   const form = pdf.resolve(catalog.get('AcroForm'));
   const fields = isDictionary(form) ? pdf.resolve(form.get('Fields')) : undefined;
-  if (!Array.isArray(fields)) return null;
-  for (const entry of fields.slice(0, MAX_FIELDS)) {
+  let first: SealBytes | null = null;
+  for (const entry of Array.isArray(fields) ? fields.slice(0, MAX_FIELDS) : []) {
     const field = pdf.resolve(entry);
     const signature = isDictionary(field) ? pdf.resolve(field.get('V')) : undefined;
     if (!isDictionary(signature) || nameIn(signature, 'Type') !== 'DocTimeStamp') continue;
-    const range = pdf.resolve(signature.get('ByteRange'));
-    const contents = pdf.resolve(signature.get('Contents'));
-    if (!Array.isArray(range) || range.length !== 4 || !(contents instanceof Uint8Array)) return brokenSeal();
-    const [start, firstLength, second, secondLength] = range;
-    const { bytes } = pdf;
-    if (
-      start !== 0 ||
-      ![firstLength, second, secondLength].every(
-        (n) => typeof n === 'number' && Number.isInteger(n) && n >= 0,
-      ) ||
-      (second as number) + (secondLength as number) > bytes.length ||
-      bytes[firstLength as number] !== 0x3c ||
-      bytes[(second as number) - 1] !== 0x3e
-    )
-      return brokenSeal();
-    const signed = new Uint8Array((firstLength as number) + (secondLength as number));
-    signed.set(bytes.subarray(0, firstLength as number));
-    signed.set(
-      bytes.subarray(second as number, (second as number) + (secondLength as number)),
-      firstLength as number,
-    );
-    return {
-      token: contents.subarray(0, derLength(contents)),
-      signed,
-      coversWholeFile: (second as number) + (secondLength as number) === bytes.length,
-    };
+    const seal = sealBytes(pdf, signature);
+    if (seal.coversWholeFile) return seal;
+    first ??= seal;
   }
-  return null;
+  // Evidence Desk writes one revision, and for the long term a second under a seal over the whole
+  // file. Any other update came after the seal, whatever its own form says (it may drop the seal's
+  // field): nothing in it is covered.
+  return pdf.revisions > 1 ? brokenSeal() : first;
+}
+
+function sealBytes(pdf: PdfDocument, signature: PdfDictionary): SealBytes {
+  const range = pdf.resolve(signature.get('ByteRange'));
+  const contents = pdf.resolve(signature.get('Contents'));
+  if (!Array.isArray(range) || range.length !== 4 || !(contents instanceof Uint8Array)) return brokenSeal();
+  const [start, firstLength, second, secondLength] = range;
+  const { bytes } = pdf;
+  if (
+    start !== 0 ||
+    ![firstLength, second, secondLength].every(
+      (n) => typeof n === 'number' && Number.isInteger(n) && n >= 0,
+    ) ||
+    (second as number) + (secondLength as number) > bytes.length ||
+    bytes[firstLength as number] !== 0x3c ||
+    bytes[(second as number) - 1] !== 0x3e
+  )
+    return brokenSeal();
+  const signed = new Uint8Array((firstLength as number) + (secondLength as number));
+  signed.set(bytes.subarray(0, firstLength as number));
+  signed.set(
+    bytes.subarray(second as number, (second as number) + (secondLength as number)),
+    firstLength as number,
+  );
+  return {
+    token: contents.subarray(0, derLength(contents)),
+    signed,
+    coversWholeFile: (second as number) + (secondLength as number) === bytes.length,
+  };
 }
 
 /** A seal whose byte range cannot be what it says: nothing it covers can be trusted. */

@@ -1,4 +1,6 @@
 import type { Pdf } from './document';
+import { withValidationUpdate } from './long-term';
+import { BYTE_RANGE_PLACEHOLDER, CONTENTS_BYTES, EMPTY_CONTENTS, PLACEHOLDER_TEXT } from './seal-placeholder';
 
 /**
  * Sealing a PDF with a PAdES document timestamp (ETSI EN 319 142-1, /DocTimeStamp, SubFilter
@@ -9,20 +11,22 @@ import type { Pdf } from './document';
  * four numbers and one hex string, at the same length, so no offset in the file moves.
  */
 
-/** Room for the token: real TSAs' tokens with their chains are 2–8 KiB. */
-const CONTENTS_BYTES = 16 * 1024;
-// Ten digits: wide enough for any offset of a file below 10 GB; the real numbers are padded to it.
-const BYTE_RANGE_PLACEHOLDER = 9_999_999_999;
-const PLACEHOLDER_TEXT = `/ByteRange [0 ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER} ${BYTE_RANGE_PLACEHOLDER}]`;
-const EMPTY_CONTENTS = Buffer.from(`<${'00'.repeat(CONTENTS_BYTES)}>`, 'latin1');
-
 /**
  * Asks a timestamping authority for a token over these bytes, with the authority's certificates
  * (base64 DER, signer first) when it is known; else why none was had.
  */
 export type DocumentTimestamper = (
   signedBytes: Uint8Array,
-) => Promise<{ token: Uint8Array; chain?: string[] } | { problem: string }>;
+) => Promise<DocumentTimestamp | { problem: string }>;
+
+/** A token over some bytes, with what checking it later needs when the authority's issuers gave it. */
+export interface DocumentTimestamp {
+  token: Uint8Array;
+  /** The authority's certificates, DER base64, signer first. */
+  chain?: string[];
+  /** The chain's OCSP responses and CRLs (DER base64), when collected: a PDF then becomes PAdES B-LT and B-LTA. */
+  validation?: { ocsp: string[]; crl: string[] } | null;
+}
 
 interface PdfInternals {
   _root: { data: Record<string, unknown> };
@@ -74,7 +78,7 @@ export function addSealPlaceholder(doc: Pdf): void {
 export async function sealPdf(
   pdf: Buffer,
   timestamper: DocumentTimestamper,
-): Promise<{ sealed: Buffer } | { problem: string }> {
+): Promise<{ sealed: Buffer; stamp: DocumentTimestamp } | { problem: string }> {
   const rangeAt = pdf.lastIndexOf(PLACEHOLDER_TEXT, undefined, 'latin1');
   const contentsAt = pdf.indexOf(EMPTY_CONTENTS, rangeAt);
   if (rangeAt < 0 || contentsAt < 0) return { problem: 'The PDF has no place for a document timestamp.' };
@@ -91,7 +95,23 @@ export async function sealPdf(
       problem: `The authority's token (${answer.token.length} bytes) is larger than the room kept for it.`,
     };
   out.write(Buffer.from(answer.token).toString('hex'), contentsAt + 1, 'latin1');
-  return { sealed: out };
+  return { sealed: out, stamp: answer };
+}
+
+/**
+ * PAdES B-LT then B-LTA: the seal's validation data in a /DSS, and a second document timestamp
+ * over the whole file, DSS included (a second request). Without validation data, or when the
+ * second token cannot be had, the PDF stays sealed as it was (B-T): it holds while its authority does.
+ */
+async function lastingSeal(
+  first: Buffer,
+  stamp: DocumentTimestamp,
+  timestamper: DocumentTimestamper,
+): Promise<Buffer> {
+  if (!stamp.validation || !stamp.chain) return first;
+  const updated = withValidationUpdate(first, { certificates: stamp.chain, ...stamp.validation });
+  const archived = await sealPdf(updated, timestamper);
+  return 'sealed' in archived ? archived.sealed : first;
 }
 
 /** What a PDF says of its own seal, in its footer: written before the seal exists, so rendered twice if it fails. */
@@ -135,6 +155,6 @@ export async function sealedPdf(
     await render({ by: 'itself', placeholder: true, words: `Sealed: ${SEALED_WORDS}` }),
     sealing,
   );
-  if ('sealed' in result) return result.sealed;
+  if ('sealed' in result) return lastingSeal(result.sealed, result.stamp, sealing);
   return render({ by: 'none', placeholder: false, words: `Not sealed: ${result.problem}` });
 }
