@@ -9,7 +9,7 @@ import { verifyReceipt } from '../verifier/verify-receipt';
 import type { BenchFigure } from './figure';
 
 /**
- * Verifying a folder of v2 receipts (log evidence, the RFC 3161 token and its chain, every copy
+ * Verifying a folder of v3 receipts (log evidence, the RFC 3161 token, its chain and validation data, every copy
  * compared) against the same receipts as v1 (log evidence only), in this process, one after another.
  */
 export async function verifyReceiptsFigure(folder: string): Promise<BenchFigure> {
@@ -39,7 +39,7 @@ export async function verifyReceiptsFigure(folder: string): Promise<BenchFigure>
   const old = await time(v1);
   const current = await time(receipts);
   return {
-    name: `verify ${receipts.length.toLocaleString('en')} v2 receipts (log, RFC 3161 token and chain, copies)`,
+    name: `verify ${receipts.length.toLocaleString('en')} v3 receipts (log, RFC 3161 token, chain and validation data, copies)`,
     value: current.ms,
     reference: old.ms,
     unit: 'ms',

@@ -25,6 +25,8 @@ export interface DemoTsa {
   ocsp(request: Uint8Array): Promise<Uint8Array>;
   /** The root's CRL, DER: nothing revoked. */
   crl(): Promise<Uint8Array>;
+  /** How many OCSP requests and CRL downloads it has answered (benchmarks count them). */
+  statusRequests(): number;
 }
 
 /** Where the demo authority's status is published, under the sandbox's base address. */
@@ -78,6 +80,7 @@ export async function loadOrCreateDemoTsa(db: SandboxDb): Promise<DemoTsa> {
   // Read once: a kit of 10,000 sealed PDFs asks 10,000 times.
   const root = pkijs.Certificate.fromBER(buffer(rootDer));
   let crl: { der: Uint8Array; until: number } | null = null;
+  let statusRequests = 0;
   return {
     rootPem: toPem(buffer(rootDer)),
     reply: (request) => reply(request, signer, signerDer, signerKey, root),
@@ -97,8 +100,13 @@ export async function loadOrCreateDemoTsa(db: SandboxDb): Promise<DemoTsa> {
       stored.signerBase = baseUrl;
       setSetting(db, SETTING, JSON.stringify(stored));
     },
-    ocsp: (request) => ocspReply(request, root, rootKey),
+    ocsp: (request) => {
+      statusRequests++;
+      return ocspReply(request, root, rootKey);
+    },
+    statusRequests: () => statusRequests,
     async crl() {
+      statusRequests++;
       if (!crl || crl.until < Date.now() + STATUS_VALID_MS / 2) {
         const list = new pkijs.CertificateRevocationList({
           version: 1,

@@ -31,7 +31,7 @@ export interface Sandbox {
   demoClient: ClientCredentials;
   logKey: LogKey;
   /** The DEMO timestamping authority: its address, and the root certificate to trust it by. */
-  tsa: { url: string; rootPem: string };
+  tsa: { url: string; rootPem: string; statusRequests(): number };
   db: SandboxDb;
   createClient(options?: ClientOptions): ClientCredentials;
   faults(): Faults;
@@ -110,7 +110,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       adminToken: context.adminToken,
       demoClient,
       logKey,
-      tsa: { url: `${baseUrl}${TSA_PATH}`, rootPem: demoTsa.rootPem },
+      tsa: {
+        url: `${baseUrl}${TSA_PATH}`,
+        rootPem: demoTsa.rootPem,
+        statusRequests: () => demoTsa.statusRequests(),
+      },
       db,
       createClient: (clientOptions) => createClient(db, clientOptions),
       faults: context.faults,

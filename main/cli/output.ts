@@ -64,10 +64,12 @@ export function describeRow(row: CertificationRow): string {
 /** Independent time (RFC 3161), when the profile asks for it: who confirmed it and when, or why not yet. */
 function timeOfRow(row: CertificationRow): string {
   if (row.timestampState === 'confirmed' && row.timeConfirmedAt !== null)
-    return words('row.timeConfirmed', {
-      when: localWithZone(row.timeConfirmedAt, { locale: peopleLocale }),
-      authority: printable(row.timeConfirmedBy ?? ''),
-    });
+    return (
+      words('row.timeConfirmed', {
+        when: localWithZone(row.timeConfirmedAt, { locale: peopleLocale }),
+        authority: printable(row.timeConfirmedBy ?? ''),
+      }) + (row.timestampProblem ? `. ${say(row.timestampProblem)}` : '')
+    );
   if (row.timestampState === 'waiting')
     return row.timestampProblem
       ? words('row.timeNotYet', { reason: say(row.timestampProblem) })

@@ -879,7 +879,7 @@ export const de: Catalogue = {
       },
       validation: {
         notCollected:
-          'Zeit bestätigt, aber die Daten, die sie auch nach Ablauf des Zertifikats des Zeitstempeldienstes belegen, sind noch nicht eingeholt: {{why}} Evidence Desk versucht es später erneut.',
+          'Die Daten, die diese Zeit auch nach Ablauf des Zertifikats des Zeitstempeldienstes belegen, sind noch nicht eingeholt: {{why}} Evidence Desk versucht es später erneut.',
         revoked:
           'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, bevor es diesen Zeitstempel signierte: auf seine Zeit ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
         compromised:
@@ -890,7 +890,7 @@ export const de: Catalogue = {
         tooLarge:
           'die Antwort des Statusdienstes unter {{host}} ist größer, als ein Status oder eine Sperrliste sein sollte.',
         noSource:
-          'Zeit bestätigt. Das Zertifikat von {{certificate}} nennt weder einen Statusdienst (OCSP) noch eine Sperrliste (CRL): seine Zeit lässt sich nur prüfen, solange dieses Zertifikat gültig ist.',
+          'Das Zertifikat von {{certificate}} nennt weder einen Statusdienst (OCSP) noch eine Sperrliste (CRL): diese Zeit lässt sich nur prüfen, solange dieses Zertifikat gültig ist.',
         answer: 'die Antwort von {{host}} zu {{certificate}}: {{gap}}',
       },
     },

@@ -831,7 +831,7 @@ export const en = {
       },
       validation: {
         notCollected:
-          'Time confirmed, but the data that proves it after the authority’s certificate expires is not collected yet: {{why}} Evidence Desk tries again later.',
+          'The data that proves this time after the authority’s certificate expires is not collected yet: {{why}} Evidence Desk tries again later.',
         revoked:
           'The certificate of {{certificate}} was revoked on {{at}}, before it signed this timestamp: its time cannot be relied on. Choose another timestamping authority in the profile.',
         compromised:
@@ -842,7 +842,7 @@ export const en = {
         tooLarge:
           'the answer from the status service at {{host}} is larger than any status or revocation list should be.',
         noSource:
-          'Time confirmed. The certificate of {{certificate}} names no status service (OCSP) and no revocation list (CRL): its time can be checked only while that certificate is valid.',
+          'The certificate of {{certificate}} names no status service (OCSP) and no revocation list (CRL): this time can be checked only while that certificate is valid.',
         answer: 'the answer from {{host}} about {{certificate}}: {{gap}}',
       },
     },

@@ -398,14 +398,18 @@ describe('independent time in the app', () => {
       await expect.poll(() => settings.getByRole('status').textContent()).toBe('Saved.');
       await settings.getByRole('button', { name: 'Close' }).click();
 
+      // The authority's CRL is away: the time is confirmed, and what proves it later is said missing.
+      tsa.statusDown = true;
       await certified(harness, { 'Board minutes.pdf': 'minutes of the board' });
       // The list says each row's independent time beside its state, the whole sentence on hover.
       const mark = page.locator('.list-row', { hasText: 'Board minutes.pdf' }).locator('.time-mark');
+      const missing =
+        /^The data that proves this time after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 503\. Evidence Desk tries again later\.$/;
       await expect
         .poll(() => mark.getAttribute('title'), { timeout: 15_000 })
-        .toBe('Time confirmed by tsa-signer (RFC 3161 timestamp).');
-      expect(await mark.textContent()).toBe(
-        'time confirmed: Time confirmed by tsa-signer (RFC 3161 timestamp).',
+        .toMatch(/^Time confirmed by tsa-signer \(RFC 3161 timestamp\)\. The data that proves this time/);
+      expect(await mark.textContent()).toMatch(
+        /^time confirmed: Time confirmed by tsa-signer \(RFC 3161 timestamp\)\./,
       );
       await harness.screenshotEverywhere('desk-list-time-confirmed');
       await page.getByRole('button', { name: 'Board minutes.pdf', exact: true }).click();
@@ -413,7 +417,9 @@ describe('independent time in the app', () => {
       await expect
         .poll(() => details.textContent(), { timeout: 15_000 })
         .toMatch(/Time confirmed.*by tsa-signer \(RFC 3161 timestamp\)/);
+      expect(await details.locator('.time-standing').textContent()).toMatch(missing);
       await harness.screenshotEverywhere('desk-details-time-confirmed');
+      tsa.statusDown = false;
       expect(tsa.requests).toBe(1);
 
       // The authority refuses the certificate's seal: nothing is saved unsealed unasked; saving it

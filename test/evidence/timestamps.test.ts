@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -151,7 +151,12 @@ describe('independent time (RFC 3161)', () => {
       // The token is kept all the same: the time is confirmed, the data to prove it later is not yet.
       expect(away!.timestampState).toBe('confirmed');
       expect(englishOf(away!.timestampProblem)).toMatch(
-        /^Time confirmed, but the data that proves it after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 404\./,
+        /^The data that proves this time after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 404\./,
+      );
+      // The command line says it on the row too, after the time.
+      const listed = await runCli(ws.dataDir, ['status', '--list']);
+      expect(listed.stdout).toMatch(
+        /time confirmed .* by DEMO Evidence Sandbox Timestamping Authority \(RFC 3161\)\. The data that proves this time .* is not collected yet/,
       );
     } finally {
       sandbox.setFaults({ withoutPaths: [] });
@@ -237,10 +242,16 @@ describe('independent time (RFC 3161)', () => {
     await useSandboxProfile(core, sandbox, 'with-tsa', {
       tsa: { url: tsa.url, trustedCertificates: tsa.rootPem, minIntervalSeconds: 1 },
     });
+    // A burst of three drops, the first of 198 documents: the kit below is of 200.
     const ids: number[] = [];
-    for (let drop = 0; drop < 3; drop++)
-      ids.push(...(await core.certify(newFiles(1), METADATA)).queued.map((row) => row.id));
+    for (const size of [198, 1, 1])
+      ids.push(...(await core.certify(newFiles(size), METADATA)).queued.map((row) => row.id));
     await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'the burst');
+    // A kit of all 200 against the rationing authority: complete, and sealed by one request at its pace.
+    const whole = join(ws.dir, 'kit of 200');
+    await core.exports.exportEvidence({ ids }, { dir: whole });
+    expect(existsSync(join(whole, 'META-INF', 'timestamp.tst'))).toBe(true);
+    expect(readdirSync(join(whole, 'certifications'))).toHaveLength(400);
     // A certificate sealed here, then at once the kit from a command run beside the app: the pace
     // (now 5 s) is kept for every process here, and the command says what it waits for.
     await useSandboxProfile(core, sandbox, 'with-tsa', {
@@ -249,7 +260,7 @@ describe('independent time (RFC 3161)', () => {
     const [first] = core.queue.rows(ids);
     await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
     const kit = join(ws.dir, 'paced kit');
-    const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--ids', ids.join(',')]);
+    const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--ids', ids.slice(-3).join(',')]);
     expect(exported.code, exported.stderr).toBe(0);
     // It says why it takes: the authority's pace, until when.
     expect(exported.stderr).toMatch(
@@ -257,9 +268,10 @@ describe('independent time (RFC 3161)', () => {
     );
     expect(existsSync(join(kit, 'META-INF', 'timestamp.tst'))).toBe(true);
     expect(readFileSync(join(ws.dir, 'alone.certificate.pdf'), 'latin1')).toContain('/DocTimeStamp');
-    // Three batch tokens, one certificate's seal and one kit's (another process): never asked faster than allowed.
+    // Three batch tokens, the kit of 200's seal, one certificate's two (PAdES B-LTA) and one kit's
+    // (another process): never asked faster than allowed.
     expect(tsa.refusedForPace).toBe(0);
-    expect(tsa.requestedAt.length).toBeGreaterThanOrEqual(5);
+    expect(tsa.requestedAt.length).toBeGreaterThanOrEqual(7);
     const gaps = tsa.requestedAt.slice(1).map((at, i) => at - tsa.requestedAt[i]!);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_000);
 

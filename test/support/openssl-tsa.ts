@@ -40,6 +40,8 @@ export interface OpensslTsa {
   busyOnce: number | null;
   /** When each request came (ms since the epoch). */
   requestedAt: number[];
+  /** The signers' CRL is away (503): validation data cannot be collected. */
+  statusDown: boolean;
   close(): Promise<void>;
 }
 
@@ -209,6 +211,7 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     refusedForPace: 0,
     busyOnce: null,
     requestedAt: [],
+    statusDown: false,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -219,7 +222,8 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (request.url === '/root.crl') {
-        response.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(crl);
+        if (tsa.statusDown) response.writeHead(503).end();
+        else response.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(crl);
         return;
       }
       tsa.requests++;

@@ -1,32 +1,51 @@
-import type { Receipt, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
+import type { Receipt, ReceiptTimestamp, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
 import { SANDBOX_TSA_POLICY } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
 import { rootFromSidedPath } from '../merkle';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
 import { copyRefused } from '../signed-facts';
+import type { ChainStanding } from './chain-standing';
 import { chainStandingAt } from './chain-standing';
 
-// Every receipt of a batch carries the same token over the same root: a set of 10,000 documents
-// certified in one drop needs its token checked once. The answer depends only on these inputs.
-const checked = new Map<string, Promise<TokenCheck>>();
+// Every receipt of a batch carries the same token over the same root, with the same validation
+// data: a set of 10,000 documents certified in one drop needs them checked once. The answer
+// depends only on these inputs.
+const checked = new Map<string, Promise<{ token: TokenCheck; standing: ChainStanding | null }>>();
 const CACHE_LIMIT = 256;
 
 function checkedOnce(
-  token: string,
-  chain: readonly string[],
+  stamp: ReceiptTimestamp,
   root: Uint8Array,
   trustedRoots: readonly string[],
-): Promise<TokenCheck> {
-  const key = [token, chain.join(','), bytesToHex(root), [...trustedRoots].sort().join(',')].join('|');
+): Promise<{ token: TokenCheck; standing: ChainStanding | null }> {
+  const { token, chain, validation } = stamp;
+  const key = [
+    token,
+    chain.join(','),
+    validation ? `${validation.ocsp.join(',')};${validation.crl.join(',')}` : '-',
+    bytesToHex(root),
+    [...trustedRoots].sort().join(','),
+  ].join('|');
   let check = checked.get(key);
   if (!check) {
     if (checked.size >= CACHE_LIMIT) checked.delete(checked.keys().next().value as string);
-    check = checkTimestampToken(base64ToBytes(token), {
-      data: root,
-      certificates: chain.map(base64ToBytes),
-      trustedRoots,
-    });
+    check = (async () => {
+      const tokenCheck = await checkTimestampToken(base64ToBytes(token), {
+        data: root,
+        certificates: chain.map(base64ToBytes),
+        trustedRoots,
+      });
+      if (!tokenCheck.ok) return { token: tokenCheck, standing: null };
+      const kept = validation && {
+        ocsp: validation.ocsp.map(base64ToBytes),
+        crl: validation.crl.map(base64ToBytes),
+      };
+      return {
+        token: tokenCheck,
+        standing: await chainStandingAt(tokenCheck.chain, kept ?? null, tokenCheck.genTime),
+      };
+    })();
     checked.set(key, check);
   }
   return check;
@@ -59,7 +78,10 @@ export async function checkReceiptTimestamp(
     );
   if (!isCanonicalBase64(stamp.token) || !stamp.chain.every(isCanonicalBase64))
     return invalid('format', 'The timestamp token in the receipt is not valid base64.');
-  const check = await checkedOnce(stamp.token, stamp.chain, root, trustedRoots);
+  const validation = stamp.validation;
+  if (validation && ![...validation.ocsp, ...validation.crl].every(isCanonicalBase64))
+    return invalid('format', 'The validation data kept with the timestamp is not valid base64.');
+  const { token: check, standing: checkedStanding } = await checkedOnce(stamp, root, trustedRoots);
   if (!check.ok && check.check === 'untrusted')
     return {
       verdict: 'untrusted_tsa',
@@ -74,14 +96,7 @@ export async function checkReceiptTimestamp(
     return copyRefused({ field: 'timestamp.gen_time', signedBy: token });
   if (stamp.authority !== check.authority)
     return copyRefused({ field: 'timestamp.authority', signedBy: token });
-  const validation = stamp.validation;
-  if (validation && ![...validation.ocsp, ...validation.crl].every(isCanonicalBase64))
-    return invalid('format', 'The validation data kept with the timestamp is not valid base64.');
-  const standing = await chainStandingAt(
-    check.chain,
-    validation ? { ocsp: validation.ocsp.map(base64ToBytes), crl: validation.crl.map(base64ToBytes) } : null,
-    check.genTime,
-  );
+  const standing = checkedStanding as ChainStanding;
   if (standing.revoked)
     return invalid(
       'revoked',

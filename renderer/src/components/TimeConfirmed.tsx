@@ -11,6 +11,8 @@ export function TimeConfirmed({ row }: { row: CertificationRow }) {
       <>
         <When ms={row.timeConfirmedAt} />{' '}
         {t('details.timeConfirmedBy', { authority: row.timeConfirmedBy ?? '' })}
+        {/* What checking this time later needs, when it is not kept yet (or shows the authority revoked). */}
+        {row.timestampProblem && <span className="time-standing">{say(row.timestampProblem)}</span>}
       </>
     );
   if (row.timestampState === 'waiting')

@@ -16,7 +16,12 @@ export function TimeMark({ row }: { row: RowView }) {
       ? {
           tone: 'confirmed',
           word: t('list.time.confirmed'),
-          full: t('list.time.confirmedBy', { authority: row.timeConfirmedBy ?? '' }),
+          full: [
+            t('list.time.confirmedBy', { authority: row.timeConfirmedBy ?? '' }),
+            row.timestampProblem && say(row.timestampProblem),
+          ]
+            .filter(Boolean)
+            .join(' '),
         }
       : row.timestampState === 'waiting'
         ? {
