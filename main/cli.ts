@@ -157,20 +157,30 @@ export function runCommandLine(argv: string[]): Promise<number | undefined> {
         throw error;
       });
   pipesWatched = true;
-  return main(argv).then(
-    (code) => code,
-    (error: unknown) => {
-      const code = exitCodeOf(error);
-      const message = (error as Error).message;
-      // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
-      if (argv.includes('--json'))
-        outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
-      // Help is offered for a mistake in the command itself, not for a file it was given that was refused.
-      const misTyped = error instanceof UsageError || isParseError(error);
-      err(
-        `evidence-desk: ${isDeskError(error) ? say(error.said) : wordsForParseError(error, message)}${misTyped ? `\n${words('runHelp')}` : ''}`,
-      );
-      return code;
-    },
-  );
+  // A command whose work stopped waiting on something that can never come would end with nothing
+  // printed and exit 0, as if it had passed: it says so, and fails.
+  let settled = false;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    err(`evidence-desk: ${words('stoppedUnfinished')}`);
+    process.exitCode = EXIT.failed;
+  });
+  return main(argv)
+    .finally(() => (settled = true))
+    .then(
+      (code) => code,
+      (error: unknown) => {
+        const code = exitCodeOf(error);
+        const message = (error as Error).message;
+        // Automation asked for JSON: the error is JSON on stdout too, with a stable code.
+        if (argv.includes('--json'))
+          outJson({ error: { code: errorCodeOf(error, code), message }, exit_code: code });
+        // Help is offered for a mistake in the command itself, not for a file it was given that was refused.
+        const misTyped = error instanceof UsageError || isParseError(error);
+        err(
+          `evidence-desk: ${isDeskError(error) ? say(error.said) : wordsForParseError(error, message)}${misTyped ? `\n${words('runHelp')}` : ''}`,
+        );
+        return code;
+      },
+    );
 }

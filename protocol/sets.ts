@@ -2,6 +2,9 @@ import { en } from './locales/en';
 import type { Language } from './locales/languages';
 import { plainT } from './locales/plain';
 import type { Said } from './said';
+import { wordsOf } from './said';
+import type { AuthorityStanding } from './receipt';
+import { standingSaid } from './fact-lines';
 import { fingerprintInGroups } from './fingerprint-groups';
 
 /**
@@ -48,6 +51,8 @@ export type KitSeal =
       changed: string[];
       added: string[];
       removed: string[];
+      /** What the validation data beside its token (META-INF/) shows of the authority then. */
+      standing?: AuthorityStanding;
     };
 
 /** How many things the seal finds wrong: each file that no longer matches, or the seal itself. */
@@ -71,12 +76,17 @@ export function kitSealLines(language: Language, seal: KitSeal, when: (iso: stri
     ];
   const count = sealProblems(seal);
   const said = { authority: seal.authority, when: when(seal.genTime), files: seal.files, count };
-  if (count === 0) return [t('sets.seal.sealed', said)];
+  const words = plainT(language, 'said');
+  const standing = seal.standing
+    ? [t('sets.seal.standing', { standing: wordsOf(words, standingSaid(seal.standing)) })]
+    : [];
+  if (count === 0) return [t('sets.seal.sealed', said), ...standing];
   return [
     t('sets.seal.changed', said),
     ...seal.changed.map((file) => t('sets.seal.changedFile', { file })),
     ...seal.added.map((file) => t('sets.seal.addedFile', { file })),
     ...seal.removed.map((file) => t('sets.seal.removedFile', { file })),
+    ...standing,
   ];
 }
 

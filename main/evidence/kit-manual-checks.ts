@@ -83,8 +83,10 @@ pdf = open(sys.argv[1], "rb").read()
 a, b, c, d = map(int, re.findall(rb"/ByteRange \\[(\\d+) (\\d+) (\\d+) (\\d+) *\\]", pdf)[-1])
 assert a == 0 and c + d == len(pdf), "the seal does not cover the whole file: something was added after it"
 open("pdf-signed.bin", "wb").write(pdf[a:a + b] + pdf[c:c + d])
-token = pdf[b + 1:c - 1].rstrip(b"0")
-open("pdf-seal.tst", "wb").write(bytes.fromhex((token + b"0" * (len(token) % 2)).decode()))
+room = bytes.fromhex(pdf[b + 1:c - 1].decode())
+n = room[1]
+size = 2 + n if n < 0x80 else 2 + (n & 0x7F) + int.from_bytes(room[2:2 + (n & 0x7F)], "big")
+open("pdf-seal.tst", "wb").write(room[:size])
 print("The seal covers the whole file. Now check its token with OpenSSL.")
 `;
 

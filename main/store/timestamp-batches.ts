@@ -92,8 +92,11 @@ export class TimestampBatches {
     })();
   }
 
-  /** Requests due now, oldest first. */
-  due(now: number, limit = 8): TimestampBatch[] {
+  /**
+   * Requests due now, oldest first: enough of them that a new batch is asked in the same round as
+   * the retries ahead of it (they are asked one at a time per authority anyway).
+   */
+  due(now: number, limit = 64): TimestampBatch[] {
     return this.sql(
       `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, size, attempts FROM timestamp_batches
        WHERE state = 'waiting' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,

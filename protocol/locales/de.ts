@@ -403,7 +403,7 @@ export const de: Catalogue = {
           validity: 'Die Zeit des Zeitstempels liegt außerhalb der Gültigkeit seines Unterzeichners.',
           chain: 'Das Zertifikat des Zeitstempels führt zu keinem vertrauenswürdigen Wurzelzertifikat.',
           revoked:
-            'Das Zertifikat des Zeitstempeldienstes wurde widerrufen, bevor es den Zeitstempel signierte, oder weil sein Schlüssel kompromittiert wurde: auf seine Zeit ist kein Verlass.',
+            'Das Zertifikat des Zeitstempeldienstes wurde widerrufen, bevor es den Zeitstempel signierte, oder weil sein Schlüssel kompromittiert wurde: auf die Zeit dieses Zeitstempels ist kein Verlass.',
         },
         untrusted_key:
           'Der Beleg ist in sich stimmig, aber mit einem Protokollschlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
@@ -434,7 +434,7 @@ export const de: Catalogue = {
         certificationId: 'Zertifizierungs-ID',
         timeConfirmedAt: 'Zeit bestätigt am',
         timeConfirmedBy: 'Zeit bestätigt durch',
-        timeStanding: 'Status des Zeitstempeldienstes damals',
+        timeStanding: 'Status des Zeitstempeldienstes zum Zeitpunkt des Zeitstempels',
         keyFingerprint: 'Fingerabdruck des Protokollschlüssels',
         fileName: 'Dateiname',
         matter: 'Akte',
@@ -879,9 +879,9 @@ export const de: Catalogue = {
       },
       validation: {
         notCollected:
-          'Die Daten, die diese Zeit auch nach Ablauf des Zertifikats des Zeitstempeldienstes belegen, sind noch nicht eingeholt: {{why}} Evidence Desk versucht es später erneut.',
+          'Die Angaben, mit denen sich diese Zeit auch nach Ablauf des Zertifikats des Zeitstempeldienstes prüfen lässt, wurden noch nicht eingeholt: {{why}} Evidence Desk versucht es später erneut.',
         revoked:
-          'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, bevor es diesen Zeitstempel signierte: auf seine Zeit ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
+          'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, bevor es diesen Zeitstempel signierte: auf die Zeit dieses Zeitstempels ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
         compromised:
           'Das Zertifikat von {{certificate}} wurde am {{at}} widerrufen, weil sein Schlüssel kompromittiert wurde: auf seine Zeitstempel ist kein Verlass. Wählen Sie im Profil einen anderen Zeitstempeldienst.',
         timeout: 'der Statusdienst unter {{host}} hat nicht innerhalb von {{seconds}} Sekunden geantwortet.',
@@ -891,19 +891,19 @@ export const de: Catalogue = {
           'die Antwort des Statusdienstes unter {{host}} ist größer, als ein Status oder eine Sperrliste sein sollte.',
         noSource:
           'Das Zertifikat von {{certificate}} nennt weder einen Statusdienst (OCSP) noch eine Sperrliste (CRL): diese Zeit lässt sich nur prüfen, solange dieses Zertifikat gültig ist.',
-        answer: 'die Antwort von {{host}} zu {{certificate}}: {{gap}}',
+        answer: 'die Antwort von {{host}} zu {{certificate}}: {{gap}}.',
       },
     },
     standing: {
-      good: 'Damals gültig, wie sein Aussteller signiert hat ({{sources}}, beim Zeitstempel aufbewahrt)',
+      good: 'Damals gültig laut signierter Statusauskunft ({{sources}}, beim Zeitstempel aufbewahrt)',
       revokedLater:
-        'Damals gültig; später, am {{at}}, widerrufen, aus einem anderen Grund als einem kompromittierten Schlüssel ({{sources}}, beim Zeitstempel aufbewahrt)',
+        'Damals gültig laut signierter Statusauskunft; später, am {{at}}, widerrufen, aus einem anderen Grund als einem kompromittierten Schlüssel ({{sources}}, beim Zeitstempel aufbewahrt)',
       notShown:
-        'Nicht belegt durch das beim Zeitstempel Aufbewahrte ({{gap}}): seine Zeit gilt nur, solange das Zertifikat des Zeitstempeldienstes gültig ist',
+        'Nicht belegt durch die beim Zeitstempel aufbewahrten Daten ({{gap}}): Die Zeit des Zeitstempels lässt sich nur prüfen, solange das Zertifikat des Zeitstempeldienstes gültig ist',
       gap: {
-        not_kept: 'es wurden keine Validierungsdaten aufbewahrt',
-        missing: 'nichts Aufbewahrtes betrifft {{certificate}}',
-        unknown: 'sein Aussteller kennt {{certificate}} nicht',
+        not_kept: 'es wurde keine Sperrauskunft aufbewahrt',
+        missing: 'für {{certificate}} wurde kein Status aufbewahrt',
+        unknown: 'der Statusdienst kennt {{certificate}} nicht',
         not_at_that_time:
           'der aufbewahrte Status von {{certificate}} gilt nicht für den Zeitpunkt des Zeitstempels',
         unreadable: 'der aufbewahrte Status von {{certificate}} ist nicht lesbar',
@@ -911,7 +911,7 @@ export const de: Catalogue = {
         other_certificate: 'der aufbewahrte Status betrifft ein anderes Zertifikat als {{certificate}}',
         bad_signature: 'die Signatur auf dem Status von {{certificate}} ist ungültig',
         unauthorised_responder:
-          'der Status von {{certificate}} ist von jemandem signiert, den sein Aussteller nicht benannt hat',
+          'der Status von {{certificate}} ist von jemandem signiert, den sein Aussteller nicht dazu ermächtigt hat',
         other_issuer:
           'die für {{certificate}} aufbewahrte Sperrliste ist nicht von seinem Aussteller signiert',
       },
@@ -1050,6 +1050,8 @@ export const de: Catalogue = {
     usage:
       'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Standard 600: Exit-Code 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauenswürdiger Protokollschlüssel:\n                        --log-key oder der hier hinterlegte; vertrauenswürdiges Wurzelzertifikat:\n                        --tsa-root oder die der hier aufbewahrten Zeitstempel), sonst gegen ihre\n                        Zertifizierungen in dieser Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Bestand (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit-Code 0 nur, wenn\n                        alles aus der Referenz gefunden und geprüft ist; wurde nichts geprüft,\n                        gilt das als Fehler. Den Schlüsseln eines Nachweispakets wird nur mit\n                        --trust-kit (oder --log-key und --tsa-root) vertraut, nach dem Vergleich\n                        ihrer Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n              [--unsealed]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Protokollschlüssel und eine README,\n                        als Ganzes versiegelt vom Zeitstempeldienst des Profils (--unsealed: nicht)\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID] [--tsa-interval S]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss, --tsa-interval die kleinste Zahl Sekunden zwischen zwei\n                        Anfragen, die er verlangt. Öffentliche Dienste (nur Adressen; ihre Wurzeln\n                        erhalten Sie von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg+C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Standard: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
+    stoppedUnfinished:
+      'Der Befehl hat aufgehört, bevor er fertig war, ohne Ergebnis: Verlassen Sie sich nicht darauf. Das ist ein Fehler in Evidence Desk; bitte melden Sie ihn, mit seinem Protokoll.',
     files_one: '{{count, number}} Datei',
     files_other: '{{count, number}} Dateien',
     documents_one: '{{count, number}} Dokument',
@@ -1163,6 +1165,7 @@ export const de: Catalogue = {
           'Das Siegel des Nachweispakets hält nicht ({{why}}): Seine Dateien können seit dem Erstellen verändert worden sein. Verlassen Sie sich auf nichts darin außer auf die Belege, die sich jeweils selbst beweisen.',
         unsealed:
           'Das Nachweispaket ist nicht als Ganzes versiegelt: Nur seine Belege wurden geprüft, jeder für sich.',
+        standing: 'Status des Zeitstempeldienstes beim Versiegeln: {{standing}}.',
       },
       signed: 'Zertifizierung {{id}}, signiert {{when}}',
       notSigned:

@@ -831,7 +831,7 @@ export const en = {
       },
       validation: {
         notCollected:
-          'The data that proves this time after the authority’s certificate expires is not collected yet: {{why}} Evidence Desk tries again later.',
+          'The information that lets anyone check this time after the authority’s certificate expires has not been collected yet: {{why}} Evidence Desk will try again later.',
         revoked:
           'The certificate of {{certificate}} was revoked on {{at}}, before it signed this timestamp: its time cannot be relied on. Choose another timestamping authority in the profile.',
         compromised:
@@ -843,27 +843,28 @@ export const en = {
           'the answer from the status service at {{host}} is larger than any status or revocation list should be.',
         noSource:
           'The certificate of {{certificate}} names no status service (OCSP) and no revocation list (CRL): this time can be checked only while that certificate is valid.',
-        answer: 'the answer from {{host}} about {{certificate}}: {{gap}}',
+        answer: 'the answer from {{host}} about {{certificate}}: {{gap}}.',
       },
     },
     standing: {
-      good: 'In good standing at that time, as its issuer signed ({{sources}}, kept with the timestamp)',
+      good: 'In good standing at that time, according to signed status information ({{sources}}, kept with the timestamp)',
       revokedLater:
-        'In good standing at that time; revoked later, on {{at}}, for a reason other than a compromised key ({{sources}}, kept with the timestamp)',
+        'In good standing at that time, according to signed status information; revoked later, on {{at}}, for a reason other than a compromised key ({{sources}}, kept with the timestamp)',
       notShown:
-        'Not shown by what was kept with the timestamp ({{gap}}): its time holds only while the authority’s certificate is valid',
+        'Not proven by what was kept with the timestamp ({{gap}}): the time can be checked only while the authority’s certificate is still valid',
       gap: {
-        not_kept: 'no validation data was kept',
-        missing: 'nothing kept speaks for {{certificate}}',
-        unknown: 'its issuer does not know {{certificate}}',
-        not_at_that_time: 'the status of {{certificate}} kept is not for the time of the timestamp',
+        not_kept: 'no revocation status was kept',
+        missing: 'no status was kept for {{certificate}}',
+        unknown: 'the status service does not know {{certificate}}',
+        not_at_that_time: 'the status kept for {{certificate}} does not cover the time of the timestamp',
         unreadable: 'the status kept for {{certificate}} cannot be read',
         not_successful: 'the status service refused to answer about {{certificate}}',
-        other_certificate: 'the status kept is about another certificate than {{certificate}}',
+        other_certificate: 'the status kept is about a certificate other than {{certificate}}',
         bad_signature: 'the signature on the status of {{certificate}} does not hold',
-        unauthorised_responder: 'the status of {{certificate}} is signed by someone its issuer did not name',
+        unauthorised_responder:
+          'the status of {{certificate}} is signed by someone its issuer did not authorise',
         other_issuer:
-          'the revocation list kept for {{certificate}} is signed by someone else than its issuer',
+          'the revocation list kept for {{certificate}} is signed by someone other than its issuer',
       },
     },
     queue: {
@@ -991,6 +992,8 @@ export const en = {
     usage:
       "Usage: evidence-desk <command> [options]\n\nCommands:\n  certify PATH... --event-type TYPE --asset-type TYPE [--source-system NAME] [--matter M] [--again]\n                [--wait [--timeout S]]\n                        hash files (folders expand) locally and queue their certification;\n                        the matter (case or client-matter number) stays on this computer;\n                        content already certified here is named and skipped, unless --again\n  sync [--wait [--timeout S]]\n                        send what is queued; with --wait, until every certification settles\n                        (progress on stderr; gives up waiting after S seconds, default 600: exit 4)\n  status [--list] [--state STATE] [--search TEXT] [--matter M] [--limit N]\n                        counts by state and by matter, connectivity, and optionally the rows\n  verify FILE [--receipt RECEIPT.json | --certificate CERTIFICATE.pdf] [--log-key FINGERPRINT|KEY.pem]\n              [--tsa-root FINGERPRINT|ROOT.pem]\n                        hash FILE and check it, offline: against its receipt or certificate (no\n                        queue needed; trusted log key: --log-key, or the one pinned here; trusted\n                        timestamping root: --tsa-root, or those of tokens kept here), or else\n                        against the certifications of it in this queue\n  verify PATH... [--against KIT|REGISTER.csv|LOAD.dat] [--report FILE.pdf|FILE.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        a whole set (files and folders) against an evidence kit (folder or zip),\n                        the register (export --csv) or a load file; without --against, against\n                        this computer's certifications. Exit 0 only when everything in the\n                        reference was found and verified; nothing checked is a failure.\n                        A kit's own keys are trusted only with --trust-kit (or --log-key and\n                        --tsa-root), after comparing their fingerprints with the service's\n  export --out DIR [--zip FILE] [--state S] [--search TEXT] [--matter M] [--ids 1,2,3] [--receipts-only]\n              [--unsealed]\n                        write the evidence kit for the chosen certifications: a receipt and a\n                        certificate each, the register, verify.html, the log key and a README,\n                        sealed whole by the profile's timestamping authority (--unsealed: not)\n  export --csv FILE [--state S] [--search TEXT] [--matter M] [--ids 1,2,3]\n                        write the chain-of-custody register for Excel (UTF-8 CSV): who certified\n                        what, when, every state change, and every removal\n  config [receipts-beside-files on|off]\n                        show or change a preference: a receipt written beside each certified file\n                        once it is anchored (off unless chosen)\n  profile show | use ID | test [ID] | trust-key FINGERPRINT\n  profile set --id ID --kind KIND --base-url URL --token-url URL --client-id ID [--api-key KEY] [--sign]\n              [--log-key FINGERPRINT|KEY.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca ROOTS.pem [--tsa-policy OID] [--tsa-interval S]] [--use]\n                        secrets are asked for (no echo), or read one per line from a pipe;\n                        --tsa-url names the timestamping authority (RFC 3161) that confirms each\n                        batch's time, --tsa-ca the root certificate(s) it must chain to, --tsa-interval\n                        the least seconds between two requests it asks for. Public authorities\n                        (addresses only; get their roots from them): {{authorities}}\n  watch [add FOLDER --event-type TYPE --asset-type TYPE [--matter M] [--include GLOB] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume FOLDER]\n                        certify what lands in a folder, each file once it has stopped changing\n                        (S seconds, default 3); alone, watch in the foreground until Ctrl-C;\n                        network shares are polled every 60 s (--poll S: always, every S s)\n  sandbox [...]         run the local sandbox service (see: evidence-desk sandbox --help)\n\nOptions for every command:\n  --data-dir DIR        where the queue lives (default: the app's data folder; EVIDENCE_DESK_DATA_DIR)\n  --json                machine-readable output on stdout\n\nNetworks: HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured; certificates are checked against the\nsystem's store, NODE_EXTRA_CA_CERTS and the profile's --ca-file.\n  -h, --help\n\nExit codes: 0 done; 1 something failed (a file, a certification, a verification);\n2 bad arguments; 3 the queue, keychain or service cannot be used; 4 timed out waiting.\n",
     runHelp: 'Run evidence-desk --help for usage.',
+    stoppedUnfinished:
+      'The command stopped before it finished, without a result: do not rely on it. This is a fault in Evidence Desk; please report it, with its log.',
     files_one: '{{count, number}} file',
     files_other: '{{count, number}} files',
     documents_one: '{{count, number}} document',
@@ -1101,6 +1104,7 @@ export const en = {
         broken:
           'The kit’s seal does not hold ({{why}}): its files may have been changed since it was made. Rely on nothing in it but its receipts, which each prove themselves.',
         unsealed: 'The kit is not sealed as a whole: only its receipts were checked, each on its own.',
+        standing: 'The sealing authority’s standing then: {{standing}}.',
       },
       signed: 'certification {{id}}, signed {{when}}',
       notSigned:

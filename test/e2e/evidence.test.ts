@@ -404,10 +404,12 @@ describe('independent time in the app', () => {
       // The list says each row's independent time beside its state, the whole sentence on hover.
       const mark = page.locator('.list-row', { hasText: 'Board minutes.pdf' }).locator('.time-mark');
       const missing =
-        /^The data that proves this time after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 503\. Evidence Desk tries again later\.$/;
+        /^The information that lets anyone check this time after the authority’s certificate expires has not been collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 503\. Evidence Desk will try again later\.$/;
       await expect
         .poll(() => mark.getAttribute('title'), { timeout: 15_000 })
-        .toMatch(/^Time confirmed by tsa-signer \(RFC 3161 timestamp\)\. The data that proves this time/);
+        .toMatch(
+          /^Time confirmed by tsa-signer \(RFC 3161 timestamp\)\. The information that lets anyone check this time/,
+        );
       expect(await mark.textContent()).toMatch(
         /^time confirmed: Time confirmed by tsa-signer \(RFC 3161 timestamp\)\./,
       );

@@ -483,6 +483,10 @@ describe('verifying a set', () => {
       expect(trusting.stdout).toMatch(
         /^The kit is sealed: all 15 of its files are as they were on \d{4}-\d\d-\d\dT[\d:.]+Z \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)\.$/m,
       );
+      // From the OCSP answer kept beside the seal's token, checked as of its time.
+      expect(trusting.stdout).toMatch(
+        /^The sealing authority’s standing then: In good standing at that time, according to signed status information \(OCSP, kept with the timestamp\)\.$/m,
+      );
       expect(trusting.stdout).toContain('Trusting this kit’s keys, as asked (--trust-kit):');
       expect(trusting.stdout).toContain(grouped(logKey));
       expect(trusting.stdout).toMatch(/^DEMO: /m);

@@ -134,7 +134,7 @@ describe('independent time (RFC 3161)', () => {
       `Time confirmed by tsa-signer at ${receipt.timestamp!.gen_time} (RFC 3161).`,
     );
     expect(verified.stdout).toMatch(
-      /Authority’s standing then: In good standing at that time, as its issuer signed \(CRL, kept with the timestamp\)/,
+      /Authority’s standing then: In good standing at that time, according to signed status information \(CRL, kept with the timestamp\)/,
     );
   }, 60_000);
 
@@ -151,12 +151,12 @@ describe('independent time (RFC 3161)', () => {
       // The token is kept all the same: the time is confirmed, the data to prove it later is not yet.
       expect(away!.timestampState).toBe('confirmed');
       expect(englishOf(away!.timestampProblem)).toMatch(
-        /^The data that proves this time after the authority’s certificate expires is not collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 404\./,
+        /^The information that lets anyone check this time after the authority’s certificate expires has not been collected yet: the status service at 127\.0\.0\.1:\d+ answered HTTP 404\./,
       );
       // The command line says it on the row too, after the time.
       const listed = await runCli(ws.dataDir, ['status', '--list']);
       expect(listed.stdout).toMatch(
-        /time confirmed .* by DEMO Evidence Sandbox Timestamping Authority \(RFC 3161\)\. The data that proves this time .* is not collected yet/,
+        /time confirmed .* by DEMO Evidence Sandbox Timestamping Authority \(RFC 3161\)\. The information that lets anyone check this time .* has not been collected yet/,
       );
     } finally {
       sandbox.setFaults({ withoutPaths: [] });

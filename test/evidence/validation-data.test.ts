@@ -127,7 +127,7 @@ describe('validation data (long-term validation)', () => {
       /status service at 127\.0\.0\.1:\d+ could not be reached/,
     );
     expect(problemOf(await collect(await ca.token('wrong-responder')))).toMatch(
-      /about wrong-responder: the status kept is about another certificate than wrong-responder/,
+      /about wrong-responder: the status kept is about a certificate other than wrong-responder/,
     );
     expect(problemOf(await collect(await ca.token('impostor-crl')))).toMatch(
       /the signature on the status of impostor-crl does not hold/,

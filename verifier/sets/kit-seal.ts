@@ -4,6 +4,7 @@ import {
   KIT_MANIFEST_FILE,
   KIT_SEAL_CHAIN_FILE,
   KIT_SEAL_ROOT_FILE,
+  KIT_SEAL_STATUS_PATTERN,
   KIT_TOKEN_FILE,
   coveredBySeal,
   readAsicManifest,
@@ -27,7 +28,7 @@ export class KitSealReader {
 
   /** Whether the check wants this file's bytes (one of the seal's own), not only its SHA-256. */
   static wantsBytes(path: string): boolean {
-    return SEAL_PARTS.includes(path);
+    return SEAL_PARTS.includes(path) || KIT_SEAL_STATUS_PATTERN.test(path);
   }
 
   /** A file of the kit: its path inside the kit ("certifications/A.pdf.receipt.json") and its SHA-256 in hex. */
@@ -58,6 +59,23 @@ export class KitSealReader {
     if (!checked.ok && checked.check === 'untrusted')
       return { state: 'untrusted', authority: checked.authority, rootFingerprint: checked.rootFingerprint };
     if (!checked.ok) return { state: 'broken', why: checked.message };
+    // The authority's standing when it sealed, from what its issuers signed (kept beside the token).
+    const kept = (kind: string) =>
+      [...this.parts]
+        .filter(([path]) => KIT_SEAL_STATUS_PATTERN.exec(path)?.[1] === kind)
+        .map(([, bytes]) => bytes);
+    const [ocsp, crl] = [kept('ocsp'), kept('crl')];
+    const { chainStandingAt } = await import('../timestamp/chain-standing');
+    const standing = await chainStandingAt(
+      checked.chain,
+      ocsp.length + crl.length > 0 ? { ocsp, crl } : null,
+      checked.genTime,
+    );
+    if (standing.revoked)
+      return {
+        state: 'broken',
+        why: `the certificate of ${standing.certificate} was revoked on ${standing.revokedAt}${standing.compromise ? ' because its key was compromised' : ', before it sealed the kit'}`,
+      };
     const listed = readAsicManifest(new TextDecoder().decode(manifest));
     if ('unreadable' in listed) return { state: 'broken', why: listed.unreadable };
     const sorted = (paths: Iterable<string>) => [...paths].sort();
@@ -73,6 +91,7 @@ export class KitSealReader {
       ),
       removed: sorted([...listed.files.keys()].filter((path) => !this.files.has(path))),
       added: sorted([...this.files.keys()].filter((path) => !listed.files.has(path))),
+      standing: standing.standing,
     };
   }
 }
