@@ -157,12 +157,16 @@ export class TimestampEngine {
    */
   private async collectValidation(batch: UnvalidatedBatch, stop: AbortSignal): Promise<void> {
     const { collectValidationData } = await import('./validation-collector');
+    // A fault of ours here must not stop the round, nor have it ask again at once: it is said, and tried later.
     const collected = await collectValidationData(batch.chain, new Date(batch.genTime), {
       fetch: this.options.fetchFor(batch.profileId),
       statuses: this.options.statuses,
       timeoutMs: this.pacing.timeoutMs,
       stop,
       now: this.now,
+    }).catch((error: unknown) => {
+      this.options.log.log('error', 'timestamp.validation_failed', { batch: batch.id, error: String(error) });
+      return { ok: false as const, problem: said('calls.internal') };
     });
     if (collected.ok) {
       this.options.batches.keepValidation(batch.id, collected.data, collected.finding, this.now());
