@@ -1,13 +1,14 @@
 import { hexToBytes } from '../../verifier/bytes';
 import type { Logger } from '../logging/logger';
 import type { Fetch } from '../service/network';
-import type { CertificateStatusStore, TimestampBatch, TimestampBatches, UnvalidatedBatch } from '../store';
+import type { CertificateStatusStore, TimestampBatch, TimestampBatches } from '../store';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
 import { AuthorityPace } from './authority-pace';
 import { hostOf } from '../service/authority-host';
+import { validateBatch } from './batch-validation';
 
 export interface TimestampPacing {
   /** How long one request may wait for the authority. */
@@ -148,42 +149,15 @@ export class TimestampEngine {
       due.length && this.rounds.isRunning;
       due = batches.validationDue(this.now())
     )
-      for (const batch of due) await this.underway((stop) => this.collectValidation(batch, stop));
-  }
-
-  /**
-   * What checking a kept token later needs (its chain's OCSP responses or CRLs): kept on the batch,
-   * or the reason it is not yet, and tried again later. The token is kept whatever happens here.
-   */
-  private async collectValidation(batch: UnvalidatedBatch, stop: AbortSignal): Promise<void> {
-    const { collectValidationData } = await import('./validation-collector');
-    // A fault of ours here must not stop the round, nor have it ask again at once: it is said, and tried later.
-    const collected = await collectValidationData(batch.chain, new Date(batch.genTime), {
-      fetch: this.options.fetchFor(batch.profileId),
-      statuses: this.options.statuses,
-      timeoutMs: this.pacing.timeoutMs,
-      stop,
-      now: this.now,
-    }).catch((error: unknown) => {
-      this.options.log.log('error', 'timestamp.validation_failed', { batch: batch.id, error: String(error) });
-      return { ok: false as const, problem: said('calls.internal') };
-    });
-    if (collected.ok) {
-      this.options.batches.keepValidation(batch.id, collected.data, collected.finding, this.now());
-      return;
-    }
-    const retryAt =
-      this.now() + Math.min(this.pacing.capMs, this.pacing.firstRetryMs * 2 ** Math.min(batch.attempts, 20));
-    this.options.batches.validationNotYet(
-      batch.id,
-      said('timestamp.validation.notCollected', { why: collected.problem }),
-      stop.aborted ? this.now() : retryAt,
-      this.now(),
-    );
-    this.options.log.log('warn', 'timestamp.validation_not_yet', {
-      batch: batch.id,
-      problem: collected.problem.key,
-    });
+      for (const batch of due)
+        await this.underway((stop) =>
+          validateBatch(batch, stop, {
+            ...this.options,
+            timeoutMs: this.pacing.timeoutMs,
+            retryAt: (attempts) => this.retryAt(attempts),
+            now: this.now,
+          }),
+        );
   }
 
   /** Rows a crash (or a profile given an authority later) left without a timestamp. */
@@ -212,8 +186,7 @@ export class TimestampEngine {
   private async askOnce(batch: TimestampBatch, stop: AbortSignal): Promise<void> {
     const authority = await this.options.authorityFor(batch.profileId);
     const now = this.now();
-    const retryAt =
-      now + Math.min(this.pacing.capMs, this.pacing.firstRetryMs * 2 ** Math.min(batch.attempts, 20));
+    const retryAt = this.retryAt(batch.attempts);
     if (!authority || authority.url !== batch.tsaUrl) {
       // The profile now names another authority (or none): the request waits, said plainly.
       this.options.batches.defer(batch.id, said('timestamp.noLongerSet'), retryAt, now);
@@ -284,6 +257,11 @@ export class TimestampEngine {
       );
       this.options.log.log('warn', 'timestamp.not_yet', { batch: batch.id, problem: answer.problem.key });
     }
+  }
+
+  /** When a request (or a collection) that failed `attempts` times is tried again: doubling, up to the cap. */
+  private retryAt(attempts: number): number {
+    return this.now() + Math.min(this.pacing.capMs, this.pacing.firstRetryMs * 2 ** Math.min(attempts, 20));
   }
 
   /** The authority's last request got no answer, and it is not to be asked again yet. */

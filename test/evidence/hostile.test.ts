@@ -9,6 +9,7 @@ import type { TestWorkspace } from '../support/core';
 import { runCliMeasured } from '../support/cli';
 import { flateBomb, withAttachmentsUpdated, zipEntry, zipOf } from '../support/hostile';
 import { PdfDocument } from '../../verifier/pdf/pdf-document';
+import { opensslOcsp, pemFile } from '../support/openssl-ca';
 import type { PdfDictionary, PdfRef } from '../../verifier/pdf/pdf-syntax';
 
 // Everything Evidence Desk verifies comes from the other side, who may be hostile. One case per
@@ -170,32 +171,12 @@ describe('what the other side sends', () => {
       writeFileSync(join(ws.dir, name), bytes);
       return join(ws.dir, name);
     };
-    const pem = (name: string, der: Uint8Array) => {
-      execFileSync('openssl', [
-        'x509',
-        '-inform',
-        'DER',
-        '-in',
-        out(`${name}.der`, der),
-        '-out',
-        join(ws.dir, `${name}.pem`),
-      ]);
-      return join(ws.dir, `${name}.pem`);
-    };
     const [signer, root] = (await streams('Certs')) as [Uint8Array, Uint8Array];
     const [ocsp] = (await streams('OCSPs')) as [Uint8Array];
-    const status = spawnSync(
-      'openssl',
-      ['ocsp', '-respin', out('dss-ocsp.der', ocsp), '-issuer', pem('root', root)].concat([
-        '-cert',
-        pem('signer', signer),
-        '-CAfile',
-        join(ws.dir, 'root.pem'),
-      ]),
-      { encoding: 'utf8' },
-    );
-    expect(status.stdout).toMatch(/signer\.pem: good/);
-    expect(status.stderr).toContain('Response verify OK');
+    const rootFile = pemFile(ws.dir, 'root', root);
+    const status = opensslOcsp(ws.dir, ocsp, rootFile, pemFile(ws.dir, 'signer', signer));
+    expect(status).toMatch(/signer\.pem: good/);
+    expect(status).toContain('Response verify OK');
 
     // Both document timestamps, each over its byte range, checked by OpenSSL against the same root.
     const form = pdf.resolve(catalog.get('AcroForm')) as PdfDictionary;
@@ -216,7 +197,7 @@ describe('what the other side sends', () => {
             out('seal.tst', token.subarray(0, 4 + ((token[2]! << 8) | token[3]!))),
             '-token_in',
             '-CAfile',
-            join(ws.dir, 'root.pem'),
+            rootFile,
           ]),
           { encoding: 'utf8' },
         );

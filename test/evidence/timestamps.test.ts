@@ -12,6 +12,7 @@ import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { OpensslTsa, TsaBehaviour } from '../support/openssl-tsa';
 import { startOpensslTsa } from '../support/openssl-tsa';
+import { opensslOcsp, pemFile } from '../support/openssl-ca';
 import { startTestSandbox } from '../support/sandbox';
 import { englishOf } from '../support/english';
 
@@ -171,36 +172,15 @@ describe('independent time (RFC 3161)', () => {
     const stamp = receipt.timestamp!;
     expect(stamp.validation!.ocsp).toHaveLength(1);
     // OpenSSL reads the sandbox's OCSP answer kept in the receipt: signed by the root, "good".
-    const file = (name: string, base64: string) => {
-      writeFileSync(join(ws.dir, name), Buffer.from(base64, 'base64'));
-      return join(ws.dir, name);
-    };
-    const pem = (name: string, base64: string) => {
-      execFileSync('openssl', [
-        'x509',
-        '-inform',
-        'DER',
-        '-in',
-        file(`${name}.der`, base64),
-        '-out',
-        join(ws.dir, `${name}.pem`),
-      ]);
-      return join(ws.dir, `${name}.pem`);
-    };
-    const ocsp = spawnSync(
-      'openssl',
-      ['ocsp', '-respin', file('status.der', stamp.validation!.ocsp[0]!)].concat([
-        '-issuer',
-        pem('root', stamp.chain[1]!),
-        '-cert',
-        pem('signer', stamp.chain[0]!),
-        '-CAfile',
-        join(ws.dir, 'root.pem'),
-      ]),
-      { encoding: 'utf8' },
+    const bytes = (base64: string) => Buffer.from(base64, 'base64');
+    const ocsp = opensslOcsp(
+      ws.dir,
+      bytes(stamp.validation!.ocsp[0]!),
+      pemFile(ws.dir, 'root', bytes(stamp.chain[1]!)),
+      pemFile(ws.dir, 'signer', bytes(stamp.chain[0]!)),
     );
-    expect(ocsp.stdout).toMatch(/signer\.pem: good/);
-    expect(ocsp.stderr).toContain('Response verify OK');
+    expect(ocsp).toMatch(/signer\.pem: good/);
+    expect(ocsp).toContain('Response verify OK');
   }, 60_000);
 
   it('keeps the request with a reason in words for every bad answer, never blocks the certification, and confirms once the authority answers well', async () => {

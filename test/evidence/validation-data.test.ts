@@ -11,6 +11,7 @@ import { base64ToBytes } from '../../verifier/bytes';
 import { chainStandingAt } from '../../verifier/timestamp/chain-standing';
 import type { IssuedToken, StatusAuthorities, StatusSigner } from '../support/openssl-status';
 import { startStatusAuthorities } from '../support/openssl-status';
+import { opensslOcsp } from '../support/openssl-ca';
 import { englishOf } from '../support/english';
 
 // Validation data against parts that are not ours: an OpenSSL CA, `openssl ocsp` as the responder,
@@ -63,21 +64,13 @@ function openssl(args: string[]): string {
 }
 
 /** OpenSSL's own reading of a response we kept: its signature and the certificate's status. */
-function opensslOcsp(response: string | Uint8Array, signer: StatusSigner): string {
-  const file = join(dir, 'response.der');
-  writeFileSync(file, typeof response === 'string' ? base64ToBytes(response) : response);
-  return openssl([
-    'ocsp',
-    '-respin',
-    file,
-    '-issuer',
+const opensslOcspOf = (response: string | Uint8Array, signer: StatusSigner) =>
+  opensslOcsp(
+    dir,
+    typeof response === 'string' ? base64ToBytes(response) : response,
     ca.rootFile,
-    '-cert',
     ca.signerFile(signer),
-    '-CAfile',
-    ca.rootFile,
-  ]);
-}
+  );
 
 function opensslCrl(crl: string | Uint8Array): string {
   const file = join(dir, 'list.crl');
@@ -91,7 +84,7 @@ describe('validation data (long-term validation)', () => {
     const collected = kept(await collect(first));
     expect(collected).toMatchObject({ finding: null, data: { crl: [] } });
     expect(collected.data.ocsp).toHaveLength(1);
-    const oracle = opensslOcsp(collected.data.ocsp[0]!, 'published');
+    const oracle = opensslOcspOf(collected.data.ocsp[0]!, 'published');
     expect(oracle).toMatch(/published\.pem: good/);
     expect(oracle).toMatch(/Response verify OK/);
     expect(await standing(first, collected.data)).toEqual({
@@ -137,7 +130,7 @@ describe('validation data (long-term validation)', () => {
     // An answer properly signed by the root, but valid only until the day before the token.
     const token = await ca.token('published');
     const expired = await ca.expiredResponse('published', token.genTime);
-    expect(opensslOcsp(expired, 'published')).toMatch(/Status times invalid|status expired/i);
+    expect(opensslOcspOf(expired, 'published')).toMatch(/Status times invalid|status expired/i);
     expect(await standing(token, { ocsp: [Buffer.from(expired).toString('base64')], crl: [] })).toEqual({
       revoked: false,
       standing: { shown: false, why: 'not_at_that_time', certificate: 'published' },
@@ -151,7 +144,7 @@ describe('validation data (long-term validation)', () => {
     expect(englishOf(collected.finding)).toMatch(
       /revoked-before was revoked on .*, before it signed this timestamp/,
     );
-    expect(opensslOcsp(collected.data.ocsp[0]!, 'revoked-before')).toMatch(/revoked-before\.pem: revoked/);
+    expect(opensslOcspOf(collected.data.ocsp[0]!, 'revoked-before')).toMatch(/revoked-before\.pem: revoked/);
     expect(await standing(early, collected.data)).toMatchObject({ revoked: true, compromise: false });
 
     const later = await ca.token('revoked-after');
@@ -163,7 +156,7 @@ describe('validation data (long-term validation)', () => {
 
     const stillGood = kept(await collect(later));
     expect(stillGood.finding).toBeNull();
-    expect(opensslOcsp(stillGood.data.ocsp[0]!, 'revoked-after')).toMatch(/Reason: superseded/);
+    expect(opensslOcspOf(stillGood.data.ocsp[0]!, 'revoked-after')).toMatch(/Reason: superseded/);
     const after = await standing(later, stillGood.data);
     expect(after).toMatchObject({ revoked: false, standing: { shown: true } });
     expect(after.revoked === false && after.standing.shown && after.standing.revokedLater).toBeTruthy();
@@ -172,7 +165,7 @@ describe('validation data (long-term validation)', () => {
     expect(englishOf(bad.finding)).toMatch(
       /compromised-after was revoked on .* because its key was compromised/,
     );
-    expect(opensslOcsp(bad.data.ocsp[0]!, 'compromised-after')).toMatch(/Reason: keyCompromise/);
+    expect(opensslOcspOf(bad.data.ocsp[0]!, 'compromised-after')).toMatch(/Reason: keyCompromise/);
     expect(await standing(compromised, bad.data)).toMatchObject({ revoked: true, compromise: true });
   });
 });

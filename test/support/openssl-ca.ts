@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -47,4 +49,33 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A certificate's DER written as `name.pem` in `dir` (by OpenSSL): what its commands take. */
+export function pemFile(dir: string, name: string, der: Uint8Array): string {
+  writeFileSync(join(dir, `${name}.der`), der);
+  execFileSync('openssl', ['x509', '-inform', 'DER', '-in', `${name}.der`, '-out', `${name}.pem`], {
+    cwd: dir,
+  });
+  return join(dir, `${name}.pem`);
+}
+
+/**
+ * OpenSSL's own reading of an OCSP answer (DER) about `certFile`, issued by `issuerFile` under
+ * `rootFile`: the status on stdout, then "Response verify OK" (or why not) on stderr, together.
+ */
+export function opensslOcsp(
+  dir: string,
+  answer: Uint8Array,
+  issuerFile: string,
+  certFile: string,
+  rootFile = issuerFile,
+): string {
+  writeFileSync(join(dir, 'ocsp-answer.der'), answer);
+  const run = spawnSync(
+    'openssl',
+    ['ocsp', '-respin', 'ocsp-answer.der', '-issuer', issuerFile, '-cert', certFile, '-CAfile', rootFile],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  return `${run.stdout}${run.stderr}`;
 }

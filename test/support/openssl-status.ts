@@ -241,7 +241,7 @@ ${tsaSection(dir)}`,
     },
     async expiredResponse(signer, before) {
       const pkijs = await import('pkijs');
-      const { signedOcspResponse } = await import('../../sandbox/demo-tsa');
+      const { signedOcspResponse } = await import('../../sandbox/demo-tsa-status');
       const parse = (file: string) =>
         pkijs.Certificate.fromBER(new Uint8Array(openssl(['x509', '-in', file, '-outform', 'DER'], dir)));
       const root = parse('root.pem');
