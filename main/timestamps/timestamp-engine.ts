@@ -186,10 +186,9 @@ export class TimestampEngine {
   private async askOnce(batch: TimestampBatch, stop: AbortSignal): Promise<void> {
     const authority = await this.options.authorityFor(batch.profileId);
     const now = this.now();
-    const retryAt = this.retryAt(batch.attempts);
     if (!authority || authority.url !== batch.tsaUrl) {
       // The profile now names another authority (or none): the request waits, said plainly.
-      this.options.batches.defer(batch.id, said('timestamp.noLongerSet'), retryAt, now);
+      this.options.batches.defer(batch.id, said('timestamp.noLongerSet'), this.retryAt(batch.attempts), now);
       return;
     }
     // The token's checks (pkijs) load when an authority is first asked, not when a command starts.
@@ -221,6 +220,10 @@ export class TimestampEngine {
       return;
     }
     const { answer } = turn;
+    // Counted from the answer, not from joining the line: a batch that waited its turn longer than
+    // its retry interval would otherwise mark a silent authority silent until a time already past,
+    // and every batch behind it would be asked in turn, one timeout after another.
+    const retryAt = this.retryAt(batch.attempts);
     const silentNow = this.silent(authority.url);
     if (answer === null && silentNow) {
       this.options.batches.defer(batch.id, silentNow.problem, silentNow.until, this.now());

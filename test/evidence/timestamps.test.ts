@@ -63,10 +63,11 @@ async function until(
   ids: number[],
   done: (row: CertificationRow) => boolean,
   what: string,
-): Promise<CertificationRow[]> {
   // A batch sealed while a round waits on a silent authority is asked in the next round: two
   // timeouts of 10 s, and the openssl authority's queue on a loaded machine.
-  const deadline = Date.now() + 35_000;
+  withinMs = 35_000,
+): Promise<CertificationRow[]> {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     const rows = core.queue.rows(ids);
     if (rows.every(done)) return rows;
@@ -205,6 +206,14 @@ describe('independent time (RFC 3161)', () => {
       expect(row!.timestampState, behaviour).toBe('waiting');
       expect(englishOf(row!.timestampProblem), behaviour).toMatch(reason);
     }
+    // A silent authority holds no batch behind another's timeout: every batch waiting says so within
+    // two timeouts, not one timeout after another (nine batches: 90 s).
+    await until(
+      ids,
+      (row) => /did not answer within 10 seconds/.test(englishOf(row.timestampProblem) ?? ''),
+      'every waiting batch told the authority is silent',
+      25_000,
+    );
     // Nothing waited for the authority: every certification anchored meanwhile.
     await until(ids, (row) => row.state === 'anchored', 'anchoring');
     // Nothing was lost: once the authority answers well, every waiting batch is confirmed.
