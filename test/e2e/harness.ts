@@ -60,6 +60,37 @@ export interface Harness {
 }
 
 let pageBridge: string | undefined;
+let rendererServed: Promise<string> | undefined;
+
+/**
+ * The built renderer, served as the app's protocol serves it (its CSP on every answer), at one
+ * origin for the whole worker: Chromium keeps the scripts it compiled for an origin it saw before,
+ * so each test's page loads the app without compiling it again. The server ends with the worker.
+ */
+function rendererOrigin(): Promise<string> {
+  rendererServed ??= new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      const path = normalize(
+        join(RENDERER, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)),
+      );
+      const file = path.endsWith('/') ? join(path, 'index.html') : path;
+      if (!file.startsWith(RENDERER) || !existsSync(file)) return void response.writeHead(404).end();
+      response
+        .writeHead(200, {
+          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'content-security-policy': CONTENT_SECURITY_POLICY,
+          // Hashed bundle names: a new build is a new name, so the scripts may be kept.
+          'cache-control': file.endsWith('.html') ? 'no-cache' : 'max-age=3600, immutable',
+        })
+        .end(readFileSync(file));
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    );
+  });
+  return rendererServed;
+}
 
 /** What a reused page's bindings reach: the harness using the page now. */
 interface Tenant {
@@ -151,20 +182,6 @@ export async function startHarness(
     languageChanged: (language) => void shell.languages.push(language),
   });
   const failing = new Set<CallName>();
-  const server = createServer((request, response) => {
-    const path = normalize(
-      join(RENDERER, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)),
-    );
-    const file = path.endsWith('/') ? join(path, 'index.html') : path;
-    if (!file.startsWith(RENDERER) || !existsSync(file)) return void response.writeHead(404).end();
-    response
-      .writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-      })
-      .end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const locale = options.locale ?? 'en-GB';
   const page = await reusablePage(locale, prepareWindow);
   const errors: string[] = [];
@@ -183,8 +200,7 @@ export async function startHarness(
       ] as const)
       .catch(() => undefined);
   });
-  const port = (server.address() as AddressInfo).port;
-  await page.goto(`http://127.0.0.1:${port}/${options.firstBatch ? '?first-batch' : ''}`);
+  await page.goto(`${await rendererOrigin()}/${options.firstBatch ? '?first-batch' : ''}`);
 
   const harness: Harness = {
     ws,
@@ -240,7 +256,6 @@ export async function startHarness(
       await page.evaluate(() => localStorage.clear()).catch(() => undefined);
       tenants.delete(page);
       await giveBack(page);
-      server.close();
       await core.close();
       ws.cleanup();
       if (errors.length) throw new Error(`The page threw: ${errors.join('; ')}`);

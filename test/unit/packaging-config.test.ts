@@ -7,6 +7,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -125,5 +126,16 @@ describe('electron-builder.yml', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the built renderer', () => {
+  it('is the production build of React whoever runs the build (the tests run it with NODE_ENV=test)', () => {
+    const assets = join('dist', 'renderer', 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts)
+      // React's development runtime: its JSX factory and the frames it keeps for component stacks.
+      expect(readFileSync(join(assets, script), 'utf8')).not.toMatch(/jsxDEV|react_stack_bottom_frame/);
   });
 });
