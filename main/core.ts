@@ -112,6 +112,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       activeProfile: () => this.activeProfileId,
       log: this.log,
       pacing: options.timestampPacing,
+      kitSeals: {
+        store: store.kitSeals,
+        // Zips and files are loaded when a waiting seal comes, not when a command starts.
+        complete: async (seal, timestamper) =>
+          (await import('./evidence/kit-seal-completion')).completeKitSeal(seal, timestamper),
+      },
     });
     const activeProfileId = () => this.activeProfileId;
     this.exports = new EvidenceExports({
@@ -125,6 +131,9 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       timestampTimeoutMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).timeoutMs,
       pace,
       statuses: store.certificateStatus,
+      kitSeals: store.kitSeals,
+      sealRetryMs: (options.timestampPacing ?? DEFAULT_TIMESTAMP_PACING).firstRetryMs,
+      sealWaits: () => this.timestamps.wake(),
     });
     const trust = () => trustIn(store);
     this.verification = new Verification({

@@ -294,6 +294,8 @@ export interface ExportResult {
   file: string | null;
   /** Beside it, one row per event of each certification (its timeline, for a spreadsheet). */
   eventsFile: string | null;
+  /** A kit saved complete while its authority could not seal it: why, and that its seal comes later. */
+  sealWaiting?: Said | null;
 }
 
 export type { WatchMethod, WatchStatus, WatchedFolderChoices, WatchedFolderView } from './watched-folders';

@@ -21,6 +21,11 @@ export const KIT_SEAL_SIGNER_FILE = 'META-INF/timestamp-signer.pem';
  */
 export const kitSealStatusFile = (kind: 'ocsp' | 'crl', n: number) =>
   kind === 'ocsp' ? `META-INF/timestamp-ocsp-${n}.der` : `META-INF/timestamp-crl-${n}.crl`;
+/**
+ * Beside the manifest of a kit saved while its authority could not seal it: what happened, in
+ * words. Evidence Desk removes it when it adds the seal (META-INF/timestamp.tst).
+ */
+export const KIT_SEAL_WAITING_FILE = 'META-INF/seal-waiting.txt';
 export const KIT_SEAL_STATUS_PATTERN = /^META-INF\/timestamp-(ocsp|crl)-(\d+)\.(?:der|crl)$/;
 
 const SHA256_URI = 'http://www.w3.org/2001/04/xmlenc#sha256';

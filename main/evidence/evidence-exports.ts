@@ -5,12 +5,15 @@ import { DeskError, exportFailed } from '../errors';
 import type { Logger } from '../logging/logger';
 import type {
   CertificateStatusStore,
+  KitSeals,
   QueueReads,
   SettingsStore,
   TimestampBatches,
   WatchedFolderStore,
 } from '../store';
-import type { KitTarget } from './kit';
+import type { KitTarget, KitWritten } from './kit';
+import type { SealWaiting } from './kit-seal-writer';
+import type { Said } from '../../protocol/said';
 
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
 export { kitFolderIn } from './kit-folder';
@@ -47,6 +50,12 @@ export interface EvidenceExportsDeps {
   timestampTimeoutMs: number;
   /** Issuers' answers about the authorities' certificates, kept while they hold (shared with the batch tokens). */
   statuses: CertificateStatusStore;
+  /** Kits saved while their authority could not seal them, until their seal is added. */
+  kitSeals?: KitSeals;
+  /** How soon a waiting seal is asked for again. */
+  sealRetryMs?: number;
+  /** A seal now waits: whoever asks authorities looks. */
+  sealWaits?(): void;
 }
 
 /**
@@ -88,6 +97,8 @@ export class EvidenceExports {
     const ids = this.selectedIds(selection);
     // PDFs, fonts and zips are loaded when evidence is written, not when a command starts.
     const { describeSelection, writeKit } = await import('./kit');
+    const profileId = this.deps.activeProfileId();
+    const authority = await this.deps.profiles.authorityFor(profileId).catch(() => null);
     const written = await writeKit(
       {
         count: ids.length,
@@ -97,6 +108,9 @@ export class EvidenceExports {
       {
         ...target,
         timestamper: target.seal === false ? undefined : await this.documentTimestamper(target.onSealing),
+        // Where a seal can wait (a queue keeps it), a kit the authority cannot seal now is saved
+        // whole and sealed when it answers, instead of not saved at all.
+        sealMayWait: this.deps.kitSeals !== undefined && authority !== null,
       },
     ).catch((error: unknown) => {
       if (target.signal?.aborted) throw new DeskError('cancelled', said('exports.cancelled'));
@@ -112,7 +126,45 @@ export class EvidenceExports {
       zip: written.zip,
       file: null,
       eventsFile: null,
+      sealWaiting:
+        written.sealWaiting && authority
+          ? this.keepWaiting(written, written.sealWaiting, authority.url)
+          : null,
     };
+  }
+
+  /** Kits of the active profile saved without their seal, still waiting for it, in words; null when none. */
+  sealsWaiting(): Said | null {
+    const waiting = this.deps.kitSeals?.waiting(this.deps.activeProfileId()) ?? [];
+    const [oldest] = waiting;
+    if (!oldest) return null;
+    return said('exports.sealWaiting.waiting', {
+      count: waiting.length,
+      where: oldest.dir ?? oldest.zip ?? '',
+      why: oldest.problem ?? '',
+    });
+  }
+
+  /** A kit saved without its seal: the seal waits in the queue, and the person is told why and until when. */
+  private keepWaiting(written: KitWritten, waiting: SealWaiting, tsaUrl: string): Said {
+    const next = Date.now() + (this.deps.sealRetryMs ?? 10_000);
+    this.deps.kitSeals?.add(
+      {
+        profileId: this.deps.activeProfileId(),
+        tsaUrl,
+        dir: written.dir,
+        zip: written.zip,
+        manifestSha256: waiting.manifestSha256,
+        problem: waiting.reason,
+      },
+      next,
+    );
+    this.deps.log.log('warn', 'kit.seal_waiting', { problem: waiting.problem });
+    this.deps.sealWaits?.();
+    return said('exports.sealWaiting.saved', {
+      why: waiting.reason ?? waiting.problem,
+      next,
+    });
   }
 
   /**

@@ -171,6 +171,9 @@ that manifest (an ASiC-E container, ETSI EN 319 162-1). Any file changed, added 
 kit was made no longer matches it. The certificates and the register inside are sealed by it, not
 each on its own. "evidence-desk verify FOLDER --against KIT" and verify.html check the seal whenever
 they are given the kit, and name each file that no longer matches.
+If META-INF/seal-waiting.txt is there and META-INF/timestamp.tst is not, the authority could not seal
+the kit when it was saved: the note says why, and Evidence Desk adds the seal when the authority
+answers. Until then the kit is not sealed, and the steps below have no token to check.
 
   7. The authority's token over the manifest:
        openssl ts -verify -data META-INF/ASiCManifest.xml -in META-INF/timestamp.tst -token_in -CAfile META-INF/timestamp-root.pem -untrusted META-INF/timestamp-chain.pem

@@ -7,6 +7,7 @@ import { base64ToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { pem } from './pem';
 import { kitSays, verifierPage } from './kit-verifier-page';
+import type { SealWaiting } from './kit-seal-writer';
 import { sealKit, sealing } from './kit-seal-writer';
 import { turnTaker } from '../tools/event-loop-turns';
 import { kitReadme } from './kit-readme';
@@ -43,6 +44,11 @@ export interface KitTarget {
   timestamper?: DocumentTimestamper;
   /** False leaves the kit unsealed even where an authority is set (the benchmark's reference). */
   seal?: boolean;
+  /**
+   * The seal may wait: a kit its authority cannot seal now is saved whole, saying so, instead of
+   * failing (for whoever keeps the seal waiting until it comes: evidence-exports.ts).
+   */
+  sealMayWait?: boolean;
   /** The kit is being sealed: null while the authority is asked, else when its pace allows it. */
   onSealing?(until: number | null): void;
   /** Stops the kit: what was written of it goes (a folder or zip it made), and the kit rejects. */
@@ -54,6 +60,8 @@ export interface KitWritten {
   zip: string | null;
   certifications: number;
   files: string[];
+  /** Saved complete while its authority could not seal it: what its seal waits for. */
+  sealWaiting: SealWaiting | null;
 }
 
 // How many certificates are being drawn or sealed at once: enough to keep every drawing thread
@@ -93,11 +101,15 @@ export async function writeKit(source: KitSource, chosen: KitTarget): Promise<Ki
     };
     // An ASiC-E container says what it is in its first file.
     if (target.timestamper) await listing.put(KIT_MIMETYPE_FILE, ASIC_E_MIMETYPE);
-    const certifications = await writeKitInto(listing, source, target, () => {
+    let sealWaiting: SealWaiting | null = null;
+    const certifications = await writeKitInto(listing, source, target, async () => {
       if (target.timestamper) target.onSealing?.(null);
-      return sealKit(listing, sealed, target.timestamper);
+      sealWaiting = await sealKit(listing, sealed, target.timestamper, {
+        mayWait: target.sealMayWait,
+        now: target.now,
+      });
     });
-    return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort() };
+    return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort(), sealWaiting };
   } catch (error) {
     // A kit is whole or not there at all: its zip, and what it wrote into its folder.
     sink.abandon();

@@ -6,6 +6,7 @@ import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
 import { TimestampBatches } from './timestamp-batches';
 import { CertificateStatusStore } from './certificate-status';
+import { KitSeals } from './kit-seals';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
@@ -31,6 +32,7 @@ export type {
   UnvalidatedBatch,
 } from './timestamp-batches';
 export type { CertificateStatusStore, KeptStatus } from './certificate-status';
+export type { KitSeal, KitSeals } from './kit-seals';
 export type { ArrivedFile, Look, WatchedFolderStore } from './watched-folders';
 export { ReportLines } from './report-lines';
 
@@ -43,6 +45,8 @@ export interface Store {
   timestamps: TimestampBatches;
   /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
   certificateStatus: CertificateStatusStore;
+  /** Kits saved while their authority could not seal them, until their seal is added. */
+  kitSeals: KitSeals;
   watched: WatchedFolderStore;
   changes: ChangeFeed;
   close(): void;
@@ -66,6 +70,7 @@ function storeOn(db: QueueDb): Store {
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
     certificateStatus: new CertificateStatusStore(db),
+    kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),
     changes,
     close: () => {

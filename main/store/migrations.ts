@@ -219,4 +219,23 @@ export const MIGRATIONS: readonly string[] = [
     good_until INTEGER NOT NULL
   );
   `,
+  // 15: kits saved while their authority could not seal them. Each is complete but for its seal,
+  // which waits here, with the reason, and is added to the kit (folder or zip) once it comes.
+  `
+  CREATE TABLE kit_seals (
+    id INTEGER PRIMARY KEY,
+    profile_id TEXT NOT NULL,
+    tsa_url TEXT NOT NULL,
+    dir TEXT,
+    zip TEXT,
+    manifest_sha256 TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('waiting', 'sealed', 'given_up')),
+    problem TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    due_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX kit_seals_due ON kit_seals(due_at) WHERE state = 'waiting';
+  `,
 ];

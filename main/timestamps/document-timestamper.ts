@@ -1,5 +1,5 @@
 import { base64ToBytes } from '../../verifier/bytes';
-import type { DocumentTimestamper } from '../tools/pdf/seal';
+import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { Fetch } from '../service/network';
 import type { Authority } from '../service/ask-authority';
 import { askAuthority } from '../service/ask-authority';
@@ -27,9 +27,9 @@ export function documentTimestamper(
   /** Told when a seal must wait for the authority's pace, and until when: the person sees why it takes. */
   onWait?: (until: number) => void,
 ): DocumentTimestamper {
-  let refused: string | undefined;
+  let refused: SealRefused | undefined;
   return async (signedBytes) => {
-    if (refused) return { problem: refused };
+    if (refused) return refused;
     const until = pace.nextTurnAt(authority.url);
     if (until > Date.now()) onWait?.(until);
     // At the authority's pace, shared with the batch tokens: an export waits its turn, up to a minute.
@@ -61,8 +61,8 @@ export function documentTimestamper(
         now: Date.now,
       });
       if (collected.ok && collected.finding && isRevocation(collected.finding.key)) {
-        refused = inEnglish(collected.finding);
-        return { problem: refused };
+        refused = { problem: inEnglish(collected.finding), reason: collected.finding, final: true };
+        return refused;
       }
       return {
         token: base64ToBytes(answer.token),
@@ -71,8 +71,8 @@ export function documentTimestamper(
       };
     }
     // The seal's problem is written into the export, which is read by others: in English.
-    refused = inEnglish(answer.problem);
-    return { problem: refused };
+    refused = { problem: inEnglish(answer.problem), reason: answer.problem };
+    return refused;
   };
 }
 

@@ -1,7 +1,8 @@
 import { hexToBytes } from '../../verifier/bytes';
 import type { Logger } from '../logging/logger';
 import type { Fetch } from '../service/network';
-import type { CertificateStatusStore, TimestampBatch, TimestampBatches } from '../store';
+import type { CertificateStatusStore, KitSeal, KitSeals, TimestampBatch, TimestampBatches } from '../store';
+import type { DocumentTimestamper } from '../tools/pdf/seal';
 import { Rounds } from '../tools/rounds';
 import type { Authority } from '../service/ask-authority';
 import type { Said } from '../../protocol/said';
@@ -46,6 +47,17 @@ export interface TimestampEngineOptions {
   /** Shared with everything else that asks authorities in this process (seals of exports). */
   pace?: AuthorityPace;
   now?: () => number;
+  /** Kits saved while their authority could not seal them: asked again here, like batches. */
+  kitSeals?: WaitingKitSeals;
+}
+
+/** The kits whose seal waits, and how a seal that came is added to its kit (evidence/kit-seal-completion.ts). */
+export interface WaitingKitSeals {
+  store: KitSeals;
+  complete(
+    seal: KitSeal,
+    timestamper: DocumentTimestamper,
+  ): Promise<{ sealed: true } | { sealed: false; problem: Said; final: boolean }>;
 }
 
 // Answers that say the authority answered nothing: no request to it is likely to fare better soon.
@@ -129,6 +141,7 @@ export class TimestampEngine {
     const until = Date.now() + Math.min(this.pacing.answerWaitMs ?? 0, this.pacing.timeoutMs);
     const open = () =>
       this.asking.size > 0 ||
+      (this.options.kitSeals?.store.due(this.now(), 1).length ?? 0) > 0 ||
       this.options.batches.due(this.now(), 1).length > 0 ||
       this.options.batches.validationDue(this.now(), 1).length > 0;
     while (this.rounds.isRunning && open() && Date.now() < until)
@@ -158,6 +171,39 @@ export class TimestampEngine {
             now: this.now,
           }),
         );
+    for (const seal of this.options.kitSeals?.store.due(this.now()) ?? []) {
+      if (!this.rounds.isRunning) break;
+      await this.underway(() => this.completeSeal(seal, this.options.kitSeals as WaitingKitSeals));
+    }
+  }
+
+  /** A kit's seal asked for again; added to the kit when it comes, else kept waiting with the reason. */
+  private async completeSeal(seal: KitSeal, seals: WaitingKitSeals): Promise<void> {
+    const authority = await this.options.authorityFor(seal.profileId);
+    if (!authority || authority.url !== seal.tsaUrl) {
+      seals.store.defer(seal.id, said('timestamp.noLongerSet'), this.retryAt(seal.attempts), this.now());
+      return;
+    }
+    const { documentTimestamper } = await import('./document-timestamper');
+    const timestamper = documentTimestamper(
+      this.options.fetchFor(seal.profileId),
+      authority,
+      this.pacing.timeoutMs,
+      this.pace,
+      this.options.statuses,
+    );
+    const outcome = await seals.complete(seal, timestamper).catch((error: unknown) => ({
+      sealed: false as const,
+      problem: said('exports.sealWaiting.refused', {
+        why: error instanceof Error ? error.message : String(error),
+      }),
+      final: false,
+    }));
+    if (outcome.sealed) {
+      seals.store.sealed(seal.id, this.now());
+      this.options.log.log('info', 'kit.sealed', { seal: seal.id });
+    } else if (outcome.final) seals.store.giveUp(seal.id, outcome.problem, this.now());
+    else seals.store.defer(seal.id, outcome.problem, this.retryAt(seal.attempts), this.now());
   }
 
   /** Rows a crash (or a profile given an authority later) left without a timestamp. */
@@ -275,8 +321,7 @@ export class TimestampEngine {
 
   /** The next waiting request, or the next look for strays, whichever comes first. */
   private nextRoundAt(): number {
-    const due = this.options.batches.nextDueAt();
-    const strays = this.now() + this.pacing.strayAfterMs;
-    return due === null ? strays : Math.min(due, strays);
+    const due = [this.options.batches.nextDueAt(), this.options.kitSeals?.store.nextDueAt() ?? null];
+    return Math.min(this.now() + this.pacing.strayAfterMs, ...due.filter((at) => at !== null));
   }
 }

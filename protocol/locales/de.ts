@@ -962,6 +962,18 @@ export const de: Catalogue = {
         'Das Zertifikat von „{{name}}“ konnte nicht versiegelt werden: {{why}} Es wurde nicht gespeichert: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet, oder speichern Sie es unversiegelt.',
       kitNotSealed:
         'Das Nachweispaket konnte nicht versiegelt werden: {{why}} Nichts davon wurde behalten: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet, oder speichern Sie es unversiegelt.',
+      sealWaiting: {
+        saved:
+          'Das Nachweispaket wurde gespeichert, ist aber noch nicht versiegelt: {{why}} Evidence Desk fragt den Zeitstempeldienst erneut und fügt das Siegel dem Paket hinzu, sobald er antwortet (nächster Versuch: {{next, datetime(dateStyle: long; timeStyle: long)}}). Bis dahin steht das in META-INF/seal-waiting.txt im Paket.',
+        waiting:
+          '{{count}} gespeicherte(s) Nachweispaket(e) warten auf ihr Siegel; das älteste, {{where}}: {{why}}',
+        sealed: 'Das Siegel wurde dem Nachweispaket {{where}} hinzugefügt.',
+        kitGone:
+          'das Paket liegt nicht mehr unter {{where}}, daher kann sein Siegel nicht hinzugefügt werden.',
+        kitChanged:
+          'das Paket unter {{where}} wurde seit dem Speichern verändert und wird daher nicht versiegelt: Speichern Sie die Nachweise erneut.',
+        refused: 'der Zeitstempeldienst hat es nicht versiegelt: {{why}}',
+      },
       certificateNotAnchored:
         'Die Zertifizierung von „{{name}}“ ist noch nicht verankert. Ihr Zertifikat lässt sich speichern, sobald sie verankert ist, damit die Empfänger es prüfen können.',
       why: {

@@ -910,6 +910,16 @@ export const en = {
         'The certificate of “{{name}}” could not be sealed: {{why}} It was not saved: save it again once the timestamping authority answers, or save it unsealed.',
       kitNotSealed:
         'The evidence kit could not be sealed: {{why}} Nothing of it was kept: save it again once the timestamping authority answers, or save it unsealed.',
+      sealWaiting: {
+        saved:
+          'The evidence kit was saved, but it is not sealed yet: {{why}} Evidence Desk asks the timestamping authority again and adds the seal to the kit when it answers (next try: {{next, datetime(dateStyle: long; timeStyle: long)}}). Until then, META-INF/seal-waiting.txt in the kit says so.',
+        waiting: '{{count}} saved evidence kit(s) waiting for their seal; the oldest, {{where}}: {{why}}',
+        sealed: 'The seal was added to the evidence kit {{where}}.',
+        kitGone: 'the kit is no longer at {{where}}, so its seal cannot be added.',
+        kitChanged:
+          'the kit at {{where}} was changed since it was saved, so it is not sealed: save the evidence again.',
+        refused: 'the timestamping authority did not seal it: {{why}}',
+      },
       certificateNotAnchored:
         '“{{name}}” is not anchored yet: its certificate can be saved once it is, so that whoever receives it can check it.',
       why: {

@@ -4,6 +4,7 @@ import type { EvidenceSelection, RowView } from '../../protocol/views';
 import { BridgeError, ask, bridge, messageOf } from './bridge';
 import { FILTERS } from './components/FilterBar';
 import { desk } from './store';
+import { sayWith } from '../../protocol/locales';
 
 /**
  * What the window's buttons do: each calls the bridge and says, in the notice, what happened or
@@ -134,7 +135,14 @@ export const saveEvidence = (selection: EvidenceSelection, unsealed = false): Pr
       ask(bridge().exportEvidence({ ...selection, ...(unsealed ? { unsealed } : {}) })).finally(() =>
         desk.set({ kitProgress: null }),
       ),
-    (saved) => t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
+    // Saved, and not sealed yet: the notice says so, and why, beside where it went.
+    (saved) =>
+      [
+        t('notice.savedEvidence', { count: saved.certifications, dir: saved.dir }),
+        saved.sealWaiting ? sayWith(t)(saved.sealWaiting) : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
     () => void saveEvidence(selection, true),
   );
 

@@ -442,6 +442,16 @@ describe('independent time in the app', () => {
       expect(execFileSync('pdftotext', [certificate, '-']).toString().replace(/\s+/g, ' ')).toContain(
         'Why: it was saved unsealed, by choice.',
       );
+
+      // The kit's seal is refused too: the kit is saved whole all the same, and the notice says it
+      // is not sealed yet, why, and that Evidence Desk adds the seal when the authority answers.
+      await details.getByRole('button', { name: 'Save evidence…' }).click();
+      await expect
+        .poll(() => notice.textContent())
+        .toMatch(
+          /Saved the evidence of 1 certification in .* The evidence kit was saved, but it is not sealed yet: .*rejected the request.* adds the seal to the kit when it answers/,
+        );
+      await harness.screenshotEverywhere('desk-kit-seal-waiting');
     } finally {
       await tsa.close();
       await service.stop();

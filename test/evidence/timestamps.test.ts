@@ -224,6 +224,68 @@ describe('independent time (RFC 3161)', () => {
     );
   }, 120_000);
 
+  it('saves a kit its authority cannot seal now, says so everywhere, and adds the seal to its folder and zip once the authority answers', async () => {
+    const files = newFiles(2);
+    const ids = (await core.certify(files, METADATA)).queued.map((row) => row.id);
+    await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'confirmed');
+    // The authority refuses when the kit asks for its seal: the kit is saved whole, not sealed yet.
+    tsa.behaviour = 'rejection';
+    const dir = join(ws.dir, 'waiting kit');
+    const zip = join(ws.dir, 'waiting kit.zip');
+    const saved = await core.exports.exportEvidence({ ids }, { dir, zip });
+    expect(englishOf(saved.sealWaiting)).toMatch(
+      /^The evidence kit was saved, but it is not sealed yet: .*rejected the request: “bad request”.* Evidence Desk asks the timestamping authority again and adds the seal to the kit when it answers/,
+    );
+    expect(readFileSync(join(dir, 'META-INF', 'seal-waiting.txt'), 'utf8')).toMatch(
+      /^THIS KIT IS NOT SEALED YET\n[\s\S]*could not seal it then: .*rejected the request/,
+    );
+    expect(existsSync(join(dir, 'META-INF', 'timestamp.tst'))).toBe(false);
+    expect(existsSync(zip)).toBe(true);
+    // The command line says it too, and a check of the kit says it is not sealed (not broken).
+    const status = await runCli(ws.dataDir, ['status']);
+    expect(status.stdout).toMatch(
+      /1 saved evidence kit\(s\) waiting for their seal; the oldest, .*waiting kit/,
+    );
+    const docs = join(ws.dir, 'docs');
+    const trust = ['--log-key', join(dir, 'log-key.pem'), '--tsa-root', join(dir, 'tsa-root.pem')];
+    const before = await runCli(ws.dataDir, ['verify', docs, '--against', zip, ...trust]);
+    expect(before.stdout).toContain('The kit is not sealed as a whole');
+    // The authority answers again: the app adds the seal to the folder and the zip, and the note goes.
+    tsa.behaviour = 'good';
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(join(dir, 'META-INF', 'timestamp.tst')) || core.exports.sealsWaiting()) {
+      if (Date.now() > deadline) throw new Error('The waiting seal was never added');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(existsSync(join(dir, 'META-INF', 'seal-waiting.txt'))).toBe(false);
+    // OpenSSL checks the token over the manifest as saved, with the authority's certificates beside it.
+    // From the kit's folder, as its README says: OpenSSL reads a path with a space as two.
+    const meta = (name: string) => `META-INF/${name}`;
+    const checked = spawnSync(
+      'openssl',
+      [
+        'ts',
+        '-verify',
+        '-data',
+        meta('ASiCManifest.xml'),
+        '-in',
+        meta('timestamp.tst'),
+        '-token_in',
+        '-CAfile',
+        meta('timestamp-root.pem'),
+        '-untrusted',
+        meta('timestamp-chain.pem'),
+      ],
+      { encoding: 'utf8', cwd: dir },
+    );
+    expect(checked.stdout + checked.stderr).toContain('Verification: OK');
+    for (const kit of [dir, zip]) {
+      const after = await runCli(ws.dataDir, ['verify', docs, '--against', kit, ...trust]);
+      expect(after.stdout, kit).toMatch(/The kit is sealed: all \d+ of its files are as they were/);
+    }
+    expect((await runCli(ws.dataDir, ['status'])).stdout).not.toMatch(/waiting for their seal/);
+  }, 90_000);
+
   it('asks an authority at its pace: a burst of drops, a certificate and a kit, never refused for pace; and waits as long as it asks', async () => {
     // A public authority that refuses a request sooner than a second after the last, as Sectigo
     // does at 15 s: the profile names its interval.

@@ -5,6 +5,7 @@ import {
   KIT_SEAL_CHAIN_FILE,
   KIT_SEAL_ROOT_FILE,
   KIT_SEAL_STATUS_PATTERN,
+  KIT_SEAL_WAITING_FILE,
   KIT_TOKEN_FILE,
   coveredBySeal,
   readAsicManifest,
@@ -25,6 +26,8 @@ export class KitSealReader {
   private readonly files = new Map<string, string>();
   private readonly parts = new Map<string, Uint8Array>();
   private tooLarge: string | undefined;
+  /** The kit says its seal was still waiting for its authority when it was saved. */
+  private sealWaiting = false;
 
   /** Whether the check wants this file's bytes (one of the seal's own), not only its SHA-256. */
   static wantsBytes(path: string): boolean {
@@ -33,6 +36,7 @@ export class KitSealReader {
 
   /** A file of the kit: its path inside the kit ("certifications/A.pdf.receipt.json") and its SHA-256 in hex. */
   file(path: string, sha256Hex: string): void {
+    if (path === KIT_SEAL_WAITING_FILE) this.sealWaiting = true;
     if (coveredBySeal(path)) this.files.set(path, sha256Hex);
   }
 
@@ -47,6 +51,8 @@ export class KitSealReader {
     const token = this.parts.get(KIT_TOKEN_FILE);
     if (this.tooLarge) return { state: 'broken', why: `${this.tooLarge} is larger than any seal's` };
     if (!manifest && !token) return { state: 'unsealed' };
+    // Saved before its authority answered, and not sealed since: not sealed, and not broken either.
+    if (manifest && !token && this.sealWaiting) return { state: 'unsealed' };
     if (!manifest || !token)
       return { state: 'broken', why: `${manifest ? KIT_TOKEN_FILE : KIT_MANIFEST_FILE} is missing` };
     const text = (part: string) => new TextDecoder().decode(this.parts.get(part) ?? new Uint8Array());

@@ -4,7 +4,7 @@ import type { ExportResult } from '../../../protocol/views';
 import type { Values } from '../arguments';
 import { EXIT, selectionOf } from '../arguments';
 import { count, environmentOf, err, out, outJson, printable, sayIfDemo } from '../output';
-import { words } from '../language';
+import { say, words } from '../language';
 
 /**
  * `export`: the evidence kit for the chosen certifications, into a folder and/or a zip; and/or
@@ -44,6 +44,7 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
       ...(kit?.dir ? { folder: kit.dir } : {}),
       ...(kit?.zip ? { zip: kit.zip } : {}),
       ...(register?.file ? { register: register.file, registerEvents: register.eventsFile } : {}),
+      ...(kit?.sealWaiting ? { sealWaiting: say(kit.sealWaiting) } : {}),
       environment: environmentOf(core),
     });
     return EXIT.ok;
@@ -57,6 +58,8 @@ export async function exportKit(core: EvidenceCore, values: Values): Promise<num
       }),
     );
     if (kit.certifications === 0) out(words('export.nothing'));
+    // Saved, and not sealed yet: said as plainly as the saving, never left for the kit to tell.
+    if (kit.sealWaiting) out(say(kit.sealWaiting));
   }
   if (register?.file)
     out(

@@ -57,6 +57,8 @@ export function status(core: EvidenceCore, values: Values): number {
     );
   if (current.logKeyChange)
     out(words('status.keyChanged', { fingerprint: current.logKeyChange.fingerprint }));
+  const sealsWaiting = core.exports.sealsWaiting();
+  if (sealsWaiting) out(say(sealsWaiting));
   for (const row of rows)
     out(
       `${String(row.id).padStart(6)}  ${utcIso(row.createdAt)}  ${row.assetHash.slice(0, 12)}  ${printable(row.fileName)}${row.matter ? `  [${printable(row.matter)}]` : ''}  ${describeRow(row)}`,

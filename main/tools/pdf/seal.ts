@@ -1,3 +1,4 @@
+import type { Said } from '../../../protocol/said';
 import type { Pdf } from './document';
 import { withValidationUpdate } from './long-term';
 import { BYTE_RANGE_PLACEHOLDER, CONTENTS_BYTES, EMPTY_CONTENTS, PLACEHOLDER_TEXT } from './seal-placeholder';
@@ -15,9 +16,15 @@ import { BYTE_RANGE_PLACEHOLDER, CONTENTS_BYTES, EMPTY_CONTENTS, PLACEHOLDER_TEX
  * Asks a timestamping authority for a token over these bytes, with the authority's certificates
  * (base64 DER, signer first) when it is known; else why none was had.
  */
-export type DocumentTimestamper = (
-  signedBytes: Uint8Array,
-) => Promise<DocumentTimestamp | { problem: string }>;
+export type DocumentTimestamper = (signedBytes: Uint8Array) => Promise<DocumentTimestamp | SealRefused>;
+
+/** No seal now: why, in English (it is written into the export), and in words for the person. */
+export interface SealRefused {
+  problem: string;
+  reason?: Said;
+  /** Asking again will not help (the authority was revoked): the export fails rather than wait. */
+  final?: boolean;
+}
 
 /** A token over some bytes, with what checking it later needs when the authority's issuers gave it. */
 export interface DocumentTimestamp {
