@@ -116,7 +116,12 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
         store: store.kitSeals,
         // Zips and files are loaded when a waiting seal comes, not when a command starts.
         complete: async (seal, timestamper) =>
-          (await import('./evidence/kit-seal-completion')).completeKitSeal(seal, timestamper),
+          seal.certificationId !== null && seal.file !== null
+            ? this.exports.completeCertificateSeal(
+                { certificationId: seal.certificationId, file: seal.file },
+                timestamper,
+              )
+            : (await import('./evidence/kit-seal-completion')).completeKitSeal(seal, timestamper),
       },
     });
     const activeProfileId = () => this.activeProfileId;

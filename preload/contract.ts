@@ -24,6 +24,7 @@ import type {
 } from '../protocol/views';
 import type { CallName, EventName } from './channels';
 import type { SetProgress, SetReportView } from '../protocol/sets';
+import type { Said } from '../protocol/said';
 
 /**
  * Every call and event that crosses IPC, written once: each call's input schema (main parses
@@ -151,7 +152,7 @@ export interface CallResults {
   /** null when the person closed the save dialog without choosing. */
   exportRegister: ExportResult | null;
   /** null when the person closed the save dialog without choosing. */
-  saveCertificate: { file: string } | null;
+  saveCertificate: { file: string; sealWaiting?: Said } | null;
   showSaved: null;
   dragOut: null;
   cancelExport: null;

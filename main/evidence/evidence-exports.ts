@@ -19,7 +19,7 @@ import type { Said } from '../../protocol/said';
 export { kitFolderIn } from './kit-folder';
 import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
-import type { DocumentTimestamper } from '../tools/pdf/seal';
+import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
 import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
@@ -133,14 +133,14 @@ export class EvidenceExports {
     };
   }
 
-  /** Kits of the active profile saved without their seal, still waiting for it, in words; null when none. */
+  /** Seals of the active profile still waiting for their authority (kits, certificates), in words; null when none. */
   sealsWaiting(): Said | null {
     const waiting = this.deps.kitSeals?.waiting(this.deps.activeProfileId()) ?? [];
     const [oldest] = waiting;
     if (!oldest) return null;
-    return said('exports.sealWaiting.waiting', {
+    return said(waiting.length === 1 ? 'exports.sealWaiting.waitingOne' : 'exports.sealWaiting.waitingMany', {
       count: waiting.length,
-      where: oldest.dir ?? oldest.zip ?? '',
+      where: oldest.dir ?? oldest.zip ?? oldest.file ?? '',
       why: oldest.problem ?? '',
     });
   }
@@ -175,45 +175,117 @@ export class EvidenceExports {
   async saveCertificate(
     id: number,
     path: string,
-    { unsealed = false }: { unsealed?: boolean } = {},
-  ): Promise<{ file: string }> {
+    { unsealed = false, mayWait = false }: { unsealed?: boolean; mayWait?: boolean } = {},
+  ): Promise<{ file: string; sealWaiting?: Said }> {
     const row = this.deps.reads.get(id);
     if (!row) throw new DeskError('not_found', said('queue.noCertification', { id }));
     if (row.state !== 'anchored')
       throw new DeskError('invalid_input', said('exports.certificateNotAnchored', { name: row.fileName }));
+    // Never unsealed without asking: a refusal fails the save, saying why, or the seal waits where it
+    // may (the person's own save, not a drag); unsealed is a choice.
+    const profileId = this.deps.activeProfileId();
+    const authority = unsealed ? null : await this.deps.profiles.authorityFor(profileId).catch(() => null);
+    const timestamper = unsealed ? UNSEALED_BY_CHOICE : await this.documentTimestamper();
+    const refused = await this.writeCertificate(row, path, timestamper);
+    if (refused && mayWait && !refused.final && authority && this.deps.kitSeals) {
+      const next = Date.now() + (this.deps.sealRetryMs ?? 10_000);
+      this.deps.kitSeals.add(
+        {
+          profileId,
+          tsaUrl: authority.url,
+          certificationId: id,
+          file: path,
+          problem: refused.reason ?? null,
+        },
+        next,
+      );
+      this.deps.log.log('warn', 'certificate.seal_waiting', { certification: id, problem: refused.problem });
+      this.deps.sealWaits?.();
+      const why = refused.reason ?? refused.problem;
+      return {
+        file: path,
+        sealWaiting: said('exports.sealWaiting.certificate', { name: row.fileName, why, next }),
+      };
+    }
+    // Saved unsealed, by choice, where its seal waited: the sealed one is not written over it later.
+    if (unsealed) this.deps.kitSeals?.dropCertificate(id, path);
+    if (refused)
+      throw exportFailed(
+        said('exports.certificate'),
+        path,
+        new DeskError(
+          'not_sealed',
+          said('exports.certificateNotSealed', { name: row.fileName, why: refused.problem }),
+        ),
+      );
+    this.deps.log.log('info', 'certificate.saved', { certification: id });
+    return { file: path };
+  }
+
+  /**
+   * A certificate whose seal waited, once its authority is asked again: written where the person
+   * chose when sealed; given up when its certification is no longer here.
+   */
+  async completeCertificateSeal(
+    seal: { certificationId: number; file: string },
+    timestamper: DocumentTimestamper,
+  ): Promise<{ sealed: true } | { sealed: false; problem: Said; final: boolean }> {
+    const row = this.deps.reads.get(seal.certificationId);
+    if (!row || row.state !== 'anchored')
+      return { sealed: false, problem: said('exports.sealWaiting.certificateGone'), final: true };
+    if (!existsSync(dirname(seal.file)))
+      return {
+        sealed: false,
+        problem: said('exports.sealWaiting.kitGone', { where: dirname(seal.file) }),
+        final: true,
+      };
+    const refused = await this.writeCertificate(row, seal.file, timestamper);
+    if (!refused) this.deps.log.log('info', 'certificate.saved', { certification: row.id });
+    return refused
+      ? {
+          sealed: false,
+          problem: refused.reason ?? said('exports.sealWaiting.refused', { why: refused.problem }),
+          final: refused.final === true,
+        }
+      : { sealed: true };
+  }
+
+  /**
+   * The certificate PDF with the receipt inside it, sealed by `timestamper`, written beside `path`
+   * first, so a failure never leaves half a PDF under that name. A refused seal writes nothing.
+   */
+  private async writeCertificate(
+    row: CertificationRow,
+    path: string,
+    timestamper: DocumentTimestamper | typeof UNSEALED_BY_CHOICE | undefined,
+  ): Promise<SealRefused | null> {
     const receipt = this.receiptFor(row);
     const { certificatePdf } = await import('./pdf/certificate');
     const partial = `${path}.partial`;
-    // Never unsealed without asking: a refusal fails the save, saying why; unsealed is a choice.
-    const authority = unsealed ? undefined : await this.documentTimestamper();
-    let refused: string | undefined;
-    const timestamper: DocumentTimestamper | undefined =
-      authority &&
-      (async (bytes) => {
-        const answer = await authority(bytes);
-        if ('problem' in answer) refused = answer.problem;
-        return answer;
-      });
+    let refused: SealRefused | null = null;
+    const noting: typeof timestamper =
+      typeof timestamper === 'function'
+        ? async (bytes) => {
+            const answer = await timestamper(bytes);
+            if ('problem' in answer) refused = answer;
+            return answer;
+          }
+        : timestamper;
     try {
       const pdf = await certificatePdf(receipt, {
         receiptName: `${safeFileName(receipt.file.name)}.receipt.json`,
         generatedAt: new Date(),
         timeZone: computerTimeZone(),
-        timestamper: unsealed ? UNSEALED_BY_CHOICE : timestamper,
+        timestamper: noting,
       });
-      if (refused)
-        throw new DeskError(
-          'not_sealed',
-          said('exports.certificateNotSealed', { name: row.fileName, why: refused }),
-        );
+      if (refused) return refused;
       await writeFile(partial, pdf);
       await rename(partial, path);
+      return null;
     } catch (error) {
       await rm(partial, { force: true });
       throw exportFailed(said('exports.certificate'), path, error);
     }
-    this.deps.log.log('info', 'certificate.saved', { certification: id });
-    return { file: path };
   }
 
   /**

@@ -129,7 +129,11 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const file = await shell.chooseCertificateFile(certificateFileName(row.fileName));
       return file === null
         ? null
-        : remember(await core.exports.saveCertificate(id, file, { unsealed: unsealed ?? false }), file);
+        : remember(
+            // The person's own save: a seal the authority cannot give now waits, and the file comes then.
+            await core.exports.saveCertificate(id, file, { unsealed: unsealed ?? false, mayWait: true }),
+            file,
+          );
     },
     cancelExport: () => acting(() => session.cancelExport()),
     dragOut: async ({ id, what }) =>

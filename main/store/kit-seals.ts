@@ -3,7 +3,7 @@ import { readStoredSaid, storedSaid } from '../../protocol/said';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
 
-/** A kit saved complete but for its seal, which waits for its authority. */
+/** A seal that waits for its authority: a kit's, saved complete but for it, or a certificate's saved alone. */
 export interface KitSeal {
   id: number;
   profileId: string;
@@ -12,7 +12,10 @@ export interface KitSeal {
   dir: string | null;
   zip: string | null;
   /** The SHA-256 of the kit's manifest as saved: the seal is asked over exactly these bytes. */
-  manifestSha256: string;
+  manifestSha256: string | null;
+  /** For a certificate saved on its own instead: its certification, and where it is to be written. */
+  certificationId: number | null;
+  file: string | null;
   state: 'waiting' | 'sealed' | 'given_up';
   /** Why it waits (or why it was given up). */
   problem: Said | null;
@@ -27,7 +30,9 @@ interface KitSealRow {
   tsa_url: string;
   dir: string | null;
   zip: string | null;
-  manifest_sha256: string;
+  manifest_sha256: string | null;
+  certification_id: number | null;
+  file: string | null;
   state: KitSeal['state'];
   problem: string | null;
   attempts: number;
@@ -42,6 +47,8 @@ const seal = (row: KitSealRow): KitSeal => ({
   dir: row.dir,
   zip: row.zip,
   manifestSha256: row.manifest_sha256,
+  certificationId: row.certification_id,
+  file: row.file,
   state: row.state,
   problem: readStoredSaid(row.problem),
   attempts: row.attempts,
@@ -61,19 +68,22 @@ export class KitSeals {
   }
 
   add(
-    waiting: Pick<KitSeal, 'profileId' | 'tsaUrl' | 'dir' | 'zip' | 'manifestSha256' | 'problem'>,
+    waiting: Pick<KitSeal, 'profileId' | 'tsaUrl' | 'problem'> &
+      (Pick<KitSeal, 'dir' | 'zip' | 'manifestSha256'> | { certificationId: number; file: string }),
     dueAt: number,
     now = Date.now(),
   ): number {
     const { lastInsertRowid } = this.sql(
-      `INSERT INTO kit_seals (profile_id, tsa_url, dir, zip, manifest_sha256, state, problem, due_at,
-         created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?, ?, ?)`,
+      `INSERT INTO kit_seals (profile_id, tsa_url, dir, zip, manifest_sha256, certification_id, file, state,
+         problem, due_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?, ?, ?)`,
     ).run(
       waiting.profileId,
       waiting.tsaUrl,
-      waiting.dir,
-      waiting.zip,
-      waiting.manifestSha256,
+      'dir' in waiting ? waiting.dir : null,
+      'zip' in waiting ? waiting.zip : null,
+      'manifestSha256' in waiting ? waiting.manifestSha256 : null,
+      'certificationId' in waiting ? waiting.certificationId : null,
+      'file' in waiting ? waiting.file : null,
       storedSaid(waiting.problem),
       dueAt,
       now,
@@ -124,6 +134,14 @@ export class KitSeals {
     this.sql(
       `UPDATE kit_seals SET state = 'sealed', problem = NULL, due_at = NULL, updated_at = ? WHERE id = ?`,
     ).run(now, id);
+  }
+
+  /** A certificate saved unsealed, by choice, where its seal was waiting: that seal is no longer wanted. */
+  dropCertificate(certificationId: number, file: string, now = Date.now()): void {
+    this.sql(
+      `UPDATE kit_seals SET state = 'given_up', due_at = NULL, updated_at = ?
+       WHERE state = 'waiting' AND certification_id = ? AND file = ?`,
+    ).run(now, certificationId, file);
   }
 
   /** The kit can never be sealed (it went, or was changed): said, and not asked again. */

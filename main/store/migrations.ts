@@ -219,8 +219,9 @@ export const MIGRATIONS: readonly string[] = [
     good_until INTEGER NOT NULL
   );
   `,
-  // 15: kits saved while their authority could not seal them. Each is complete but for its seal,
-  // which waits here, with the reason, and is added to the kit (folder or zip) once it comes.
+  // 15: seals that wait for their authority: a kit saved complete but for its seal, which is added
+  // to the kit (folder or zip) once it comes; or a certificate saved on its own, written where the
+  // person chose once it is sealed. Each with the reason it waits.
   `
   CREATE TABLE kit_seals (
     id INTEGER PRIMARY KEY,
@@ -228,7 +229,9 @@ export const MIGRATIONS: readonly string[] = [
     tsa_url TEXT NOT NULL,
     dir TEXT,
     zip TEXT,
-    manifest_sha256 TEXT NOT NULL,
+    manifest_sha256 TEXT,
+    certification_id INTEGER,
+    file TEXT,
     state TEXT NOT NULL CHECK (state IN ('waiting', 'sealed', 'given_up')),
     problem TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,

@@ -964,9 +964,14 @@ export const de: Catalogue = {
         'Das Nachweispaket konnte nicht versiegelt werden: {{why}} Nichts davon wurde behalten: Speichern Sie es erneut, sobald der Zeitstempeldienst antwortet, oder speichern Sie es unversiegelt.',
       sealWaiting: {
         saved:
-          'Das Nachweispaket wurde gespeichert, ist aber noch nicht versiegelt: {{why}} Evidence Desk fragt den Zeitstempeldienst erneut und fügt das Siegel dem Paket hinzu, sobald er antwortet (nächster Versuch: {{next, datetime(dateStyle: long; timeStyle: long)}}). Bis dahin steht das in META-INF/seal-waiting.txt im Paket.',
-        waiting:
-          '{{count}} gespeicherte(s) Nachweispaket(e) warten auf ihr Siegel; das älteste, {{where}}: {{why}}',
+          'Das Nachweispaket wurde gespeichert, ist aber noch nicht versiegelt: {{why}} Evidence Desk fragt den Zeitstempeldienst erneut und fügt das Siegel dem Paket hinzu, sobald er antwortet; nächster Versuch: {{next, when}}. Bis dahin steht das in META-INF/seal-waiting.txt im Paket.',
+        certificate:
+          'Das Zertifikat von „{{name}}“ ist noch nicht gespeichert: Es konnte nicht versiegelt werden: {{why}} Evidence Desk fragt den Zeitstempeldienst erneut und speichert das versiegelte Zertifikat am gewählten Ort, sobald er antwortet; nächster Versuch: {{next, when}}.',
+        waitingOne: 'Ein Siegel wartet auf den Zeitstempeldienst, für {{where}}: {{why}}',
+        waitingMany:
+          '{{count}} Siegel warten auf den Zeitstempeldienst; das älteste ist für {{where}}: {{why}}',
+        certificateGone:
+          'ihre Zertifizierung ist nicht mehr in Evidence Desk, daher wurde ihr Zertifikat nicht gespeichert.',
         sealed: 'Das Siegel wurde dem Nachweispaket {{where}} hinzugefügt.',
         kitGone:
           'das Paket liegt nicht mehr unter {{where}}, daher kann sein Siegel nicht hinzugefügt werden.',

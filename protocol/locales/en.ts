@@ -912,8 +912,13 @@ export const en = {
         'The evidence kit could not be sealed: {{why}} Nothing of it was kept: save it again once the timestamping authority answers, or save it unsealed.',
       sealWaiting: {
         saved:
-          'The evidence kit was saved, but it is not sealed yet: {{why}} Evidence Desk asks the timestamping authority again and adds the seal to the kit when it answers (next try: {{next, datetime(dateStyle: long; timeStyle: long)}}). Until then, META-INF/seal-waiting.txt in the kit says so.',
-        waiting: '{{count}} saved evidence kit(s) waiting for their seal; the oldest, {{where}}: {{why}}',
+          'The evidence kit was saved, but it is not sealed yet: {{why}} Evidence Desk asks the timestamping authority again and adds the seal to the kit when it answers; next try: {{next, when}}. Until then, META-INF/seal-waiting.txt in the kit says so.',
+        certificate:
+          'The certificate of “{{name}}” is not saved yet: it could not be sealed: {{why}} Evidence Desk asks the timestamping authority again and saves the sealed certificate where you chose when it answers; next try: {{next, when}}.',
+        waitingOne: 'One seal is waiting for the timestamping authority, for {{where}}: {{why}}',
+        waitingMany:
+          '{{count}} seals are waiting for the timestamping authority; the oldest is for {{where}}: {{why}}',
+        certificateGone: 'its certification is no longer in Evidence Desk, so its certificate was not saved.',
         sealed: 'The seal was added to the evidence kit {{where}}.',
         kitGone: 'the kit is no longer at {{where}}, so its seal cannot be added.',
         kitChanged:

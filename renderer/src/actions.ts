@@ -5,6 +5,7 @@ import { BridgeError, ask, bridge, messageOf } from './bridge';
 import { FILTERS } from './components/FilterBar';
 import { desk } from './store';
 import { sayWith } from '../../protocol/locales';
+import type { Said } from '../../protocol/said';
 
 /**
  * What the window's buttons do: each calls the bridge and says, in the notice, what happened or
@@ -93,7 +94,7 @@ export function toggleChosenRow(row: RowView): void {
 }
 
 /** Runs a save (kit or register) with a notice while it works, and says where it went or why not. */
-async function saving<Saved extends { dir?: string | null; file?: string | null }>(
+async function saving<Saved extends { dir?: string | null; file?: string | null; sealWaiting?: Said | null }>(
   working: string,
   save: () => Promise<Saved | null>,
   done: (saved: Saved) => string,
@@ -104,7 +105,14 @@ async function saving<Saved extends { dir?: string | null; file?: string | null 
     const saved = await save();
     // null: the person closed the save dialog, and nothing needs saying.
     desk.set({
-      notice: saved && { text: done(saved), problems: [], openFolder: saved.dir ?? saved.file ?? undefined },
+      notice: saved && {
+        text: done(saved),
+        problems: [],
+        // A certificate whose seal waits is not there yet: nothing to show in its folder.
+        openFolder: saved.dir ?? (saved.sealWaiting ? undefined : (saved.file ?? undefined)),
+        // A certificate that waits for its seal may be saved unsealed now, by choice.
+        ...(saved.sealWaiting && !saved.dir && saveUnsealed ? { saveUnsealed } : {}),
+      },
     });
   } catch (error) {
     // The authority refused the seal: nothing was saved, and saving unsealed is offered, never done unasked.
@@ -150,7 +158,10 @@ export const saveCertificate = (row: Pick<RowView, 'id' | 'fileName'>, unsealed 
   saving(
     t('notice.savingCertificate'),
     () => ask(bridge().saveCertificate({ id: row.id, ...(unsealed ? { unsealed } : {}) })),
-    (saved) => t('notice.savedCertificate', { name: row.fileName, file: saved.file }),
+    (saved) =>
+      saved.sealWaiting
+        ? sayWith(t)(saved.sealWaiting)
+        : t('notice.savedCertificate', { name: row.fileName, file: saved.file }),
     () => void saveCertificate(row, true),
   );
 

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { useEffect } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { I18N_OPTIONS, languageFor } from '../../protocol/locales';
+import { I18N_OPTIONS, languageFor, withWhenFormat } from '../../protocol/locales';
 import type { LanguageChoice } from '../../protocol/locales';
 import { localShort, localWithZone, utcIso } from '../../protocol/time-format';
 import { sayWith } from '../../protocol/locales';
@@ -16,6 +16,7 @@ void i18next.use(initReactI18next).init({
   ns: ['app', 'said'],
   lng: languageFor('system', systemLanguages()),
 });
+withWhenFormat(i18next, formattingLocale);
 
 /** What the core said, in the words of the language shown. */
 export function useSay(): (saying: Said) => string {

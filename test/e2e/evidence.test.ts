@@ -1,4 +1,5 @@
 import { withAttachmentsUpdated } from '../support/hostile';
+import { DEFAULT_TIMESTAMP_PACING } from '../../main/timestamps/timestamp-engine';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -348,7 +349,10 @@ describe('independent time in the app', () => {
     const tsa = await startOpensslTsa(tsaDir);
     const service = await startTestSandbox({ batchIntervalMs: 100 });
     try {
-      const harness = await harnesses.start();
+      // A seal that waits is asked again after 1 s here, not the 10 s a person's app waits.
+      const harness = await harnesses.start({
+        core: { timestampPacing: { ...DEFAULT_TIMESTAMP_PACING, firstRetryMs: 1_000, capMs: 4_000 } },
+      });
       const { page } = harness;
       await page.getByRole('button', { name: 'Settings', exact: true }).click();
       const settings = page.getByRole('dialog', { name: 'Settings' });
@@ -424,24 +428,35 @@ describe('independent time in the app', () => {
       tsa.statusDown = false;
       expect(tsa.requests).toBe(1);
 
-      // The authority refuses the certificate's seal: nothing is saved unsealed unasked; saving it
-      // unsealed is offered, and the file then says so.
+      // The authority refuses the certificate's seal: nothing is saved unsealed unasked. The seal
+      // waits, the notice says why and until when, and saving it unsealed now is offered.
       tsa.behaviour = 'rejection';
       await details.getByRole('button', { name: 'Save certificate (PDF)…' }).click();
       const notice = page.locator('.notice');
       await expect
         .poll(() => notice.textContent())
         .toMatch(
-          /^The certificate of “Board minutes\.pdf” could not be sealed: .*rejected the request.* It was not saved/,
+          /^The certificate of “Board minutes\.pdf” is not saved yet: it could not be sealed: .*rejected the request.* saves the sealed certificate where you chose when it answers; next try: \d+ November/,
         );
       const certificate = join(harness.ws.dir, 'saved', 'Board minutes.pdf.certificate.pdf');
       expect(existsSync(certificate)).toBe(false);
-      await harness.screenshotEverywhere('desk-certificate-not-sealed');
+      await harness.screenshotEverywhere('desk-certificate-seal-waiting');
+      // Once the authority answers, the sealed certificate is written where the person chose.
+      tsa.behaviour = 'good';
+      await expect.poll(() => existsSync(certificate), { timeout: 20_000 }).toBe(true);
+      expect(readFileSync(certificate, 'latin1')).toContain('/DocTimeStamp');
+      rmSync(certificate);
+      // Refused again, the person saves it unsealed, by choice: the file says so, and the seal that
+      // waited is not written over it later.
+      tsa.behaviour = 'rejection';
+      await details.getByRole('button', { name: 'Save certificate (PDF)…' }).click();
+      await expect.poll(() => notice.textContent()).toMatch(/is not saved yet: it could not be sealed/);
       await notice.getByRole('button', { name: 'Save it unsealed' }).click();
       await expect.poll(() => notice.textContent()).toContain('Saved the certificate of Board minutes.pdf');
       expect(execFileSync('pdftotext', [certificate, '-']).toString().replace(/\s+/g, ' ')).toContain(
         'Why: it was saved unsealed, by choice.',
       );
+      expect(harness.core.exports.sealsWaiting()).toBeNull();
 
       // The kit's seal is refused too: the kit is saved whole all the same, and the notice says it
       // is not sealed yet, why, and that Evidence Desk adds the seal when the authority answers.
