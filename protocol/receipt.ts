@@ -242,7 +242,13 @@ export type ReceiptVerdict =
 /** What a certificate PDF's own seal (its document timestamp) says, apart from its receipt's verdict. */
 export type SealVerdict =
   | { state: 'unsealed' }
-  | { state: 'sealed'; authority: string; genTime: string }
+  | {
+      state: 'sealed';
+      authority: string;
+      genTime: string;
+      /** The authority's standing at the seal's time, from what its issuers signed (the PDF's DSS). */
+      standing?: AuthorityStanding;
+    }
   | { state: 'untrusted'; authority: string; rootFingerprint: string }
   /** The PDF was changed after sealing: bytes added, or the covered bytes or token altered. */
   | { state: 'broken' };

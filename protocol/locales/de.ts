@@ -415,6 +415,7 @@ export const de: Catalogue = {
           sealed:
             'Das Zertifikat-PDF wurde am {{when}} von {{authority}} versiegelt und ist seitdem unverändert.',
           unsealed: 'Das Zertifikat-PDF ist nicht versiegelt: geprüft wurde nur der Beleg darin.',
+          standing: 'Status des Zeitstempeldienstes beim Versiegeln: {{standing}}.',
           untrusted:
             'Das Zertifikat-PDF wurde von {{authority}} versiegelt, aber Sie vertrauen der Wurzel dieses Siegels nicht (Fingerabdruck {{fingerprint}}): das Siegel wurde daher nicht berücksichtigt.',
           broken:

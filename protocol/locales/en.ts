@@ -404,6 +404,7 @@ export const en = {
           'The proof matches this document, but it was made before the service anchored the certification, so it cannot be checked yet. Once the certification is anchored (usually within minutes), save its receipt or certificate again in Evidence Desk and check that one.',
         seal: {
           sealed: 'The certificate PDF is sealed by {{authority}} ({{when}}) and has not changed since.',
+          standing: 'The sealing authority’s standing then: {{standing}}.',
           unsealed: 'The certificate PDF is not sealed: only the receipt inside it was checked.',
           untrusted:
             'The certificate PDF is sealed by {{authority}}, whose root you have not trusted (fingerprint {{fingerprint}}): its seal was not relied on.',

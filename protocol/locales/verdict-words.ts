@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { sayWith } from './say-with';
 import type { ReceiptVerdict, SealVerdict, VerdictFacts } from '../receipt';
 import type { FactLine } from '../fact-lines';
+import { standingSaid } from '../fact-lines';
 
 /*
  * A proof's verdict in a reader's language, from its codes and signed facts only: the app's Verify
@@ -100,6 +101,12 @@ export function factWords(
   ];
 }
 
+/** The sealing authority's standing at the seal's time, as the PDF's validation data shows it; else nothing. */
+export function sealStandingWords(seal: SealVerdict | null, t: TFunction<'app'>): string {
+  if (seal?.state !== 'sealed' || !seal.standing) return '';
+  return t('verify.why.seal.standing', { standing: sayWith(t)(standingSaid(seal.standing)) });
+}
+
 /** A certificate PDF's seal in a reader's language; nothing for a receipt file. */
 export function sealWords(
   seal: SealVerdict | null,
@@ -108,7 +115,12 @@ export function sealWords(
 ): string {
   if (!seal) return '';
   if (seal.state === 'sealed')
-    return t('verify.why.seal.sealed', { authority: seal.authority, when: when(seal.genTime) });
+    return [
+      t('verify.why.seal.sealed', { authority: seal.authority, when: when(seal.genTime) }),
+      sealStandingWords(seal, t),
+    ]
+      .filter(Boolean)
+      .join(' ');
   if (seal.state === 'untrusted')
     return t('verify.why.seal.untrusted', { authority: seal.authority, fingerprint: seal.rootFingerprint });
   return t(`verify.why.seal.${seal.state}`);

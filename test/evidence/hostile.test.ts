@@ -143,6 +143,10 @@ describe('what the other side sends', () => {
     expect(run.code).toBe(1);
     const sealed = await verify([document('contract.pdf'), '--certificate', sealedContract]);
     expect(sealed.stdout).toContain('The certificate PDF is sealed by DEMO');
+    // Its authority's standing then, from what its issuer signed and the PDF keeps (its /DSS).
+    expect(sealed.stdout).toMatch(
+      /The sealing authority’s standing then: In good standing at that time, according to signed status information \(OCSP, kept with the timestamp\)\./,
+    );
     expect(sealed.code).toBe(0);
     // Two receipts: which one the certificate is for is ambiguous.
     const two = join(ws.dir, 'two.certificate.pdf');

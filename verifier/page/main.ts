@@ -15,7 +15,7 @@ import { languageFor } from '../../protocol/locales/languages';
 import { showSetLines, showSetResult } from './set-view';
 import { plainT } from '../../protocol/locales/plain';
 import type { TFunction } from 'i18next';
-import { factWords, sealWords, whyOf } from '../../protocol/locales/verdict-words';
+import { factWords, sealStandingWords, sealWords, whyOf } from '../../protocol/locales/verdict-words';
 import type { PageWords } from './page-words';
 import { PAGE_WORDS, filled, putWords } from './page-words';
 
@@ -176,7 +176,7 @@ async function check(): Promise<void> {
         : VERDICT_HEADLINES[verdict.verdict]
       : t(sealBroken ? 'verify.verdicts.verifiedSealBroken' : `verify.verdicts.${verdict.verdict}`),
     english
-      ? [verdict.message, seal ? SEAL_WORDS[seal.state] : ''].join(' ')
+      ? [verdict.message, seal ? SEAL_WORDS[seal.state] : '', sealStandingWords(seal, t)].join(' ')
       : [whyOf(verdict, t, when), sealWords(seal, t, when)].join(' '),
     demo,
   );

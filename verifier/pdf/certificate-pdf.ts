@@ -14,6 +14,11 @@ export interface SealBytes {
   signed: Uint8Array;
   /** False when bytes were added after the sealed revision (an incremental update, or anything). */
   coversWholeFile: boolean;
+  /**
+   * What the authority's issuers signed about its certificates, from the file's /DSS (PAdES B-LT):
+   * OCSP responses and CRLs, DER; null when the file keeps none.
+   */
+  validation?: { ocsp: Uint8Array[]; crl: Uint8Array[] } | null;
 }
 
 export type CertificateRead =
@@ -57,12 +62,47 @@ export async function readCertificatePdf(
     }
     if (receipts.length + undecodable > 1) return { missing: 'ambiguous' };
     if (receipts.length === 0) return { missing: 'no_receipt' };
-    return { receipt: receipts[0], seal: sealOf(pdf, catalog) };
+    const seal = sealOf(pdf, catalog);
+    return {
+      receipt: receipts[0],
+      seal:
+        seal && seal.coversWholeFile
+          ? { ...seal, validation: await validationOf(pdf, catalog, inflate) }
+          : seal,
+    };
   } catch (error) {
     if (error instanceof LimitExceeded) return { refused: error.bound };
     // Whatever else a hostile file makes of this reader is a PDF that cannot be read: no stack trace.
     return { missing: 'unreadable' };
   }
+}
+
+// The DSS's answers read at most: a chain of a few certificates has a few of each.
+const MAX_STATUS_ANSWERS = 16;
+
+/**
+ * The final revision's /DSS: its /OCSPs and /CRLs streams, each bounded as a kit's seal file is. An
+ * entry that cannot be read is left out: a seal's standing is then said from what remains, or not.
+ */
+async function validationOf(
+  pdf: PdfDocument,
+  catalog: PdfDictionary,
+  inflate: BoundedInflate,
+): Promise<{ ocsp: Uint8Array[]; crl: Uint8Array[] } | null> {
+  const dss = pdf.resolve(catalog.get('DSS'));
+  if (!isDictionary(dss)) return null;
+  const read = async (key: 'OCSPs' | 'CRLs') => {
+    const list = pdf.resolve(dss.get(key));
+    const answers: Uint8Array[] = [];
+    for (const entry of Array.isArray(list) ? list.slice(0, MAX_STATUS_ANSWERS) : []) {
+      if (!(entry instanceof PdfRef)) continue;
+      const data = await pdf.stream(entry, inflate, LIMITS.kitSealPartBytes).catch(() => undefined);
+      if (data) answers.push(data);
+    }
+    return answers;
+  };
+  const validation = { ocsp: await read('OCSPs'), crl: await read('CRLs') };
+  return validation.ocsp.length + validation.crl.length > 0 ? validation : null;
 }
 
 /** The embedded files' streams, from the catalog's /Names /EmbeddedFiles name tree. */

@@ -14,7 +14,19 @@ export async function checkSeal(
   if (!seal) return { state: 'unsealed' };
   if (!seal.coversWholeFile || seal.token.length === 0) return { state: 'broken' };
   const check = await checkTimestampToken(seal.token, { data: seal.signed, certificates: [], trustedRoots });
-  if (check.ok) return { state: 'sealed', authority: check.authority, genTime: check.genTime.toISOString() };
+  if (check.ok) {
+    // The authority's standing then, from its issuers' answers kept in the file (PAdES B-LT).
+    const { chainStandingAt } = await import('../timestamp/chain-standing');
+    const standing = await chainStandingAt(check.chain, seal.validation ?? null, check.genTime);
+    // A seal by an authority revoked before it sealed (or whose key was compromised) is no seal.
+    if (standing.revoked) return { state: 'broken' };
+    return {
+      state: 'sealed',
+      authority: check.authority,
+      genTime: check.genTime.toISOString(),
+      standing: standing.standing,
+    };
+  }
   if (check.check === 'untrusted')
     return { state: 'untrusted', authority: check.authority, rootFingerprint: check.rootFingerprint };
   return { state: 'broken' };
