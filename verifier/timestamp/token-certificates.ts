@@ -47,7 +47,8 @@ function children(bytes: Uint8Array, parent: Element): Element[] | undefined {
   return found;
 }
 
-function lengthOctets(length: number): number[] {
+/** A DER definite length's octets. */
+export function lengthOctets(length: number): number[] {
   if (length < 0x80) return [length];
   const octets: number[] = [];
   for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) octets.unshift(rest % 256);

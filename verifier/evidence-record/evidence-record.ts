@@ -1,0 +1,158 @@
+import * as asn1js from 'asn1js';
+import { bytesToHex, concatBytes } from '../bytes';
+import { lengthOctets } from '../timestamp/token-certificates';
+import type { ChainTrust } from '../timestamp/token-chain';
+import type { ReducedHashTree } from './hash-tree';
+import { rootFrom } from './hash-tree';
+
+/*
+ * RFC 4998 evidence records (DEFINITIONS IMPLICIT TAGS), as far as a record's first archive
+ * timestamp: one chain of one ArchiveTimeStamp, whose token's message imprint is the root of the
+ * hash tree its reduced tree leads to. Renewals add to the same structures.
+ */
+
+/** One DER element: tag, definite length, content. */
+const der = (tag: number, ...content: Uint8Array[]): Uint8Array =>
+  concatBytes(
+    Uint8Array.of(tag, ...lengthOctets(content.reduce((sum, part) => sum + part.length, 0))),
+    ...content,
+  );
+
+const SEQUENCE = 0x30;
+const OCTET_STRING = 0x04;
+const INTEGER = 0x02;
+/** reducedHashtree [2] IMPLICIT SEQUENCE OF PartialHashtree: constructed, context-specific 2. */
+const REDUCED_HASHTREE = 0xa2;
+
+/**
+ * A record for one data object: its reduced tree and the token over the tree's root, exactly as the
+ * authority signed it (never re-encoded: a renewal hashes these bytes). `imprintAlgorithm` is the
+ * token's own AlgorithmIdentifier, DER, listed as the record's digest algorithm byte for byte (a
+ * verifier may compare encodings).
+ */
+export function evidenceRecord(
+  token: Uint8Array,
+  reduced: ReducedHashTree,
+  imprintAlgorithm: Uint8Array,
+): Uint8Array {
+  const tree = reduced.length
+    ? [
+        der(
+          REDUCED_HASHTREE,
+          ...reduced.map((list) => der(SEQUENCE, ...list.map((hash) => der(OCTET_STRING, hash)))),
+        ),
+      ]
+    : [];
+  const archiveTimeStamp = der(SEQUENCE, ...tree, token);
+  return der(
+    SEQUENCE,
+    der(INTEGER, Uint8Array.of(1)),
+    der(SEQUENCE, imprintAlgorithm),
+    der(SEQUENCE, der(SEQUENCE, archiveTimeStamp)),
+  );
+}
+
+/**
+ * The token's message imprint algorithm as the authority encoded it (TSTInfo.messageImprint's
+ * AlgorithmIdentifier), or null when the token cannot be read that far.
+ */
+export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
+  const child = (block: asn1js.AsnType | undefined, index: number) =>
+    block instanceof asn1js.Constructed ? block.valueBlock.value[index] : undefined;
+  const content = asn1js.fromBER(token).result;
+  // ContentInfo { contentType, [0] SignedData { version, digestAlgorithms, encapContentInfo { eContentType, [0] OCTET STRING TSTInfo } } }
+  const encapsulated = child(child(child(content, 1), 0), 2);
+  const wrapped = child(child(encapsulated, 1), 0);
+  if (!(wrapped instanceof asn1js.OctetString)) return null;
+  const info = asn1js.fromBER(wrapped.getValue()).result;
+  const algorithm = child(child(info, 2), 0);
+  return algorithm instanceof asn1js.Sequence ? bytesOf(algorithm) : null;
+}
+
+/** What a record says, read within bounds; the tokens as their bytes. */
+export interface RecordRead {
+  chains: { reduced: ReducedHashTree; token: Uint8Array }[][];
+}
+
+const bytesOf = (block: asn1js.AsnType) => new Uint8Array(block.valueBeforeDecodeView);
+
+/** Reads a record's archive timestamps, or says why it is not one. */
+export function readEvidenceRecord(bytes: Uint8Array): RecordRead | { unreadable: string } {
+  const parsed = asn1js.fromBER(bytes);
+  if (parsed.offset === -1 || parsed.offset !== bytes.length)
+    return { unreadable: 'not a DER evidence record' };
+  const record = parsed.result;
+  if (!(record instanceof asn1js.Sequence)) return { unreadable: 'not a DER evidence record' };
+  const [version, , ...rest] = record.valueBlock.value;
+  if (!(version instanceof asn1js.Integer) || version.valueBlock.valueDec !== 1)
+    return { unreadable: 'its version is not 1' };
+  const sequence = rest.at(-1);
+  if (!(sequence instanceof asn1js.Sequence)) return { unreadable: 'it has no archive timestamps' };
+  const chains: RecordRead['chains'] = [];
+  for (const chain of sequence.valueBlock.value) {
+    if (!(chain instanceof asn1js.Sequence) || chain.valueBlock.value.length === 0)
+      return { unreadable: 'an archive timestamp chain is empty' };
+    const stamps: RecordRead['chains'][number] = [];
+    for (const stamp of chain.valueBlock.value) {
+      if (!(stamp instanceof asn1js.Sequence))
+        return { unreadable: 'an archive timestamp is not a sequence' };
+      const fields = stamp.valueBlock.value;
+      const token = fields.at(-1);
+      if (!(token instanceof asn1js.Sequence)) return { unreadable: 'an archive timestamp has no token' };
+      const tree = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 2);
+      const reduced: ReducedHashTree = [];
+      for (const list of tree instanceof asn1js.Constructed ? tree.valueBlock.value : []) {
+        if (!(list instanceof asn1js.Sequence)) return { unreadable: 'a hash list is not a sequence' };
+        const hashes = list.valueBlock.value.map((hash) =>
+          hash instanceof asn1js.OctetString ? new Uint8Array(hash.valueBlock.valueHexView) : null,
+        );
+        if (hashes.some((hash) => hash === null)) return { unreadable: 'a hash list holds something else' };
+        reduced.push(hashes as Uint8Array[]);
+      }
+      stamps.push({ reduced, token: bytesOf(token) });
+    }
+    chains.push(stamps);
+  }
+  if (chains.length === 0) return { unreadable: 'it has no archive timestamps' };
+  return { chains };
+}
+
+export type RecordCheck = { ok: true; genTime: Date; authority: string } | { ok: false; why: string };
+
+/**
+ * A record's first archive timestamp for a document whose SHA-256 is `documentSha256`: its reduced
+ * tree leads from that hash to a root, and the token is an authority's over exactly that root.
+ */
+export async function checkEvidenceRecord(
+  documentSha256: Uint8Array,
+  bytes: Uint8Array,
+  trust: ChainTrust,
+): Promise<RecordCheck> {
+  const read = readEvidenceRecord(bytes);
+  if ('unreadable' in read)
+    return { ok: false, why: `The evidence record cannot be read: ${read.unreadable}.` };
+  const first = read.chains[0]?.[0];
+  if (!first) return { ok: false, why: 'The evidence record has no archive timestamp.' };
+  const root = rootFrom(documentSha256, first.reduced);
+  if (!root)
+    return {
+      ok: false,
+      why: 'The evidence record is not for this document (its hash is not in the record).',
+    };
+  const { checkTimestampToken } = await import('../timestamp/token');
+  const checked = await checkTimestampToken(first.token, {
+    ...trust,
+    data: root,
+    dataSha256: root,
+    imprintIsDigest: true,
+  });
+  if (!checked.ok)
+    return {
+      ok: false,
+      why:
+        checked.check === 'imprint'
+          ? `The evidence record's timestamp is over another root than ${bytesToHex(root).slice(0, 16)}…, the one this document leads to.`
+          : checked.message,
+    };
+  return { ok: true, genTime: checked.genTime, authority: checked.authority };
+}
