@@ -236,7 +236,7 @@ export class EvidenceExports {
     if (!existsSync(dirname(seal.file)))
       return {
         sealed: false,
-        problem: said('exports.sealWaiting.kitGone', { where: dirname(seal.file) }),
+        problem: said('exports.sealWaiting.folderGone', { where: dirname(seal.file) }),
         final: true,
       };
     const refused = await this.writeCertificate(row, seal.file, timestamper);

@@ -971,6 +971,8 @@ export const de: Catalogue = {
         waitingOne: 'Ein Siegel wartet auf den Zeitstempeldienst, für {{where}}: {{why}}',
         waitingMany:
           '{{count}} Siegel warten auf den Zeitstempeldienst; das älteste ist für {{where}}: {{why}}',
+        folderGone:
+          'der Ordner {{where}} existiert nicht mehr, daher konnte das versiegelte Zertifikat dort nicht gespeichert werden.',
         certificateGone:
           'ihre Zertifizierung ist nicht mehr in Evidence Desk, daher wurde ihr Zertifikat nicht gespeichert.',
         sealed: 'Das Siegel wurde dem Nachweispaket {{where}} hinzugefügt.',

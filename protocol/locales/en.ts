@@ -919,6 +919,8 @@ export const en = {
         waitingOne: 'One seal is waiting for the timestamping authority, for {{where}}: {{why}}',
         waitingMany:
           '{{count}} seals are waiting for the timestamping authority; the oldest is for {{where}}: {{why}}',
+        folderGone:
+          'the folder {{where}} is no longer there, so the sealed certificate could not be saved in it.',
         certificateGone: 'its certification is no longer in Evidence Desk, so its certificate was not saved.',
         sealed: 'The seal was added to the evidence kit {{where}}.',
         kitGone: 'the kit is no longer at {{where}}, so its seal cannot be added.',
