@@ -1,4 +1,4 @@
-import type { AuthorityStanding, ReceiptVerdict } from './receipt';
+import type { AuthorityStanding, ReceiptVerdict, RecordSummary } from './receipt';
 import { plainEnglish as inEnglish } from './locales/plain';
 import type { Said } from './said';
 import { said } from './said';
@@ -30,6 +30,7 @@ export type FactKey =
   | 'timeConfirmedAt'
   | 'timeConfirmedBy'
   | 'timeStanding'
+  | 'record'
   | 'fileName'
   | 'matter'
   | 'certifiedBy'
@@ -64,6 +65,7 @@ export const FACT_LABELS: Record<FactKey, string> = {
   timeConfirmedAt: 'Time confirmed at',
   timeConfirmedBy: 'Time confirmed by',
   timeStanding: 'Authority’s standing then',
+  record: 'Evidence record (RFC 4998)',
   fileName: 'File name',
   matter: 'Matter',
   certifiedBy: 'Certified by',
@@ -106,6 +108,10 @@ export function verdictFactLines(verdict: ReceiptVerdict): { signed: FactLine[];
     signed.push({ key: 'timeConfirmedBy', value: `${time.authority} (RFC 3161)` });
     const standing = standingSaid(time.standing);
     signed.push({ key: 'timeStanding', value: inEnglish(standing), said: standing });
+    if (time.record) {
+      const record = recordSaid(time.record);
+      signed.push({ key: 'record', value: inEnglish(record), said: record });
+    }
   }
   const said: FactLine[] = [{ key: 'fileName', value: stated.fileName }];
   if (stated.matter) said.push({ key: 'matter', value: stated.matter });
@@ -137,4 +143,20 @@ export function standingSaid(standing: AuthorityStanding): Said {
   return standing.revokedLater
     ? said('standing.revokedLater', { at: standing.revokedLater, sources })
     : said('standing.good', { sources });
+}
+
+/** A moment as both languages can print it without a formatter: "2026-11-26 16:58 UTC". */
+const utcMinute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** What an evidence record proves, said: renewed or not, until when, or that it needs attention. */
+export function recordSaid(record: RecordSummary): Said {
+  const until = utcMinute(record.holdsUntil);
+  if (record.expired) return said('record.expired', { until });
+  if (!record.lastRenewal) return said('record.notRenewed', { until });
+  return said(record.renewals === 1 ? 'record.renewedOnce' : 'record.renewed', {
+    count: record.renewals,
+    at: utcMinute(record.lastRenewal.genTime),
+    authority: record.lastRenewal.authority,
+    until,
+  });
 }

@@ -9,12 +9,14 @@ import { LIMITS } from './limits';
  * computer, offline, without Evidence Desk's queue (docs/evidence.md). The CLI's verifier and
  * `verify.html` read it with this schema.
  */
-export const RECEIPT_FORMAT = 'evidence-desk-receipt/v3';
+export const RECEIPT_FORMAT = 'evidence-desk-receipt/v4';
 /** Receipts handed out before v2: their dates are the certifying computer's clock, and they keep verifying. */
 export const RECEIPT_V1 = 'evidence-desk-receipt/v1' as const;
 /** v2 receipts carry a timestamp without its validation data (v3's `timestamp.validation`), and keep verifying. */
 export const RECEIPT_V2 = 'evidence-desk-receipt/v2' as const;
-export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_V2, RECEIPT_FORMAT] as const;
+/** v3 receipts' timestamps are over an RFC 6962 tree of their batch, without an evidence record. */
+export const RECEIPT_V3 = 'evidence-desk-receipt/v3' as const;
+export const RECEIPT_FORMATS = [RECEIPT_V1, RECEIPT_V2, RECEIPT_V3, RECEIPT_FORMAT] as const;
 
 /**
  * How a sandbox marks what it signs as DEMO (docs/api.md): its log's leaves say `"environment":
@@ -44,10 +46,18 @@ export const timestampSchema = z.object({
   gen_time: isoTime,
   /** Where it was asked for; stated, not signed. */
   url: text,
-  /** The Merkle root (RFC 6962 hashing) over the batch's SHA-256s: SHA-256 of it is the token's imprint. */
+  /**
+   * The root over the batch's SHA-256s. v4: an RFC 4998 hash tree's, itself the token's imprint;
+   * before (and v4 receipts of batches made before), an RFC 6962 tree's, whose SHA-256 is.
+   */
   root: sha256Hex,
-  /** From leaf SHA-256(0x00 ‖ file SHA-256) to the root: node = SHA-256(0x01 ‖ left ‖ right). */
+  /** RFC 6962 trees: from leaf SHA-256(0x00 ‖ file SHA-256) to the root: node = SHA-256(0x01 ‖ left ‖ right). Empty for an RFC 4998 tree. */
   path: z.array(merkleStepSchema).max(64),
+  /**
+   * v4, RFC 4998 trees: the reduced hash tree from the file's SHA-256 to the root, lists of hex
+   * hashes (a node is SHA-256 of its children sorted and concatenated), as in the evidence record.
+   */
+  reduced: z.array(z.array(sha256Hex).min(1).max(2)).max(64).optional(),
   /** The TimeStampToken (CMS ContentInfo), DER, base64. */
   token: base64,
   /** The authority's certificates, signer first, DER, base64. */
@@ -121,6 +131,11 @@ export const receiptSchema = z.object({
     .nullable(),
   /** v2: the independent RFC 3161 timestamp of the batch this certification was queued in. */
   timestamp: timestampSchema.nullable().optional(),
+  /**
+   * v4: the document's RFC 4998 evidence record (DER, base64; the kit's `.ers`): the batch's
+   * timestamp as its first archive timestamp, then each renewal. Null while there is none.
+   */
+  evidence_record: base64.nullable().optional(),
   how_to_verify: z.array(text).max(LIMITS.howToLines),
 });
 
@@ -153,6 +168,21 @@ export interface TimeFacts {
   demo: boolean;
   /** What the validation data kept with the token shows of the authority's standing at genTime. */
   standing: AuthorityStanding;
+  /** v4: what the document's RFC 4998 evidence record proves, when the receipt carries one. */
+  record?: RecordSummary;
+}
+
+/** What an RFC 4998 evidence record proves: its first time, its last renewal, until when it holds. */
+export interface RecordSummary {
+  firstTime: string;
+  firstAuthority: string;
+  /** The newest renewal (ISO 8601 UTC and authority), or null when never renewed. */
+  lastRenewal: { genTime: string; authority: string } | null;
+  renewals: number;
+  /** When the newest archive timestamp's certificates expire: a renewal is due before. */
+  holdsUntil: string;
+  /** Past `holdsUntil` without a renewal: needs attention, not proven as of today. */
+  expired: boolean;
 }
 
 /** Why a timestamp's validation data does not show its authority in good standing at genTime. */
@@ -209,6 +239,7 @@ export const TIMESTAMP_CHECKS = [
   'validity',
   'chain',
   'revoked',
+  'record',
 ] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 

@@ -6,7 +6,7 @@ import type { EvidenceFailure } from './sandbox-evidence';
 import { SANDBOX_EVIDENCE_FORMAT, verifySandboxEvidence } from './sandbox-evidence';
 import type { Ed25519Verify } from './signature';
 import { copyRefused, firstCopyMismatch, logFactsOf, statedFactsOf } from './signed-facts';
-import { checkReceiptTimestamp } from './timestamp/receipt-timestamp';
+import { checkReceiptRecord, checkReceiptTimestamp } from './timestamp/receipt-timestamp';
 import type { Bound } from '../protocol/limits';
 import { LimitExceeded } from '../protocol/limits';
 import { plainEnglish } from '../protocol/locales/plain';
@@ -61,6 +61,11 @@ export async function verifyReceipt(
   if ('verdict' in log) return log;
   const time = await checkReceiptTimestamp(receipt, fileSha256, trust.tsaRoots);
   if ('verdict' in time) return time;
+  if (receipt.evidence_record && time.facts) {
+    const record = await checkReceiptRecord(receipt.evidence_record, fileSha256, trust.tsaRoots);
+    if ('verdict' in record) return record;
+    time.facts.record = record;
+  }
   // DEMO is what was signed: a receipt that says otherwise was edited, like any other copy.
   const signedDemo = log.facts?.demo ? 'the signed leaf' : time.facts?.demo ? 'the timestamp token' : null;
   if (signedDemo && !receipt.demo) return copyRefused({ field: 'demo', signedBy: signedDemo });

@@ -100,14 +100,23 @@ receipt = json.load(open(sys.argv[1], encoding="utf-8"))
 document = hashlib.sha256(open(sys.argv[2], "rb").read()).digest()
 t = receipt["timestamp"]
 h = lambda *parts: hashlib.sha256(b"".join(parts)).digest()
-node = h(b"\\x00", document)
-for step in t["path"]:
-    sibling = bytes.fromhex(step["hash"])
-    node = h(b"\\x01", sibling, node) if step["side"] == "left" else h(b"\\x01", node, sibling)
+if "reduced" in t:
+    lists = [[bytes.fromhex(x) for x in hashes] for hashes in t["reduced"]]
+    assert not lists or document in lists[0], "NOT the timestamped document: its hash is not in the tree"
+    node = document if not lists else lists[0][0] if len(lists[0]) == 1 else h(*sorted(lists[0]))
+    for hashes in lists[1:]:
+        node = h(*sorted(hashes + [node]))
+else:
+    node = h(b"\\x00", document)
+    for step in t["path"]:
+        sibling = bytes.fromhex(step["hash"])
+        node = h(b"\\x01", sibling, node) if step["side"] == "left" else h(b"\\x01", node, sibling)
 assert node.hex() == t["root"], "NOT the timestamped document: the path does not lead to the root"
 open("batch-root.bin", "wb").write(node)
 open("timestamp.tsr", "wb").write(base64.b64decode(t["token"], validate=True))
 pem = lambda der: "-----BEGIN CERTIFICATE-----\\n" + base64.encodebytes(base64.b64decode(der)).decode() + "-----END CERTIFICATE-----\\n"
 open("tsa-chain.pem", "w").write("".join(pem(c) for c in t["chain"][1:-1]) or pem(t["chain"][-1]))
 print("The path leads from the document to the timestamped root. Now check the token with OpenSSL.")
+if "reduced" in t:
+    print("The token is over the root itself (RFC 4998): ROOT_HEX is " + node.hex())
 `;

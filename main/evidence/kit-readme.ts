@@ -45,6 +45,8 @@ WHAT IS IN THIS FOLDER
                                         inside the PDF, so the certificate alone is enough to verify.
   certifications/NAME.receipt.json      The machine-readable receipt: the evidence exactly as the
                                         certification service issued it.
+  certifications/NAME.ers               The document's evidence record (RFC 4998), where there is
+                                        one: its timestamps, renewed before they expire.
   register.pdf                          One line per certification.
   verify.html                           A verifier that runs in any web browser, offline.
 ${keyLines}
@@ -134,9 +136,10 @@ These receipts carry no RFC 3161 timestamp: their time rests on the log's signed
 INDEPENDENT TIME (RFC 3161)
 
 Besides the log, a timestamping authority (TSA) signed the time: each batch of documents was put
-under one Merkle root (RFC 6962 hashing) and the TSA signed SHA-256 of that root. A receipt's
-"timestamp" holds the TSA's token, the path from the document's SHA-256 to the root, and the TSA's
-certificates. The roots these tokens chain to:
+under one hash tree and the TSA signed its root. Since evidence records, the tree is RFC 4998's (the
+token's imprint is the root itself, and "timestamp.reduced" leads from the document's SHA-256 to it);
+before, it was RFC 6962's ("timestamp.path", and the TSA signed SHA-256 of the root). A receipt's
+"timestamp" also holds the TSA's token and certificates. The roots these tokens chain to:
 ${lines}
 Compare a root's fingerprint with the one the authority publishes (openssl x509 -in ${root.file}
 -outform DER | sha256sum). verify.html checks all of this; by hand:
@@ -148,10 +151,24 @@ Compare a root's fingerprint with the one the authority publishes (openssl x509 
 ----- check_timestamp.py -----
 ${MANUAL_TIMESTAMP_SCRIPT}----- end -----
 
-  6. The authority's signature, certificate and chain, over that root:
+  6. The authority's signature, certificate and chain, over that root. For a receipt with
+     "timestamp.reduced", the script printed ROOT_HEX:
+       openssl ts -verify -digest ROOT_HEX -in timestamp.tsr -token_in -CAfile ${root.file} -untrusted tsa-chain.pem
+     For an older receipt (with "timestamp.path"):
        openssl ts -verify -data batch-root.bin -in timestamp.tsr -token_in -CAfile ${root.file} -untrusted tsa-chain.pem
      OpenSSL answers "Verification: OK". The time is the token's genTime:
        openssl ts -reply -in timestamp.tsr -token_in -text | grep "Time stamp"
+
+EVIDENCE RECORDS (RFC 4998)
+
+A timestamp holds only while its authority's certificate is valid, a few years. An evidence record
+(certifications/NAME.ers, also "evidence_record" in the receipt) keeps the proof alive: before the
+newest timestamp in it expires, Evidence Desk adds a new timestamp over it, and so on, for as long as
+the record is kept. Each timestamp carries its authority's certificates and their revocation status
+(OCSP or CRL) inside it. verify.html and "evidence-desk verify" check it and say the first time it
+proves and its last renewal. With a tool of your own: any RFC 4998 verifier checks NAME.ers against
+the document itself (for example Bouncy Castle's org.bouncycastle.tsp.ers.ERSEvidenceRecord, with
+the authority's root above).
 `;
 }
 

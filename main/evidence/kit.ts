@@ -158,6 +158,9 @@ async function writeKitInto(
       const base = names.take(safeFileName(receipt.file.name));
       const receiptName = `${base}.receipt.json`;
       await sink.put(`certifications/${receiptName}`, `${JSON.stringify(receipt, null, 2)}\n`);
+      // The evidence record on its own too (RFC 4998, DER), for tools that read records, not receipts.
+      if (receipt.evidence_record)
+        await sink.put(`certifications/${base}.ers`, Buffer.from(receipt.evidence_record, 'base64'));
       if (!target.receiptsOnly) entries.push(registerEntryOf(receipt));
       if (!target.receiptsOnly) {
         if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);

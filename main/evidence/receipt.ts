@@ -3,7 +3,8 @@ import type { MerkleStep, Receipt, ReceiptTimestamp } from '../../protocol/recei
 import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
-import { logKeyFingerprint } from '../../verifier/bytes';
+import { bytesToBase64, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import { evidenceRecordOf } from './records/evidence-record-of';
 import { SANDBOX_EVIDENCE_FORMAT, loggedTimes, signedBySandbox } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
 
@@ -78,22 +79,32 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
             fingerprint: logKeyFingerprint(context.logPublicKey),
           },
     timestamp,
-    how_to_verify: verifiable ? [...HOW_TO_VERIFY, ...(timestamp ? HOW_TO_VERIFY_TIME : [])] : [],
+    evidence_record: receiptRecord(row, context.timestamp),
+    how_to_verify: verifiable ? [...HOW_TO_VERIFY, ...howToVerifyTime(timestamp)] : [],
   };
 }
 
 function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | null): ReceiptTimestamp | null {
   if (!stamp || row.timestampPath === null) return null;
+  const way = JSON.parse(row.timestampPath) as MerkleStep[] | string[][];
   return {
     authority: stamp.authority,
     gen_time: new Date(stamp.genTime).toISOString(),
     url: stamp.tsaUrl,
     root: stamp.root,
-    path: JSON.parse(row.timestampPath) as MerkleStep[],
+    ...(stamp.tree === 'rfc4998' ? { path: [], reduced: way as string[][] } : { path: way as MerkleStep[] }),
     token: stamp.token,
     chain: stamp.chain,
     validation: stamp.validation,
   };
+}
+
+/** The row's evidence record, base64, when its batch was timestamped over an RFC 4998 tree. */
+function receiptRecord(row: CertificationRow, stamp: ConfirmedTimestamp | null): string | null {
+  if (!stamp || stamp.tree !== 'rfc4998' || row.timestampPath === null) return null;
+  const reduced = (JSON.parse(row.timestampPath) as string[][]).map((list) => list.map(hexToBytes));
+  const record = evidenceRecordOf(stamp, reduced);
+  return record && bytesToBase64(record);
 }
 
 function statusOf(row: CertificationRow, knownFormat: boolean, haveKey: boolean): string {
@@ -115,10 +126,24 @@ const HOW_TO_VERIFY = [
   'Compare log_key.fingerprint with the fingerprint the service publishes: a matching key means the log, not this receipt, vouches for the certification.',
 ];
 
-/** The independent time's steps (RFC 3161), for a receipt that carries a timestamp. */
-const HOW_TO_VERIFY_TIME = [
+/** The independent time's steps (RFC 3161, and RFC 4998 for a batch timestamped over its hash tree). */
+function howToVerifyTime(timestamp: ReceiptTimestamp | null): string[] {
+  if (!timestamp) return [];
+  return [...(timestamp.reduced ? HOW_TO_VERIFY_RECORD : HOW_TO_VERIFY_PATH), ...HOW_TO_VERIFY_TIME];
+}
+
+const HOW_TO_VERIFY_PATH = [
   'Fold timestamp.path from SHA-256(0x00 ‖ document’s SHA-256) upwards (each step SHA-256(0x01 ‖ left ‖ right), the sibling on its side) and compare the result with timestamp.root.',
   'Check timestamp.token (base64, an RFC 3161 TimeStampToken) over timestamp.root with the authority’s certificates in timestamp.chain: openssl ts -verify -data ROOT.bin -in TOKEN.tsr -token_in -CAfile ROOT.pem -untrusted CHAIN.pem answers "Verification: OK".',
+];
+
+const HOW_TO_VERIFY_RECORD = [
+  'evidence_record (base64; the kit’s NAME.ers) is an RFC 4998 evidence record: any RFC 4998 verifier (for example Bouncy Castle’s org.bouncycastle.tsp.ers) checks it against the document itself, its renewals included.',
+  'By hand: the first list of timestamp.reduced holds the document’s SHA-256 (and its neighbour’s); each node is SHA-256 of its list’s hashes, with the node from below from the second list on, sorted in binary ascending order and concatenated (a first list of one hash is passed up as it is); the last node is timestamp.root.',
+  'Check timestamp.token (base64, an RFC 3161 TimeStampToken) whose message imprint is timestamp.root itself: openssl ts -verify -digest ROOT_HEX -in TOKEN.tsr -token_in -CAfile ROOT.pem -untrusted CHAIN.pem answers "Verification: OK".',
+];
+
+const HOW_TO_VERIFY_TIME = [
   'Compare the fingerprint of the last certificate in timestamp.chain (SHA-256 of its DER) with the one the authority publishes; the token’s genTime is timestamp.gen_time.',
   'Check that the authority was in good standing at that time, from what its issuers signed (timestamp.validation, base64 DER): openssl ocsp -respin OCSP.der -issuer ISSUER.pem -cert SIGNER.pem -CAfile ROOT.pem shows "good" (or revoked after gen_time, not for keyCompromise), with This Update after gen_time or Next Update after it; or openssl crl -inform DER -in CRL.der -CAfile ROOT.pem -noout answers "verify OK" and the signer’s serial is not listed before gen_time.',
 ];

@@ -44,10 +44,12 @@ export async function askAuthority(
   timeoutMs: number,
   /** Ends the request early: the process is closing (the caller then knows it asked and got no answer). */
   stop?: AbortSignal,
+  /** `data` is the imprint itself: an RFC 4998 hash tree's root, timestamped as it is. */
+  dataIsDigest = false,
 ): Promise<AuthorityAnswer> {
   const nonce = freshNonce((bytes) => randomFillSync(bytes));
   // Hashed here, natively, once: a sealed PDF's range is tens of kilobytes, for every PDF of a kit.
-  const dataSha256 = createHash('sha256').update(data).digest();
+  const dataSha256 = dataIsDigest ? data : createHash('sha256').update(data).digest();
   const host = hostOf(authority.url);
   let body: Uint8Array;
   try {
@@ -109,6 +111,7 @@ export async function askAuthority(
   const check = await checkTimestampToken(read.token, {
     data,
     dataSha256,
+    imprintIsDigest: dataIsDigest,
     nonce,
     certificates: authority.certificates,
     trustedRoots: authority.trustedRoots,

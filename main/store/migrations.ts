@@ -241,4 +241,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX kit_seals_due ON kit_seals(due_at) WHERE state = 'waiting';
   `,
+  // 16: batches timestamped over an RFC 4998 hash tree (their token is the first archive timestamp
+  // of each document's evidence record); batches made before keep their RFC 6962 tree and paths.
+  `
+  ALTER TABLE timestamp_batches ADD COLUMN tree TEXT NOT NULL DEFAULT 'rfc6962' CHECK (tree IN ('rfc6962', 'rfc4998'));
+  `,
 ];

@@ -1,7 +1,6 @@
-import type { MerkleStep } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
-import { batchTree } from '../../verifier/merkle';
+import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
@@ -13,16 +12,24 @@ export interface TimestampBatch {
   id: number;
   profileId: string;
   tsaUrl: string;
-  /** Hex: the Merkle root over the batch's SHA-256s; the token's imprint is SHA-256 of it. */
+  /**
+   * Hex: the root over the batch's SHA-256s. An RFC 4998 tree's root is the token's imprint itself;
+   * an RFC 6962 tree's (batches made before evidence records) is hashed once more.
+   */
   root: string;
+  tree: BatchTree;
   size: number;
   attempts: number;
 }
+
+/** How a batch's SHA-256s were put under one root. */
+export type BatchTree = 'rfc6962' | 'rfc4998';
 
 /** What a receipt needs of a confirmed batch. */
 export interface ConfirmedTimestamp {
   tsaUrl: string;
   root: string;
+  tree: BatchTree;
   token: string;
   authority: string;
   genTime: number;
@@ -71,22 +78,20 @@ export class TimestampBatches {
          WHERE profile_id = ? AND timestamp_batch_id IS NULL AND created_at <= ? ORDER BY id`,
       ).all(profileId, before) as { id: number; assetHash: string; state: string }[];
       if (rows.length === 0) return null;
-      const tree = batchTree(rows.map((row) => hexToBytes(row.assetHash)));
+      const tree = hashTree(rows.map((row) => hexToBytes(row.assetHash)));
       const { lastInsertRowid } = this.sql(
-        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, size, state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, 'rfc4998', ?, 'waiting', ?, ?, ?)`,
       ).run(profileId, tsaUrl, bytesToHex(tree.root), rows.length, now, now, now);
       const batchId = Number(lastInsertRowid);
       const mark = this.sql(
         'UPDATE certifications SET timestamp_batch_id = ?, timestamp_path = ? WHERE id = ?',
       );
-      rows.forEach((row, index) => {
-        const path: MerkleStep[] = (tree.paths[index] ?? []).map((step) => ({
-          side: step.side,
-          hash: bytesToHex(step.hash),
-        }));
-        mark.run(batchId, JSON.stringify(path), row.id);
-      });
+      // Each row's reduced tree (lists of hex hashes), the way from its SHA-256 to the root.
+      for (const row of rows) {
+        const reduced = tree.reduced(hexToBytes(row.assetHash)).map((list) => list.map(bytesToHex));
+        mark.run(batchId, JSON.stringify(reduced), row.id);
+      }
       this.announce(batchId);
       return batchId;
     })();
@@ -98,7 +103,7 @@ export class TimestampBatches {
    */
   due(now: number, limit = 64): TimestampBatch[] {
     return this.sql(
-      `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, size, attempts FROM timestamp_batches
+      `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, tree, size, attempts FROM timestamp_batches
        WHERE state = 'waiting' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     ).all(now, limit) as TimestampBatch[];
   }
@@ -118,7 +123,7 @@ export class TimestampBatches {
   /** The token holds: kept, and its validation data is due at once. */
   confirm(
     id: number,
-    token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root' | 'validation'>,
+    token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root' | 'tree' | 'validation'>,
     now = Date.now(),
   ): void {
     this.sql(
@@ -181,7 +186,7 @@ export class TimestampBatches {
   /** The confirmed timestamp a row's receipt carries, or null. */
   confirmedFor(rowId: number): ConfirmedTimestamp | null {
     const found = this.sql(
-      `SELECT t.tsa_url AS tsaUrl, t.root, t.token, t.authority, t.gen_time AS genTime, t.chain, t.validation
+      `SELECT t.tsa_url AS tsaUrl, t.root, t.tree, t.token, t.authority, t.gen_time AS genTime, t.chain, t.validation
        FROM certifications c JOIN timestamp_batches t ON t.id = c.timestamp_batch_id
        WHERE c.id = ? AND t.state = 'confirmed'`,
     ).get(rowId) as

@@ -258,6 +258,7 @@ export class TimestampEngine {
               hexToBytes(batch.root),
               this.pacing.timeoutMs,
               stop,
+              batch.tree === 'rfc4998',
             ),
       { waitAtMost: PACE_WAIT_IN_ROUND_MS, stop },
     );

@@ -404,6 +404,8 @@ export const de: Catalogue = {
           chain: 'Das Zertifikat des Zeitstempels führt zu keinem vertrauenswürdigen Wurzelzertifikat.',
           revoked:
             'Das Zertifikat des Zeitstempeldienstes wurde widerrufen, bevor es den Zeitstempel signierte, oder weil sein Schlüssel kompromittiert wurde: auf die Zeit dieses Zeitstempels ist kein Verlass.',
+          record:
+            'Der Beweisdatensatz ist ungültig: Er führt nicht von diesem Dokument zu seinen Zeitstempeln, oder ein Zeitstempel darin ist ungültig.',
         },
         untrusted_key:
           'Der Beleg ist in sich stimmig, aber mit einem Protokollschlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
@@ -436,6 +438,7 @@ export const de: Catalogue = {
         timeConfirmedAt: 'Zeit bestätigt am',
         timeConfirmedBy: 'Zeit bestätigt durch',
         timeStanding: 'Status des Zeitstempeldienstes zum Zeitpunkt des Zeitstempels',
+        record: 'Beweisdatensatz (RFC 4998)',
         keyFingerprint: 'Fingerabdruck des Protokollschlüssels',
         fileName: 'Dateiname',
         matter: 'Akte',
@@ -894,6 +897,16 @@ export const de: Catalogue = {
           'Das Zertifikat von {{certificate}} nennt weder einen Statusdienst (OCSP) noch eine Sperrliste (CRL): diese Zeit lässt sich nur prüfen, solange dieses Zertifikat gültig ist.',
         answer: 'die Antwort von {{host}} zu {{certificate}}: {{gap}}.',
       },
+    },
+    record: {
+      notRenewed:
+        'Beweist die Zeit oben; noch nicht erneuert, gültig bis {{until}} (dann läuft das Zertifikat seines Zeitstempeldienstes ab), sofern nicht vorher erneuert',
+      renewedOnce:
+        'Beweist die Zeit oben; einmal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, sofern nicht erneut erneuert',
+      renewed:
+        'Beweist die Zeit oben; {{count}}-mal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, sofern nicht erneut erneuert',
+      expired:
+        'Handlungsbedarf: nicht vor dem {{until}} erneuert, als das Zertifikat seines neuesten Zeitstempels ablief; er beweist seine Zeiten nicht mehr aus sich heraus',
     },
     standing: {
       good: 'Damals gültig laut signierter Statusauskunft ({{sources}}, beim Zeitstempel aufbewahrt)',

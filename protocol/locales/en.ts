@@ -395,6 +395,8 @@ export const en = {
           chain: 'The timestamp’s certificate does not lead to a trusted root.',
           revoked:
             'The timestamping authority’s certificate was revoked before it signed the timestamp, or because its key was compromised: its time cannot be relied on.',
+          record:
+            'The evidence record does not hold: it does not lead from this document to its timestamps, or a timestamp in it does not hold.',
         },
         untrusted_key:
           'The receipt is consistent, but signed by a log key this computer does not trust (fingerprint {{fingerprint}}). Compare it with the fingerprint the service publishes; if they match, trust it and check again.',
@@ -426,6 +428,7 @@ export const en = {
         timeConfirmedAt: 'Time confirmed at',
         timeConfirmedBy: 'Time confirmed by',
         timeStanding: 'Authority’s standing then',
+        record: 'Evidence record (RFC 4998)',
         keyFingerprint: 'Log key fingerprint',
         fileName: 'File name',
         matter: 'Matter',
@@ -846,6 +849,16 @@ export const en = {
           'The certificate of {{certificate}} names no status service (OCSP) and no revocation list (CRL): this time can be checked only while that certificate is valid.',
         answer: 'the answer from {{host}} about {{certificate}}: {{gap}}.',
       },
+    },
+    record: {
+      notRenewed:
+        'Proves the time above; not renewed yet, and holds until {{until}} (its authority’s certificate expires then) unless renewed before',
+      renewedOnce:
+        'Proves the time above; renewed once, last on {{at}} by {{authority}}; holds until {{until}} unless renewed again',
+      renewed:
+        'Proves the time above; renewed {{count}} times, last on {{at}} by {{authority}}; holds until {{until}} unless renewed again',
+      expired:
+        'Needs attention: not renewed before {{until}}, when the certificate of its newest timestamp expired; it no longer proves its times on its own',
     },
     standing: {
       good: 'In good standing at that time, according to signed status information ({{sources}}, kept with the timestamp)',

@@ -93,6 +93,7 @@ describe('saving and verifying evidence in the app', () => {
     await expect.poll(() => harness.shownInFolder.at(-1)).toBe(one);
     expect(readdirSync(join(one!, 'certifications')).sort()).toEqual([
       'Lease agreement.pdf.certificate.pdf',
+      'Lease agreement.pdf.ers',
       'Lease agreement.pdf.receipt.json',
     ]);
     await details.getByRole('button', { name: 'Close' }).click();

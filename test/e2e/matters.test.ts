@@ -126,8 +126,10 @@ describe('matters and the register in the app', () => {
     const [kit] = readdirSync(join(harness.ws.dir, 'saved'));
     expect(readdirSync(join(harness.ws.dir, 'saved', kit!, 'certifications')).sort()).toEqual([
       'a.pdf.certificate.pdf',
+      'a.pdf.ers',
       'a.pdf.receipt.json',
       'c.pdf.certificate.pdf',
+      'c.pdf.ers',
       'c.pdf.receipt.json',
     ]);
     await bar.getByRole('button', { name: 'Clear choice' }).click();

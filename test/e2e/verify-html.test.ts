@@ -389,7 +389,7 @@ describe('verify.html, opened from the kit', () => {
         /^Not passed: see the lines below 4 documents: 2 verified, 1 changed, 0 renamed, 1 not certified.*DEMO: certifications of this reference were made on a sandbox/,
       );
     expect(await page.locator('#set-result').textContent()).toMatch(
-      /The kit is sealed: all 11 of its files are as they were on .* \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)/,
+      /The kit is sealed: all 14 of its files are as they were on .* \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)/,
     );
     const rows = await page
       .locator('#set-table tbody tr')

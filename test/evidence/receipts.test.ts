@@ -50,7 +50,7 @@ describe('receipts', () => {
   it('are self-contained, say they come from a sandbox, and verify on an empty data folder with a trusted key', async () => {
     const { doc, receiptPath, receipt } = certified;
     expect(receipt).toMatchObject({
-      format: 'evidence-desk-receipt/v3',
+      format: 'evidence-desk-receipt/v4',
       demo: true,
       notice: expect.stringMatching(/DEMO .* no legal weight/),
       file: { name: 'share purchase agreement.pdf', size: 20, sha256: sha256('the signed agreement') },

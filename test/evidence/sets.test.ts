@@ -481,7 +481,7 @@ describe('verifying a set', () => {
       const trusting = await runCli(theirs, ['verify', production, '--against', against, '--trust-kit']);
       expect(trusting.stdout).toMatch(/^PASSED: everything in the reference was found and verified\.$/m);
       expect(trusting.stdout).toMatch(
-        /^The kit is sealed: all 15 of its files are as they were on \d{4}-\d\d-\d\dT[\d:.]+Z \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)\.$/m,
+        /^The kit is sealed: all 20 of its files are as they were on \d{4}-\d\d-\d\dT[\d:.]+Z \(RFC 3161 timestamp by DEMO Evidence Sandbox Timestamping Authority\)\.$/m,
       );
       // From the OCSP answer kept beside the seal's token, checked as of its time.
       expect(trusting.stdout).toMatch(

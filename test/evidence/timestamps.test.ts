@@ -15,6 +15,7 @@ import { startOpensslTsa } from '../support/openssl-tsa';
 import { opensslOcsp, pemFile } from '../support/openssl-ca';
 import { startTestSandbox } from '../support/sandbox';
 import { englishOf } from '../support/english';
+import { bouncyCastle } from '../support/bouncy-castle';
 
 const EVENT_AND_KIND = ['--event-type', METADATA.event_type, '--asset-type', METADATA.asset_type];
 
@@ -95,14 +96,13 @@ describe('independent time (RFC 3161)', () => {
 
     const receipt = core.exports.receipt(ids[3]!);
     expect(receipt.timestamp).toMatchObject({ authority: 'tsa-signer', url: tsa.url });
-    // OpenSSL, not our code, checks the token over the batch root, against the root it made.
-    writeFileSync(join(ws.dir, 'root.bin'), Buffer.from(receipt.timestamp!.root, 'hex'));
+    // OpenSSL, not our code, checks the token over the batch's RFC 4998 root (its imprint), against the root it made.
     writeFileSync(join(ws.dir, 'token.der'), Buffer.from(receipt.timestamp!.token, 'base64'));
     const oracle = execFileSync('openssl', [
       'ts',
       '-verify',
-      '-data',
-      join(ws.dir, 'root.bin'),
+      '-digest',
+      receipt.timestamp!.root,
       '-in',
       join(ws.dir, 'token.der'),
       '-token_in',
@@ -127,6 +127,15 @@ describe('independent time (RFC 3161)', () => {
       { encoding: 'utf8' },
     );
     expect(crlOracle.stderr).toContain('verify OK');
+    // The document's evidence record carries the token with its chain and that CRL inside: Bouncy
+    // Castle checks it for the document's bytes, revocation included; one changed byte fails it.
+    const record = Buffer.from(core.exports.receipt(ids[3]!).evidence_record!, 'base64');
+    const documentBytes = readFileSync(queued[3]!.filePath);
+    const castle = await bouncyCastle(ws.dir);
+    const theirs = await castle.validate(record, documentBytes, tsa.rootFile, { revocation: true });
+    expect(theirs.code, theirs.said).toBe(0);
+    documentBytes[0] = (documentBytes[0] as number) ^ 1;
+    expect((await castle.validate(record, documentBytes, tsa.rootFile)).code).toBe(1);
 
     const path = join(ws.dir, 'doc.receipt.json');
     writeFileSync(path, JSON.stringify(core.exports.receipt(ids[3]!)));
@@ -137,6 +146,9 @@ describe('independent time (RFC 3161)', () => {
     );
     expect(verified.stdout).toMatch(
       /Authority’s standing then: In good standing at that time, according to signed status information \(CRL, kept with the timestamp\)/,
+    );
+    expect(verified.stdout).toMatch(
+      /Evidence record \(RFC 4998\): Proves the time above; not renewed yet, and holds until \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
     );
   }, 60_000);
 
@@ -169,7 +181,7 @@ describe('independent time (RFC 3161)', () => {
       'the validation data',
     );
     const receipt = core.exports.receipt(ids[0]!);
-    expect(receipt.format).toBe('evidence-desk-receipt/v3');
+    expect(receipt.format).toBe('evidence-desk-receipt/v4');
     const stamp = receipt.timestamp!;
     expect(stamp.validation!.ocsp).toHaveLength(1);
     // OpenSSL reads the sandbox's OCSP answer kept in the receipt: signed by the root, "good".
@@ -302,7 +314,7 @@ describe('independent time (RFC 3161)', () => {
     const whole = join(ws.dir, 'kit of 200');
     await core.exports.exportEvidence({ ids }, { dir: whole });
     expect(existsSync(join(whole, 'META-INF', 'timestamp.tst'))).toBe(true);
-    expect(readdirSync(join(whole, 'certifications'))).toHaveLength(400);
+    expect(readdirSync(join(whole, 'certifications'))).toHaveLength(600);
     // A certificate sealed here, then at once the kit from a command run beside the app: the pace
     // (now 5 s) is kept for every process here, and the command says what it waits for.
     await useSandboxProfile(core, sandbox, 'with-tsa', {

@@ -1,9 +1,8 @@
 import * as asn1js from 'asn1js';
-import { bytesToHex, concatBytes } from '../bytes';
+import { concatBytes } from '../bytes';
 import { lengthOctets } from '../timestamp/token-certificates';
-import type { ChainTrust } from '../timestamp/token-chain';
-import type { ReducedHashTree } from './hash-tree';
-import { rootFrom } from './hash-tree';
+import type { ReducedHashTree, TreeHash } from './hash-tree';
+import { compareBytes } from './hash-tree';
 
 /*
  * RFC 4998 evidence records (DEFINITIONS IMPLICIT TAGS), as far as a record's first archive
@@ -24,17 +23,8 @@ const INTEGER = 0x02;
 /** reducedHashtree [2] IMPLICIT SEQUENCE OF PartialHashtree: constructed, context-specific 2. */
 const REDUCED_HASHTREE = 0xa2;
 
-/**
- * A record for one data object: its reduced tree and the token over the tree's root, exactly as the
- * authority signed it (never re-encoded: a renewal hashes these bytes). `imprintAlgorithm` is the
- * token's own AlgorithmIdentifier, DER, listed as the record's digest algorithm byte for byte (a
- * verifier may compare encodings).
- */
-export function evidenceRecord(
-  token: Uint8Array,
-  reduced: ReducedHashTree,
-  imprintAlgorithm: Uint8Array,
-): Uint8Array {
+/** One archive timestamp: a reduced tree (none for a tree of one) and the token exactly as signed. */
+export function archiveTimeStampDer(token: Uint8Array, reduced: ReducedHashTree): Uint8Array {
   const tree = reduced.length
     ? [
         der(
@@ -43,13 +33,36 @@ export function evidenceRecord(
         ),
       ]
     : [];
-  const archiveTimeStamp = der(SEQUENCE, ...tree, token);
-  return der(
-    SEQUENCE,
-    der(INTEGER, Uint8Array.of(1)),
-    der(SEQUENCE, imprintAlgorithm),
-    der(SEQUENCE, der(SEQUENCE, archiveTimeStamp)),
+  return der(SEQUENCE, ...tree, token);
+}
+
+/** A chain of archive timestamps, each renewing the one before with the same hash (§5.2). */
+export const chainDer = (stamps: readonly Uint8Array[]): Uint8Array => der(SEQUENCE, ...stamps);
+
+/** The ArchiveTimeStampSequence of these chains: what a hash-tree renewal hashes (§5.2). */
+export const chainsDer = (chains: readonly Uint8Array[]): Uint8Array => der(SEQUENCE, ...chains);
+
+/**
+ * A record of these chains (each DER). `algorithms` are the tokens' own AlgorithmIdentifiers, DER,
+ * listed as the record's digest algorithms byte for byte (a verifier may compare encodings).
+ */
+export function recordDer(chains: readonly Uint8Array[], algorithms: readonly Uint8Array[]): Uint8Array {
+  const distinct = algorithms.filter(
+    (algorithm, i) => algorithms.findIndex((other) => compareBytes(other, algorithm) === 0) === i,
   );
+  return der(SEQUENCE, der(INTEGER, Uint8Array.of(1)), der(SEQUENCE, ...distinct), chainsDer(chains));
+}
+
+/**
+ * A record for one data object: its reduced tree and the token over the tree's root, exactly as the
+ * authority signed it (never re-encoded: a renewal hashes these bytes).
+ */
+export function evidenceRecord(
+  token: Uint8Array,
+  reduced: ReducedHashTree,
+  imprintAlgorithm: Uint8Array,
+): Uint8Array {
+  return recordDer([chainDer([archiveTimeStampDer(token, reduced)])], [imprintAlgorithm]);
 }
 
 /**
@@ -69,12 +82,25 @@ export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
   return algorithm instanceof asn1js.Sequence ? bytesOf(algorithm) : null;
 }
 
-/** What a record says, read within bounds; the tokens as their bytes. */
+/** What a record says; each chain and token as its bytes (a renewal hashes them as they are). */
 export interface RecordRead {
-  chains: { reduced: ReducedHashTree; token: Uint8Array }[][];
+  chains: { der: Uint8Array; stamps: { reduced: ReducedHashTree; token: Uint8Array }[] }[];
 }
 
 const bytesOf = (block: asn1js.AsnType) => new Uint8Array(block.valueBeforeDecodeView);
+
+const HASH_OIDS: Record<string, TreeHash> = {
+  '2.16.840.1.101.3.4.2.1': 'sha256',
+  '2.16.840.1.101.3.4.2.3': 'sha512',
+};
+
+/** The hash of a token's message imprint, when it is one a tree may use. */
+export function imprintHashOf(token: Uint8Array): TreeHash | null {
+  const algorithm = imprintAlgorithmOf(token);
+  const read = algorithm && asn1js.fromBER(algorithm).result;
+  const oid = read instanceof asn1js.Sequence ? read.valueBlock.value[0] : undefined;
+  return (oid instanceof asn1js.ObjectIdentifier && HASH_OIDS[oid.valueBlock.toString()]) || null;
+}
 
 /** Reads a record's archive timestamps, or says why it is not one. */
 export function readEvidenceRecord(bytes: Uint8Array): RecordRead | { unreadable: string } {
@@ -92,7 +118,7 @@ export function readEvidenceRecord(bytes: Uint8Array): RecordRead | { unreadable
   for (const chain of sequence.valueBlock.value) {
     if (!(chain instanceof asn1js.Sequence) || chain.valueBlock.value.length === 0)
       return { unreadable: 'an archive timestamp chain is empty' };
-    const stamps: RecordRead['chains'][number] = [];
+    const stamps: RecordRead['chains'][number]['stamps'] = [];
     for (const stamp of chain.valueBlock.value) {
       if (!(stamp instanceof asn1js.Sequence))
         return { unreadable: 'an archive timestamp is not a sequence' };
@@ -111,48 +137,8 @@ export function readEvidenceRecord(bytes: Uint8Array): RecordRead | { unreadable
       }
       stamps.push({ reduced, token: bytesOf(token) });
     }
-    chains.push(stamps);
+    chains.push({ der: bytesOf(chain), stamps });
   }
   if (chains.length === 0) return { unreadable: 'it has no archive timestamps' };
   return { chains };
-}
-
-export type RecordCheck = { ok: true; genTime: Date; authority: string } | { ok: false; why: string };
-
-/**
- * A record's first archive timestamp for a document whose SHA-256 is `documentSha256`: its reduced
- * tree leads from that hash to a root, and the token is an authority's over exactly that root.
- */
-export async function checkEvidenceRecord(
-  documentSha256: Uint8Array,
-  bytes: Uint8Array,
-  trust: ChainTrust,
-): Promise<RecordCheck> {
-  const read = readEvidenceRecord(bytes);
-  if ('unreadable' in read)
-    return { ok: false, why: `The evidence record cannot be read: ${read.unreadable}.` };
-  const first = read.chains[0]?.[0];
-  if (!first) return { ok: false, why: 'The evidence record has no archive timestamp.' };
-  const root = rootFrom(documentSha256, first.reduced);
-  if (!root)
-    return {
-      ok: false,
-      why: 'The evidence record is not for this document (its hash is not in the record).',
-    };
-  const { checkTimestampToken } = await import('../timestamp/token');
-  const checked = await checkTimestampToken(first.token, {
-    ...trust,
-    data: root,
-    dataSha256: root,
-    imprintIsDigest: true,
-  });
-  if (!checked.ok)
-    return {
-      ok: false,
-      why:
-        checked.check === 'imprint'
-          ? `The evidence record's timestamp is over another root than ${bytesToHex(root).slice(0, 16)}…, the one this document leads to.`
-          : checked.message,
-    };
-  return { ok: true, genTime: checked.genTime, authority: checked.authority };
 }

@@ -1,7 +1,14 @@
-import type { Receipt, ReceiptTimestamp, ReceiptVerdict, TimeFacts } from '../../protocol/receipt';
+import type {
+  Receipt,
+  ReceiptTimestamp,
+  ReceiptVerdict,
+  RecordSummary,
+  TimeFacts,
+} from '../../protocol/receipt';
 import { SANDBOX_TSA_POLICY } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
 import { rootFromSidedPath } from '../merkle';
+import { rootFrom } from '../evidence-record/hash-tree';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
 import { copyRefused } from '../signed-facts';
@@ -20,7 +27,10 @@ function checkedOnce(
   trustedRoots: readonly string[],
 ): Promise<{ token: TokenCheck; standing: ChainStanding | null }> {
   const { token, chain, validation } = stamp;
+  // An RFC 4998 tree's root is the imprint itself; an RFC 6962 tree's is hashed once more.
+  const imprintIsDigest = stamp.reduced !== undefined;
   const key = [
+    imprintIsDigest,
     token,
     chain.join(','),
     validation ? `${validation.ocsp.join(',')};${validation.crl.join(',')}` : '-',
@@ -33,6 +43,7 @@ function checkedOnce(
     check = (async () => {
       const tokenCheck = await checkTimestampToken(base64ToBytes(token), {
         data: root,
+        ...(imprintIsDigest ? { dataSha256: root, imprintIsDigest } : {}),
         certificates: chain.map(base64ToBytes),
         trustedRoots,
       });
@@ -67,11 +78,19 @@ export async function checkReceiptTimestamp(
     check: Extract<ReceiptVerdict, { verdict: 'timestamp_invalid' }>['check'],
     message: string,
   ) => ({ verdict: 'timestamp_invalid', check, message }) as const;
-  const root = rootFromSidedPath(
-    hexToBytes(fileSha256.toLowerCase()),
-    stamp.path.map((step) => ({ side: step.side, hash: hexToBytes(step.hash) })),
-  );
-  if (bytesToHex(root) !== stamp.root)
+  const fileHash = hexToBytes(fileSha256.toLowerCase());
+  const root = stamp.reduced
+    ? stamp.path.length === 0
+      ? rootFrom(
+          fileHash,
+          stamp.reduced.map((list) => list.map(hexToBytes)),
+        )
+      : null
+    : rootFromSidedPath(
+        fileHash,
+        stamp.path.map((step) => ({ side: step.side, hash: hexToBytes(step.hash) })),
+      );
+  if (!root || bytesToHex(root) !== stamp.root)
     return invalid(
       'path',
       'The path in the receipt does not lead from this file’s hash to the timestamped root.',
@@ -112,5 +131,42 @@ export async function checkReceiptTimestamp(
       demo: check.policy === SANDBOX_TSA_POLICY,
       standing: standing.standing,
     },
+  };
+}
+
+/**
+ * A receipt's evidence record (v4): it covers this file and each renewal the one before, every token
+ * holding (docs/evidence.md, "Evidence records"); what it proves, or why it does not hold.
+ */
+export async function checkReceiptRecord(
+  record: string,
+  fileSha256: string,
+  trustedRoots: readonly string[],
+): Promise<ReceiptVerdict | RecordSummary> {
+  if (!isCanonicalBase64(record))
+    return {
+      verdict: 'timestamp_invalid',
+      check: 'format',
+      message: 'The evidence record in the receipt is not valid base64.',
+    };
+  const { checkRecord } = await import('../evidence-record/check-record');
+  const checked = await checkRecord({ sha256: hexToBytes(fileSha256.toLowerCase()) }, base64ToBytes(record), {
+    certificates: [],
+    trustedRoots,
+  });
+  if (!checked.ok && checked.untrusted)
+    return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
+  if (!checked.ok) return { verdict: 'timestamp_invalid', check: 'record', message: checked.why };
+  const { first, lastRenewal, renewals, holdsUntil, expired } = checked.facts;
+  return {
+    firstTime: first.genTime.toISOString(),
+    firstAuthority: first.authority,
+    lastRenewal: lastRenewal && {
+      genTime: lastRenewal.genTime.toISOString(),
+      authority: lastRenewal.authority,
+    },
+    renewals,
+    holdsUntil: holdsUntil.toISOString(),
+    expired,
   };
 }

@@ -9,7 +9,7 @@ import { bytesToHex, concatBytes, toArrayBuffer } from '../bytes';
  * laid out as DER with plain certificates is left whole, for pkijs to read (or refuse) as before.
  */
 
-interface Element {
+export interface Element {
   tag: number;
   /** Where the element starts, where its contents start, and where it ends. */
   start: number;
@@ -18,7 +18,7 @@ interface Element {
 }
 
 /** One DER element at `at`: a single-byte tag and a definite length, else undefined. */
-function elementAt(bytes: Uint8Array, at: number, limit = bytes.length): Element | undefined {
+export function elementAt(bytes: Uint8Array, at: number, limit = bytes.length): Element | undefined {
   if (at + 2 > limit) return undefined;
   const tag = bytes[at] as number;
   if ((tag & 0x1f) === 0x1f) return undefined;
@@ -36,7 +36,7 @@ function elementAt(bytes: Uint8Array, at: number, limit = bytes.length): Element
   return end <= limit ? { tag, start: at, contents, end } : undefined;
 }
 
-function children(bytes: Uint8Array, parent: Element): Element[] | undefined {
+export function children(bytes: Uint8Array, parent: Element): Element[] | undefined {
   const found: Element[] = [];
   for (let at = parent.contents; at < parent.end;) {
     const child = elementAt(bytes, at, parent.end);

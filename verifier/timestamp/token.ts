@@ -20,6 +20,7 @@ const OID = {
   signedData: '1.2.840.113549.1.7.2',
   data: '1.2.840.113549.1.7.1',
   sha256: '2.16.840.1.101.3.4.2.1',
+  sha512: '2.16.840.1.101.3.4.2.3',
   extKeyUsage: '2.5.29.37',
   timeStamping: '1.3.6.1.5.5.7.3.8',
   signingCertificate: '1.2.840.113549.1.9.16.2.12',
@@ -41,6 +42,8 @@ export interface TokenExpectation extends ChainTrust {
    * over a hash tree's root, whose preimage is two hashes no one keeps.
    */
   imprintIsDigest?: boolean;
+  /** The imprint's hash, SHA-256 unless said (an evidence record renewed to SHA-512, RFC 4998 §5.2). */
+  imprintAlgorithm?: 'sha256' | 'sha512';
 }
 
 export type TokenCheck =
@@ -56,10 +59,13 @@ export type TokenCheck =
       /** The TSA policy the token was signed under (TSTInfo.policy). */
       policy: string;
     }
-  | { ok: false; check: TimestampCheck; message: string }
+  | { ok: false; check: TokenCheckName; message: string }
   | { ok: false; check: 'untrusted'; message: string; rootFingerprint: string; authority: string };
 
-const fail = (check: TimestampCheck, message: string): TokenCheck => ({ ok: false, check, message });
+/** A token's own checks: all of a receipt's timestamp checks but its evidence record's. */
+export type TokenCheckName = Exclude<TimestampCheck, 'record'>;
+
+const fail = (check: TokenCheckName, message: string): TokenCheck => ({ ok: false, check, message });
 
 export { certificateFingerprint, certificatesFromPem } from './certificate-bytes';
 
@@ -117,7 +123,7 @@ export async function checkTimestampToken(token: Uint8Array, expect: TokenExpect
 
   const imprint = info.messageImprint;
   if (
-    imprint.hashAlgorithm.algorithmId !== OID.sha256 ||
+    imprint.hashAlgorithm.algorithmId !== OID[expect.imprintAlgorithm ?? 'sha256'] ||
     bytesToHex(new Uint8Array(imprint.hashedMessage.valueBlock.valueHexView)) !==
       bytesToHex(expect.dataSha256 ?? sha256(expect.data))
   )
