@@ -19,6 +19,7 @@ import { verify } from './cli/commands/verify';
 import { verifyAgainstReceipt } from './cli/commands/verify-receipt';
 import { verifySetCommand } from './cli/commands/verify-set';
 import { watch } from './cli/commands/watch';
+import { renew } from './cli/commands/renew';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SetVerification } from './sets/set-verification';
@@ -47,6 +48,7 @@ const RUN: Record<
   export: (core, _rest, values) => exportKit(core, values),
   config: (core, rest, values) => config(core, rest, values),
   watch: (core, rest, values) => watch(core, rest, values),
+  renew: (core, _rest, values) => renew(core, values),
 };
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const core = await EvidenceCore.open({
     dataDir,
     secrets: new KeychainSecretStore(),
-    sync: name === 'certify' || name === 'sync' || watching,
+    sync: name === 'certify' || name === 'sync' || (name === 'renew' && !values['dry-run']) || watching,
     watch: watching,
     sender: 'command-line',
     // HTTPS_PROXY / NO_PROXY, the OS certificate store, NODE_EXTRA_CA_CERTS and the profile's CA file.

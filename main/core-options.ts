@@ -7,6 +7,7 @@ import type { SecretStore } from './secrets/secret-store';
 import type { Fetch } from './service/network';
 import type { Pacing } from './service/retry-policy';
 import type { LeaseTiming } from './sync/lease-keeper';
+import type { RenewalPolicy } from './timestamps/record-renewal';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import type { WatchTiming } from './watch/watch-timing';
 
@@ -41,6 +42,10 @@ export interface CoreOptions {
   networkFor?: (profile: ServiceProfile) => Fetch | undefined;
   /** How patient independent timestamping is; tests shorten it. */
   timestampPacing?: TimestampPacing;
+  /** How early evidence records are renewed and how often the desk looks; tests shorten both. */
+  renewal?: Partial<RenewalPolicy>;
+  /** The time as renewal reads it (is a record due yet?); tests move it. */
+  clock?: () => number;
   /** Watch the watched folders while open (the app, `evidence-desk watch`); other commands do not. */
   watch?: boolean;
   /** How often watched folders and their waiting files are looked at; tests shorten it. */

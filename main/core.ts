@@ -35,6 +35,9 @@ import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import { AuthorityPace } from './timestamps/authority-pace';
+import type { RenewalLook } from './timestamps/record-renewal';
+import { RecordRenewal } from './timestamps/record-renewal';
+import type { RenewalState } from './store/record-renewals';
 import type { Batch } from '../protocol/certification-request';
 import type { SetProgress } from '../protocol/sets';
 import { WatchedFolders } from './watch/watched-folders';
@@ -66,6 +69,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   readonly profiles: ProfileService;
   private stopReceiptsBeside: (() => void) | undefined;
   private readonly timestamps: TimestampEngine;
+  /** Evidence records renewing themselves (RFC 4998): what is due, and renewal now. */
+  readonly records: RecordRenewal;
   /** Receipts, kits and registers leaving the machine. */
   readonly exports: EvidenceExports;
   /** Checking documents against receipts, certificates or this computer's certifications. */
@@ -103,8 +108,17 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       read: (url) => Number(store.settings.get(SETTING.authorityNextAt(url)) ?? 0),
       write: (url, at) => store.settings.set(SETTING.authorityNextAt(url), String(at)),
     });
+    this.records = new RecordRenewal({
+      renewals: store.renewals,
+      settings: store.settings,
+      authorityFor: (id) => this.connections.authorityFor(id),
+      log: this.log,
+      now: options.clock ?? Date.now,
+      policy: options.renewal,
+    });
     this.timestamps = new TimestampEngine({
       pace,
+      renewal: this.records,
       batches: store.timestamps,
       statuses: store.certificateStatus,
       authorityFor: (id) => this.connections.authorityFor(id),
@@ -129,6 +143,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       reads: store.certifications.reads,
       settings: store.settings,
       timestamps: store.timestamps,
+      renewals: store.renewals,
       watched: store.watched,
       profiles: this.connections,
       log: this.log,
@@ -242,6 +257,14 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   /** Hashes and queues; content already certified here is reported instead, unless `again`. */
   certify(paths: readonly string[], batch: Batch, options: { again?: boolean } = {}): Promise<IntakeReport> {
     return this.intake.certify(paths, batch, options);
+  }
+
+  /** Renews now every evidence record due (one request per authority), waiting briefly for its answer (`renew`). */
+  async renewRecords(): Promise<RenewalLook & { renewals: RenewalState[] }> {
+    const look = (await this.records.look(true)) as RenewalLook;
+    this.timestamps.wake();
+    await this.timestamps.answered();
+    return { ...look, renewals: this.store.renewals.states(look.opened) };
   }
 
   status(): CoreStatus {

@@ -24,6 +24,7 @@ export const COMMANDS = [
   'export',
   'config',
   'watch',
+  'renew',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -79,6 +80,7 @@ export const OPTIONS = {
   poll: { type: 'string' },
   events: { type: 'boolean' },
   settle: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<

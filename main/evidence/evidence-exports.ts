@@ -21,6 +21,7 @@ import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
+import type { RecordRenewals } from '../store/record-renewals';
 import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt } from './receipt';
@@ -39,6 +40,7 @@ export interface EvidenceExportsDeps {
   /** Pinned log keys, for each receipt's. */
   settings: SettingsStore;
   timestamps: TimestampBatches;
+  renewals: RecordRenewals;
   /** Where a row's watched folder was, for the register. */
   watched: Pick<WatchedFolderStore, 'get'>;
   profiles: ProfileConnections;
@@ -76,11 +78,16 @@ export class EvidenceExports {
   }
 
   receiptFor(row: CertificationRow): Receipt {
-    const { settings, timestamps } = this.deps;
+    const { settings, timestamps, renewals } = this.deps;
+    const timestamp = row.timestampState === 'confirmed' ? timestamps.confirmedFor(row.id) : null;
     return buildReceipt(row, {
       environment: this.environmentOf(row.profileId),
       logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
-      timestamp: row.timestampState === 'confirmed' ? timestamps.confirmedFor(row.id) : null,
+      timestamp,
+      record:
+        timestamp?.tree === 'rfc4998'
+          ? { first: renewals.coveredToken(timestamp.id), renewals: renewals.renewalsOf(timestamp.id) }
+          : null,
     });
   }
 

@@ -4,6 +4,7 @@ import type { ConfirmedTimestamp } from '../store';
 import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { bytesToBase64, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
+import type { RecordParts } from './records/evidence-record-of';
 import { evidenceRecordOf } from './records/evidence-record-of';
 import { SANDBOX_EVIDENCE_FORMAT, loggedTimes, signedBySandbox } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
@@ -14,6 +15,8 @@ export interface ReceiptContext {
   logPublicKey: string | null;
   /** The confirmed RFC 3161 timestamp of the row's batch, when there is one. */
   timestamp: ConfirmedTimestamp | null;
+  /** The parts of the row's evidence record, when its batch was timestamped over an RFC 4998 tree. */
+  record?: RecordParts | null;
 }
 
 const DEMO_NOTICE =
@@ -79,7 +82,7 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
             fingerprint: logKeyFingerprint(context.logPublicKey),
           },
     timestamp,
-    evidence_record: receiptRecord(row, context.timestamp),
+    evidence_record: receiptRecord(row, context),
     how_to_verify: verifiable ? [...HOW_TO_VERIFY, ...howToVerifyTime(timestamp)] : [],
   };
 }
@@ -100,10 +103,10 @@ function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | nul
 }
 
 /** The row's evidence record, base64, when its batch was timestamped over an RFC 4998 tree. */
-function receiptRecord(row: CertificationRow, stamp: ConfirmedTimestamp | null): string | null {
-  if (!stamp || stamp.tree !== 'rfc4998' || row.timestampPath === null) return null;
+function receiptRecord(row: CertificationRow, context: ReceiptContext): string | null {
+  if (context.timestamp?.tree !== 'rfc4998' || !context.record || row.timestampPath === null) return null;
   const reduced = (JSON.parse(row.timestampPath) as string[][]).map((list) => list.map(hexToBytes));
-  const record = evidenceRecordOf(stamp, reduced);
+  const record = evidenceRecordOf(context.record, reduced);
   return record && bytesToBase64(record);
 }
 

@@ -7,6 +7,7 @@ import { SyncLeaseStore } from './sync-lease';
 import { TimestampBatches } from './timestamp-batches';
 import { CertificateStatusStore } from './certificate-status';
 import { KitSeals } from './kit-seals';
+import { RecordRenewals } from './record-renewals';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
@@ -33,6 +34,7 @@ export type {
 } from './timestamp-batches';
 export type { CertificateStatusStore, KeptStatus } from './certificate-status';
 export type { KitSeal, KitSeals } from './kit-seals';
+export type { DueRecord, RecordRenewals, RenewalStamp } from './record-renewals';
 export type { ArrivedFile, Look, WatchedFolderStore } from './watched-folders';
 export { ReportLines } from './report-lines';
 
@@ -43,6 +45,8 @@ export interface Store {
   settings: SettingsStore;
   lease: SyncLeaseStore;
   timestamps: TimestampBatches;
+  /** Evidence records' renewals: which are due, and each record's archive timestamps after its first. */
+  renewals: RecordRenewals;
   /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
   certificateStatus: CertificateStatusStore;
   /** Kits saved while their authority could not seal them, until their seal is added. */
@@ -69,6 +73,7 @@ function storeOn(db: QueueDb): Store {
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
+    renewals: new RecordRenewals(db),
     certificateStatus: new CertificateStatusStore(db),
     kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),

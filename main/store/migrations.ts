@@ -246,4 +246,22 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE timestamp_batches ADD COLUMN tree TEXT NOT NULL DEFAULT 'rfc6962' CHECK (tree IN ('rfc6962', 'rfc4998'));
   `,
+  // 17: evidence records renew themselves (RFC 4998 §5.2). A renewal is a request like a batch's
+  // (kind 'renewal'), over a tree of the records' newest tokens, each frozen with its validation data
+  // inside before it is covered (covered_token); archive_stamps say which record each renewal extends.
+  // holds_until: when a token's certificates stop being valid, so renewal is due before.
+  `
+  ALTER TABLE timestamp_batches ADD COLUMN kind TEXT NOT NULL DEFAULT 'batch' CHECK (kind IN ('batch', 'renewal'));
+  ALTER TABLE timestamp_batches ADD COLUMN holds_until INTEGER;
+  ALTER TABLE timestamp_batches ADD COLUMN covered_token TEXT;
+  CREATE TABLE archive_stamps (
+    batch_id INTEGER NOT NULL REFERENCES timestamp_batches(id),
+    seq INTEGER NOT NULL,
+    renewal_id INTEGER NOT NULL REFERENCES timestamp_batches(id),
+    reduced TEXT NOT NULL,
+    PRIMARY KEY (batch_id, seq)
+  );
+  CREATE INDEX archive_stamps_renewal ON archive_stamps(renewal_id);
+  CREATE INDEX timestamp_batches_records ON timestamp_batches(kind, tree, state);
+  `,
 ];

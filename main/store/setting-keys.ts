@@ -28,6 +28,10 @@ export const SETTING = {
   treeHead: (fingerprint: string) => `log_head:${fingerprint}` as const,
   /** What was said when a log was found to have rewritten its history (log trust). */
   logRewritten: (fingerprint: string) => `log_rewritten:${fingerprint}` as const,
+  /** How many days before its certificates expire an evidence record is renewed (IT's policy may set it). */
+  renewalMarginDays: 'renewal_margin_days',
+  /** When evidence records were last checked for renewal, ms since the epoch (record renewal). */
+  renewalCheckedAt: 'renewal_checked_at',
   /** When a timestamping authority may next be asked, ms since the epoch (its pace, for every process here). */
   authorityNextAt: (url: string) => `tsa_next_at:${url}` as const,
 };

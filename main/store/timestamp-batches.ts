@@ -27,6 +27,8 @@ export type BatchTree = 'rfc6962' | 'rfc4998';
 
 /** What a receipt needs of a confirmed batch. */
 export interface ConfirmedTimestamp {
+  /** The batch's id. */
+  id: number;
   tsaUrl: string;
   root: string;
   tree: BatchTree;
@@ -123,7 +125,7 @@ export class TimestampBatches {
   /** The token holds: kept, and its validation data is due at once. */
   confirm(
     id: number,
-    token: Omit<ConfirmedTimestamp, 'tsaUrl' | 'root' | 'tree' | 'validation'>,
+    token: Omit<ConfirmedTimestamp, 'id' | 'tsaUrl' | 'root' | 'tree' | 'validation'>,
     now = Date.now(),
   ): void {
     this.sql(
@@ -186,7 +188,7 @@ export class TimestampBatches {
   /** The confirmed timestamp a row's receipt carries, or null. */
   confirmedFor(rowId: number): ConfirmedTimestamp | null {
     const found = this.sql(
-      `SELECT t.tsa_url AS tsaUrl, t.root, t.tree, t.token, t.authority, t.gen_time AS genTime, t.chain, t.validation
+      `SELECT t.id, t.tsa_url AS tsaUrl, t.root, t.tree, t.token, t.authority, t.gen_time AS genTime, t.chain, t.validation
        FROM certifications c JOIN timestamp_batches t ON t.id = c.timestamp_batch_id
        WHERE c.id = ? AND t.state = 'confirmed'`,
     ).get(rowId) as
@@ -215,11 +217,13 @@ export class TimestampBatches {
     return [...new Set(roots.map((root) => certificateFingerprint(base64ToBytes(root))))];
   }
 
-  /** The rows of a batch changed how they read ("time confirmed by …", or why not yet). */
+  /** The rows of a batch (or of the records a renewal extends) changed how they read ("time confirmed by …", or why not yet). */
   private announce(batchId: number): void {
-    const rows = this.sql('SELECT id, state FROM certifications WHERE timestamp_batch_id = ?').all(
-      batchId,
-    ) as {
+    const rows = this.sql(
+      `SELECT id, state FROM certifications WHERE timestamp_batch_id = ?
+       UNION ALL SELECT c.id, c.state FROM archive_stamps s
+       JOIN certifications c ON c.timestamp_batch_id = s.batch_id WHERE s.renewal_id = ?`,
+    ).all(batchId, batchId) as {
       id: number;
       state: Parameters<ChangeFeed['noteChanged']>[1];
     }[];

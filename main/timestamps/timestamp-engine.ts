@@ -10,6 +10,7 @@ import { said } from '../../protocol/said';
 import { AuthorityPace } from './authority-pace';
 import { hostOf } from '../service/authority-host';
 import { validateBatch } from './batch-validation';
+import type { RecordRenewal } from './record-renewal';
 
 export interface TimestampPacing {
   /** How long one request may wait for the authority. */
@@ -49,6 +50,8 @@ export interface TimestampEngineOptions {
   now?: () => number;
   /** Kits saved while their authority could not seal them: asked again here, like batches. */
   kitSeals?: WaitingKitSeals;
+  /** Evidence records due for renewal become a request here, looked for once a period. */
+  renewal?: RecordRenewal;
 }
 
 /** The kits whose seal waits, and how a seal that came is added to its kit (evidence/kit-seal-completion.ts). */
@@ -150,6 +153,7 @@ export class TimestampEngine {
 
   private async round(): Promise<void> {
     await this.gatherStrays();
+    await this.options.renewal?.look();
     const { batches } = this.options;
     for (
       let due = batches.due(this.now());

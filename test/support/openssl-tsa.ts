@@ -20,7 +20,9 @@ export type TsaBehaviour =
   | 'expired-signer'
   | 'untrusted-root'
   | 'silent'
-  | 'slow';
+  | 'slow'
+  /** A good signer whose certificate is valid for an hour either side of now (evidence records renew before it ends). */
+  | 'short-lived';
 
 export interface OpensslTsa {
   url: string;
@@ -126,12 +128,16 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
   makeSigner(dir, 'ca_root', 'plain-signer', 'no_usage');
   makeSigner(dir, 'ca_root', 'expired-signer', 'tsa_usage', ['20200101000000Z', '20210101000000Z']);
   makeSigner(dir, 'ca_stranger', 'stranger-signer', 'tsa_usage');
+  const hourAway = (sign: number) =>
+    `${new Date(Date.now() + sign * 3_600_000).toISOString().replace(/[-:T]|\.\d+/g, '')}`;
+  makeSigner(dir, 'ca_root', 'short-signer', 'tsa_usage', [hourAway(-1), hourAway(1)]);
   openssl(['ca', '-gencrl', '-config', 'ca.cnf', '-name', 'ca_root', '-out', 'root.crl.pem'], dir);
   const crl = openssl(['crl', '-in', 'root.crl.pem', '-outform', 'DER'], dir);
 
   const signerOf: Partial<Record<TsaBehaviour, [string, string]>> = {
     'expired-signer': ['expired-signer', 'root'],
     'untrusted-root': ['stranger-signer', 'stranger'],
+    'short-lived': ['short-signer', 'root'],
   };
   const reply = (query: Buffer, current: TsaBehaviour): Buffer => {
     const [signer, root] = signerOf[current] ?? ['tsa-signer', 'root'];

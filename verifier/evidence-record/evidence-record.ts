@@ -1,6 +1,5 @@
 import * as asn1js from 'asn1js';
-import { concatBytes } from '../bytes';
-import { lengthOctets } from '../timestamp/token-certificates';
+import { der } from '../der';
 import type { ReducedHashTree, TreeHash } from './hash-tree';
 import { compareBytes } from './hash-tree';
 
@@ -9,13 +8,6 @@ import { compareBytes } from './hash-tree';
  * timestamp: one chain of one ArchiveTimeStamp, whose token's message imprint is the root of the
  * hash tree its reduced tree leads to. Renewals add to the same structures.
  */
-
-/** One DER element: tag, definite length, content. */
-const der = (tag: number, ...content: Uint8Array[]): Uint8Array =>
-  concatBytes(
-    Uint8Array.of(tag, ...lengthOctets(content.reduce((sum, part) => sum + part.length, 0))),
-    ...content,
-  );
 
 const SEQUENCE = 0x30;
 const OCTET_STRING = 0x04;

@@ -1,7 +1,6 @@
-import { concatBytes } from '../bytes';
 import type { ValidationData } from '../timestamp/chain-standing';
-import type { Element } from '../timestamp/token-certificates';
-import { children, elementAt, lengthOctets } from '../timestamp/token-certificates';
+import type { Element } from '../der';
+import { children, der, elementAt } from '../der';
 
 /*
  * An archive timestamp's validation data, where RFC 4998 (§5.2) wants it before the next renewal
@@ -17,12 +16,6 @@ const CRLS = 0xa1;
 const OTHER_REVOCATION_INFO = 0xa1;
 /** id-ri-ocsp-response (RFC 5940): an OCSPResponse. */
 const OCSP_RESPONSE_FORMAT = Uint8Array.of(0x06, 0x08, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x10, 0x02);
-
-const der = (tag: number, ...content: Uint8Array[]): Uint8Array =>
-  concatBytes(
-    Uint8Array.of(tag, ...lengthOctets(content.reduce((sum, part) => sum + part.length, 0))),
-    ...content,
-  );
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 

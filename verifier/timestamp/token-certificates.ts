@@ -1,5 +1,7 @@
 import * as pkijs from 'pkijs';
 import { bytesToHex, concatBytes, toArrayBuffer } from '../bytes';
+import type { Element } from '../der';
+import { children, elementAt, lengthOctets } from '../der';
 
 /**
  * A token carries its authority's certificates, the same ones in every token, and parsing them is
@@ -8,52 +10,6 @@ import { bytesToHex, concatBytes, toArrayBuffer } from '../bytes';
  * is parsed once per process, kept by its exact bytes; the rest is parsed as usual. Anything not
  * laid out as DER with plain certificates is left whole, for pkijs to read (or refuse) as before.
  */
-
-export interface Element {
-  tag: number;
-  /** Where the element starts, where its contents start, and where it ends. */
-  start: number;
-  contents: number;
-  end: number;
-}
-
-/** One DER element at `at`: a single-byte tag and a definite length, else undefined. */
-export function elementAt(bytes: Uint8Array, at: number, limit = bytes.length): Element | undefined {
-  if (at + 2 > limit) return undefined;
-  const tag = bytes[at] as number;
-  if ((tag & 0x1f) === 0x1f) return undefined;
-  let length = bytes[at + 1] as number;
-  let contents = at + 2;
-  if (length & 0x80) {
-    const octets = length & 0x7f;
-    // 0x80 is BER's indefinite length; over four octets is no token's size.
-    if (octets === 0 || octets > 4 || contents + octets > limit) return undefined;
-    length = 0;
-    for (let i = 0; i < octets; i++) length = length * 256 + (bytes[contents + i] as number);
-    contents += octets;
-  }
-  const end = contents + length;
-  return end <= limit ? { tag, start: at, contents, end } : undefined;
-}
-
-export function children(bytes: Uint8Array, parent: Element): Element[] | undefined {
-  const found: Element[] = [];
-  for (let at = parent.contents; at < parent.end;) {
-    const child = elementAt(bytes, at, parent.end);
-    if (!child) return undefined;
-    found.push(child);
-    at = child.end;
-  }
-  return found;
-}
-
-/** A DER definite length's octets. */
-export function lengthOctets(length: number): number[] {
-  if (length < 0x80) return [length];
-  const octets: number[] = [];
-  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) octets.unshift(rest % 256);
-  return [0x80 | octets.length, ...octets];
-}
 
 const SEQUENCE = 0x30;
 const CONTEXT_0 = 0xa0;

@@ -1,29 +1,32 @@
-import type { ConfirmedTimestamp } from '../../store';
-import { base64ToBytes } from '../../../verifier/bytes';
 import type { ReducedHashTree } from '../../../verifier/evidence-record/hash-tree';
-import { evidenceRecord, imprintAlgorithmOf } from '../../../verifier/evidence-record/evidence-record';
-import { withValidationData } from '../../../verifier/evidence-record/token-validation';
+import {
+  archiveTimeStampDer,
+  chainDer,
+  imprintAlgorithmOf,
+  recordDer,
+} from '../../../verifier/evidence-record/evidence-record';
+import type { RenewalStamp } from '../../store/record-renewals';
 
-/**
- * The batch's token as a record's first archive timestamp: with its chain and, once collected, its
- * validation data inside (RFC 4998 §5.2), so that whoever checks the record years later needs
- * nothing beside it.
- */
-export function archiveToken(stamp: ConfirmedTimestamp): Uint8Array {
-  const token = base64ToBytes(stamp.token);
-  const kept = stamp.validation ?? { ocsp: [], crl: [] };
-  return (
-    withValidationData(token, stamp.chain.map(base64ToBytes), {
-      ocsp: kept.ocsp.map(base64ToBytes),
-      crl: kept.crl.map(base64ToBytes),
-    }) ?? token
-  );
+/** What a document's record is made of: its batch's token as records carry it, and each renewal since. */
+export interface RecordParts {
+  first: Uint8Array;
+  renewals: readonly RenewalStamp[];
 }
 
-/** A document's evidence record (DER) from its batch's timestamp, or null for a batch made before records. */
-export function evidenceRecordOf(stamp: ConfirmedTimestamp, reduced: ReducedHashTree): Uint8Array | null {
-  if (stamp.tree !== 'rfc4998') return null;
-  const token = archiveToken(stamp);
-  const algorithm = imprintAlgorithmOf(token);
-  return algorithm && evidenceRecord(token, reduced, algorithm);
+/**
+ * A document's evidence record (DER): the batch's token over the tree its reduced tree leads to,
+ * then each renewal over the token before it, in one chain (RFC 4998 §5.2). Null when a token
+ * cannot be read as far as its imprint's algorithm.
+ */
+export function evidenceRecordOf(parts: RecordParts, reduced: ReducedHashTree): Uint8Array | null {
+  const stamps = [
+    { token: parts.first, reduced },
+    ...parts.renewals.map((renewal) => ({ token: renewal.token, reduced: renewal.reduced })),
+  ];
+  const algorithms = stamps.map((stamp) => imprintAlgorithmOf(stamp.token));
+  if (algorithms.some((algorithm) => algorithm === null)) return null;
+  return recordDer(
+    [chainDer(stamps.map((stamp) => archiveTimeStampDer(stamp.token, stamp.reduced)))],
+    algorithms as Uint8Array[],
+  );
 }

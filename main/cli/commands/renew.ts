@@ -1,0 +1,90 @@
+import { localWithZone, utcIso } from '../../../protocol/time-format';
+import { readStoredSaid } from '../../../protocol/said';
+import type { EvidenceCore } from '../../core';
+import type { Values } from '../arguments';
+import { EXIT } from '../arguments';
+import { englishOrNull, out, outJson } from '../output';
+import { peopleLocale, say, words } from '../language';
+
+/** A record due for renewal, as the core lists it. */
+type DueRecord = ReturnType<EvidenceCore['records']['due']>[number];
+
+const when = (ms: number) => localWithZone(ms, { locale: peopleLocale });
+
+/**
+ * `renew [--dry-run] [--json]`: the evidence records due for renewal and why; without --dry-run,
+ * one request per authority renews them all, and its answer is waited for briefly. Exit 0 when
+ * nothing is left due (renewed, or nothing was), 3 when a renewal waits (offline, no authority).
+ */
+export async function renew(core: EvidenceCore, values: Values): Promise<number> {
+  if (values['dry-run']) {
+    const due = core.records.due();
+    if (values.json) outJson({ due: due.map(jsonOf), nextDueAt: isoOrNull(core.records.nextDueAt()) });
+    else sayDue(core, due);
+    return EXIT.ok;
+  }
+  const result = await core.renewRecords();
+  const waiting = result.renewals.filter((renewal) => renewal.state !== 'confirmed');
+  if (values.json) {
+    outJson({
+      due: result.due.map(jsonOf),
+      renewals: result.renewals.map((renewal) => ({
+        ...renewal,
+        genTime: isoOrNull(renewal.genTime),
+        problem: englishOrNull(readStoredSaid(renewal.problem)),
+      })),
+      withoutAuthority: result.noAuthority.map(jsonOf),
+      nextDueAt: isoOrNull(core.records.nextDueAt()),
+    });
+  } else {
+    sayDue(core, result.due);
+    for (const renewal of result.renewals)
+      out(
+        renewal.state === 'confirmed'
+          ? words('renew.renewed', {
+              count: renewal.records,
+              documents: renewal.documents,
+              authority: renewal.authority,
+              when: when(renewal.genTime as number),
+            })
+          : words('renew.waits', {
+              count: renewal.records,
+              why: sayStored(renewal.problem) ?? words('renew.notAskedYet'),
+            }),
+      );
+    if (result.noAuthority.length) out(words('renew.noAuthority', { count: result.noAuthority.length }));
+  }
+  return waiting.length || result.noAuthority.length ? EXIT.environment : EXIT.ok;
+}
+
+function sayDue(core: EvidenceCore, due: readonly DueRecord[]): void {
+  if (due.length === 0) {
+    const next = core.records.nextDueAt();
+    out(next === null ? words('renew.noRecords') : words('renew.nothingDue', { when: when(next) }));
+    return;
+  }
+  const documents = due.reduce((sum, record) => sum + record.documents, 0);
+  out(words('renew.due', { count: due.length, documents }));
+  for (const record of due)
+    out(
+      words('renew.dueRecord', {
+        count: record.documents,
+        made: when(record.newestGenTime),
+        authority: record.newestAuthority,
+        until: when(record.holdsUntil),
+      }),
+    );
+}
+
+const sayStored = (stored: string | null) => {
+  const saying = readStoredSaid(stored);
+  return saying && say(saying);
+};
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : utcIso(ms));
+
+const jsonOf = (record: DueRecord) => ({
+  ...record,
+  newestGenTime: utcIso(record.newestGenTime),
+  holdsUntil: utcIso(record.holdsUntil),
+});

@@ -1,0 +1,246 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../../verifier/bytes';
+import { hashTree } from '../../verifier/evidence-record/hash-tree';
+import { withValidationData } from '../../verifier/evidence-record/token-validation';
+import { certificateNotAfter } from '../../verifier/der';
+import type { QueueDb } from './database';
+import { statementCache } from './statements';
+import type { KeptValidation } from './timestamp-batches';
+
+/*
+ * Evidence records renew themselves (RFC 4998 §5.2, timestamp renewal): before the newest archive
+ * timestamp of a record weakens, one request covers the newest tokens of every record due, as a
+ * hash tree like a batch's. The request is a row of timestamp_batches (kind 'renewal'), asked by the
+ * same engine at the authority's pace, offline or not; archive_stamps say which records it extends.
+ * Opening a renewal is one transaction: a record is never half renewed, and a record whose renewal
+ * waits is not renewed twice.
+ */
+
+/** A token's certificates are about to stop being valid: renewal is due this long before (default 90 days). */
+export const DEFAULT_RENEWAL_MARGIN_MS = 90 * 24 * 3_600_000;
+/** A token whose validation data is still being collected is renewed without it only this close to expiry. */
+const WAIT_FOR_VALIDATION_UNTIL_MS = 7 * 24 * 3_600_000;
+
+/** One record (a batch's documents share it) whose newest archive timestamp is due for renewal. */
+export interface DueRecord {
+  /** The batch whose documents' records these are. */
+  batchId: number;
+  profileId: string;
+  documents: number;
+  /** The newest archive timestamp: the batch's own token or its last renewal's. */
+  newestId: number;
+  newestGenTime: number;
+  newestAuthority: string;
+  /** When the newest archive timestamp's certificates stop being valid. */
+  holdsUntil: number;
+  why: 'expires';
+}
+
+/** A record's archive timestamps after its first (the batch's own token), oldest first. */
+export interface RenewalStamp {
+  /** The renewal's token as records carry it (covered by the next renewal once there is one). */
+  token: Uint8Array;
+  reduced: Uint8Array[][];
+  genTime: number;
+  authority: string;
+}
+
+/** A renewal request as it stands. */
+export interface RenewalState {
+  id: number;
+  state: 'waiting' | 'confirmed';
+  records: number;
+  documents: number;
+  /** Why it waits (stored words), while it does. */
+  problem: string | null;
+  attempts: number;
+  authority: string | null;
+  genTime: number | null;
+}
+
+interface NewestRow extends Omit<DueRecord, 'holdsUntil' | 'why'> {
+  holdsUntil: number | null;
+  validationDueAt: number | null;
+}
+
+interface TokenRow {
+  token: string;
+  chain: string;
+  validation: string | null;
+  coveredToken: string | null;
+}
+
+export class RecordRenewals {
+  private readonly sql;
+
+  constructor(private readonly db: QueueDb) {
+    this.sql = statementCache(db);
+  }
+
+  /** Every record on the desk, with its newest confirmed archive timestamp (none while a renewal of it waits). */
+  private newest(): NewestRow[] {
+    this.fillHoldsUntil();
+    return this.sql(
+      `WITH newest AS (
+         SELECT b.id AS batchId, b.profile_id AS profileId, b.size AS documents,
+           COALESCE((SELECT s.renewal_id FROM archive_stamps s WHERE s.batch_id = b.id
+                     ORDER BY s.seq DESC LIMIT 1), b.id) AS newestId
+         FROM timestamp_batches b WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed')
+       SELECT n.batchId, n.profileId, n.documents, n.newestId, t.gen_time AS newestGenTime,
+         t.authority AS newestAuthority, t.holds_until AS holdsUntil, t.validation_due_at AS validationDueAt
+       FROM newest n JOIN timestamp_batches t ON t.id = n.newestId WHERE t.state = 'confirmed'
+       ORDER BY t.holds_until, n.batchId`,
+    ).all() as NewestRow[];
+  }
+
+  /** Records whose newest archive timestamp is within `marginMs` of its certificates' end, soonest first. */
+  due(now: number, marginMs = DEFAULT_RENEWAL_MARGIN_MS): DueRecord[] {
+    return this.newest()
+      .filter((row) => (row.holdsUntil as number) - marginMs <= now)
+      .map(({ validationDueAt: _collecting, ...row }) => ({
+        ...row,
+        holdsUntil: row.holdsUntil as number,
+        why: 'expires' as const,
+      }));
+  }
+
+  /** When the next record falls due for renewal (ms since the epoch), or null when there are none. */
+  nextDueAt(marginMs = DEFAULT_RENEWAL_MARGIN_MS): number | null {
+    const [soonest] = this.newest();
+    return soonest ? (soonest.holdsUntil as number) - marginMs : null;
+  }
+
+  /**
+   * Opens one renewal over `records` (all of one profile, asked of `tsaUrl`): each record's newest
+   * token is frozen with its validation data inside, and the renewal's tree is over those tokens.
+   * Records whose validation data is still being collected wait for it, unless close to expiry (by
+   * `clock`, the time renewal reads; `now` is the request's, like any batch's). Returns the
+   * renewal's id, or null when none was opened.
+   */
+  open(
+    profileId: string,
+    tsaUrl: string,
+    records: readonly DueRecord[],
+    clock: number,
+    now = Date.now(),
+  ): number | null {
+    return this.db.transaction(() => {
+      const ready = this.newest().filter(
+        (row) =>
+          records.some((record) => record.batchId === row.batchId && record.newestId === row.newestId) &&
+          row.profileId === profileId &&
+          (row.validationDueAt === null || (row.holdsUntil as number) - clock < WAIT_FOR_VALIDATION_UNTIL_MS),
+      );
+      if (ready.length === 0) return null;
+      const covered = new Map<number, Uint8Array>();
+      for (const row of ready)
+        if (!covered.has(row.newestId)) covered.set(row.newestId, this.freeze(row.newestId));
+      const leafOf = (row: NewestRow) => sha256(covered.get(row.newestId) as Uint8Array);
+      const tree = hashTree(ready.map(leafOf));
+      const { lastInsertRowid } = this.sql(
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, kind, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, 'rfc4998', 'renewal', ?, 'waiting', ?, ?, ?)`,
+      ).run(profileId, tsaUrl, bytesToHex(tree.root), ready.length, now, now, now);
+      const renewalId = Number(lastInsertRowid);
+      const add = this.sql(
+        `INSERT INTO archive_stamps (batch_id, seq, renewal_id, reduced)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM archive_stamps WHERE batch_id = ?), ?, ?)`,
+      );
+      for (const row of ready) {
+        const reduced = tree.reduced(leafOf(row)).map((list) => list.map(bytesToHex));
+        add.run(row.batchId, row.batchId, renewalId, JSON.stringify(reduced));
+      }
+      return renewalId;
+    })();
+  }
+
+  /**
+   * The token of a batch or renewal as records carry it: frozen once a renewal covers it (the bytes
+   * that renewal hashed), else with the chain and validation data kept now.
+   */
+  coveredToken(id: number): Uint8Array {
+    const row = this.sql(
+      'SELECT token, chain, validation, covered_token AS coveredToken FROM timestamp_batches WHERE id = ?',
+    ).get(id) as TokenRow;
+    return row.coveredToken === null ? withKeptData(row) : base64ToBytes(row.coveredToken);
+  }
+
+  /** The token with its validation data inside, kept as the bytes a renewal covers (once). */
+  private freeze(id: number): Uint8Array {
+    const token = this.coveredToken(id);
+    this.sql('UPDATE timestamp_batches SET covered_token = ? WHERE id = ? AND covered_token IS NULL').run(
+      bytesToBase64(token),
+      id,
+    );
+    return token;
+  }
+
+  /** A batch's record after its first archive timestamp: each confirmed renewal, oldest first. */
+  renewalsOf(batchId: number): RenewalStamp[] {
+    const rows = this.sql(
+      `SELECT s.renewal_id AS id, s.reduced, t.gen_time AS genTime, t.authority FROM archive_stamps s
+       JOIN timestamp_batches t ON t.id = s.renewal_id
+       WHERE s.batch_id = ? AND t.state = 'confirmed' ORDER BY s.seq`,
+    ).all(batchId) as { id: number; reduced: string; genTime: number; authority: string }[];
+    return rows.map((row) => ({
+      token: this.coveredToken(row.id),
+      reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
+      genTime: row.genTime,
+      authority: row.authority,
+    }));
+  }
+
+  /** Where renewals stand: confirmed (by whom, when), or waiting and why. */
+  states(ids: readonly number[]): RenewalState[] {
+    const get = this.sql(
+      `SELECT id, state, size AS records, problem, attempts, authority, gen_time AS genTime,
+       (SELECT COALESCE(SUM(b.size), 0) FROM archive_stamps s JOIN timestamp_batches b ON b.id = s.batch_id
+        WHERE s.renewal_id = t.id) AS documents
+       FROM timestamp_batches t WHERE id = ?`,
+    );
+    return ids.map((id) => get.get(id) as RenewalState);
+  }
+
+  /** Renewals waiting for their authority, and how many records each extends. */
+  waiting(): { id: number; records: number; problem: string | null; nextAttemptAt: number }[] {
+    return this.sql(
+      `SELECT id, size AS records, problem, next_attempt_at AS nextAttemptAt FROM timestamp_batches
+       WHERE kind = 'renewal' AND state = 'waiting' ORDER BY id`,
+    ).all() as { id: number; records: number; problem: string | null; nextAttemptAt: number }[];
+  }
+
+  /** The newest confirmed renewal (ms since the epoch and authority), or null. */
+  lastRenewal(): { genTime: number; authority: string; records: number } | null {
+    return (
+      (this.sql(
+        `SELECT gen_time AS genTime, authority, size AS records FROM timestamp_batches
+         WHERE kind = 'renewal' AND state = 'confirmed' ORDER BY gen_time DESC LIMIT 1`,
+      ).get() as { genTime: number; authority: string; records: number } | undefined) ?? null
+    );
+  }
+
+  /** Tokens kept before their certificates' end was recorded get it once, from their chain. */
+  private fillHoldsUntil(): void {
+    const rows = this.sql(
+      `SELECT id, chain FROM timestamp_batches WHERE state = 'confirmed' AND tree = 'rfc4998' AND holds_until IS NULL`,
+    ).all() as { id: number; chain: string }[];
+    const set = this.sql('UPDATE timestamp_batches SET holds_until = ? WHERE id = ?');
+    for (const row of rows) set.run(chainValidUntil(JSON.parse(row.chain) as string[]), row.id);
+  }
+}
+
+/** When the first certificate of a chain (base64 DER) stops being valid, ms since the epoch. */
+function chainValidUntil(chain: readonly string[]): number {
+  return Math.min(...chain.map((der) => certificateNotAfter(base64ToBytes(der))));
+}
+
+function withKeptData(row: TokenRow): Uint8Array {
+  const token = base64ToBytes(row.token);
+  const kept = row.validation === null ? null : (JSON.parse(row.validation) as KeptValidation);
+  return (
+    withValidationData(token, (JSON.parse(row.chain) as string[]).map(base64ToBytes), {
+      ocsp: (kept?.ocsp ?? []).map(base64ToBytes),
+      crl: (kept?.crl ?? []).map(base64ToBytes),
+    }) ?? token
+  );
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '../logging/logger';
+import type { Authority } from '../service/ask-authority';
+import type { DueRecord, RecordRenewals, SettingsStore } from '../store';
+import { SETTING } from '../store/setting-keys';
+import { DEFAULT_RENEWAL_MARGIN_MS } from '../store/record-renewals';
+
+const DAY_MS = 24 * 3_600_000;
+
+/** How early records are renewed, and how often the desk looks. */
+export interface RenewalPolicy {
+  /** Renew this long before the newest archive timestamp's certificates expire (default 90 days). */
+  marginMs: number;
+  /** How often the background looks for records due (default daily). */
+  checkEveryMs: number;
+}
+
+export const DEFAULT_RENEWAL_POLICY: RenewalPolicy = {
+  marginMs: DEFAULT_RENEWAL_MARGIN_MS,
+  checkEveryMs: DAY_MS,
+};
+
+export interface RecordRenewalDeps {
+  renewals: RecordRenewals;
+  settings: SettingsStore;
+  authorityFor(profileId: string): Promise<Authority | null>;
+  log: Logger;
+  now: () => number;
+  policy?: Partial<RenewalPolicy>;
+}
+
+/** What a look for records due found: what it renews now, and what cannot be renewed here, and why. */
+export interface RenewalLook {
+  due: DueRecord[];
+  /** The renewals opened: one request per profile's authority. */
+  opened: number[];
+  /** Records due whose profile names no timestamping authority now. */
+  noAuthority: DueRecord[];
+}
+
+/**
+ * Renewal without anyone remembering it: the timestamp engine looks once a period (daily by default,
+ * and at once when it starts) for evidence records whose newest archive timestamp nears its end, and
+ * opens one renewal per authority for all of them. Asking, pace, retries and offline waits are the
+ * engine's, as for any batch.
+ */
+export class RecordRenewal {
+  private nextLookAt = 0;
+
+  constructor(private readonly deps: RecordRenewalDeps) {}
+
+  /** The margin in force: IT's or the person's setting in days, else the policy's. */
+  marginMs(): number {
+    const days = Number(this.deps.settings.get(SETTING.renewalMarginDays));
+    return Number.isFinite(days) && days > 0
+      ? days * DAY_MS
+      : (this.deps.policy?.marginMs ?? DEFAULT_RENEWAL_POLICY.marginMs);
+  }
+
+  /** Records due now (for `renew --dry-run` and the status), soonest end first. */
+  due(): DueRecord[] {
+    return this.deps.renewals.due(this.deps.now(), this.marginMs());
+  }
+
+  /** When the next record falls due for renewal, or null when there are none. */
+  nextDueAt(): number | null {
+    return this.deps.renewals.nextDueAt(this.marginMs());
+  }
+
+  /** Looks, if a period has passed since the last look (or `now` when asked): opens renewals for what is due. */
+  async look(asked = false): Promise<RenewalLook | null> {
+    const now = this.deps.now();
+    if (!asked && now < this.nextLookAt) return null;
+    this.nextLookAt = now + (this.deps.policy?.checkEveryMs ?? DEFAULT_RENEWAL_POLICY.checkEveryMs);
+    const due = this.due();
+    const look: RenewalLook = { due, opened: [], noAuthority: [] };
+    for (const profileId of new Set(due.map((record) => record.profileId))) {
+      const records = due.filter((record) => record.profileId === profileId);
+      const authority = await this.deps.authorityFor(profileId);
+      if (!authority) {
+        look.noAuthority.push(...records);
+        continue;
+      }
+      const opened = this.deps.renewals.open(profileId, authority.url, records, now);
+      if (opened === null) continue;
+      look.opened.push(opened);
+      this.deps.log.log('info', 'records.renewal_opened', { renewal: opened, records: records.length });
+    }
+    this.deps.settings.set(SETTING.renewalCheckedAt, String(now));
+    return look;
+  }
+}

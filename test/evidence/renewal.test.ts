@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvidenceCore } from '../../main/core';
+import { recordSaid } from '../../protocol/fact-lines';
+import { plainEnglish } from '../../protocol/locales/plain';
+import type { Sandbox } from '../../sandbox/server';
+import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
+import { checkRecord } from '../../verifier/evidence-record/check-record';
+import { readEvidenceRecord } from '../../verifier/evidence-record/evidence-record';
+import { validationDataIn } from '../../verifier/evidence-record/token-validation';
+import type { BouncyCastle } from '../support/bouncy-castle';
+import { bouncyCastle } from '../support/bouncy-castle';
+import { runCli } from '../support/cli';
+import type { TestWorkspace } from '../support/core';
+import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
+import type { OpensslTsa } from '../support/openssl-tsa';
+import { startOpensslTsa } from '../support/openssl-tsa';
+import { startTestSandbox } from '../support/sandbox';
+
+// Evidence records that renew themselves, against a TSA that is not ours (OpenSSL's `ts -reply`)
+// whose first signer's certificate is valid for an hour either side of now, and a clock the test
+// moves. A real core, queue file, keychain and sandbox; Bouncy Castle checks every record.
+const MINUTE = 60_000;
+let dir: string;
+let tsa: OpensslTsa;
+let sandbox: Sandbox;
+let castle: BouncyCastle;
+let ws: TestWorkspace;
+let core: EvidenceCore;
+let clockAhead = 0;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'evidence-renewal-'));
+  tsa = await startOpensslTsa(join(dir, 'tsa'));
+  sandbox = await startTestSandbox({ batchIntervalMs: 100 });
+  castle = await bouncyCastle(dir);
+  ws = workspace('evidence-renewal-');
+  core = await openCore(ws.dataDir, {
+    timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
+    // Renewed 30 minutes before a certificate ends; the background looks hourly (the test asks itself).
+    renewal: { marginMs: 30 * MINUTE, checkEveryMs: 60 * MINUTE },
+    clock: () => Date.now() + clockAhead,
+  });
+  await useSandboxProfile(core, sandbox, 'with-tsa', {
+    tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+  });
+});
+afterAll(async () => {
+  await core.close();
+  ws.cleanup();
+  await tsa.close();
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(read: () => T, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 35_000;
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+const recordOf = (id: number) => Buffer.from(core.exports.receipt(id).evidence_record!, 'base64');
+const trust = () => ({
+  certificates: [],
+  trustedRoots: [certificateFingerprint(new Uint8Array(tsa.rootDer))],
+});
+
+describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
+  it('renew every record on the desk with one request before the authority’s certificate ends, each checked by Bouncy Castle; one left past the end needs attention', async () => {
+    tsa.behaviour = 'short-lived';
+    // Two drops, so two batches (two records to renew) under the short-lived signer.
+    const first = await core.certify(
+      ws.files({ 'contract.pdf': 'the contract', 'annex.pdf': 'the annex' }),
+      METADATA,
+    );
+    const second = await core.certify(ws.files({ 'letter.pdf': 'the letter' }), METADATA);
+    const rows = [...first.queued, ...second.queued];
+    const ids = rows.map((row) => row.id);
+    await until(
+      () => core.queue.rows(ids),
+      (all) =>
+        all.every(
+          (row) =>
+            row.state === 'anchored' && row.timestampState === 'confirmed' && row.timestampProblem === null,
+        ),
+      'the batches’ tokens and their validation data',
+    );
+    // Nothing is due while the certificate has more than the margin left.
+    expect(core.records.due()).toEqual([]);
+    // The command line renews 90 days ahead by default: for it both records are due, and it says why.
+    const dry = await runCli(ws.dataDir, ['renew', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^2 evidence records \(3 documents\) need renewal:$/m);
+    expect(dry.stdout).toMatch(
+      /^ {2}2 documents timestamped on .+ by short-signer: its certificate expires on .+$/m,
+    );
+    const unrenewed = recordOf(ids[0]!);
+
+    // Forty-five minutes later, fifteen before it ends: both records are due, and one request renews both.
+    clockAhead = 45 * MINUTE;
+    expect(
+      core.records
+        .due()
+        .map((record) => record.documents)
+        .sort(),
+    ).toEqual([1, 2]);
+    tsa.behaviour = 'good';
+    const asked = tsa.requests;
+    const renewed = await core.renewRecords();
+    expect(renewed.opened).toHaveLength(1);
+    const stamps = (id: number) => {
+      const read = readEvidenceRecord(recordOf(id));
+      return 'chains' in read ? read.chains[0]!.stamps : [];
+    };
+    await until(
+      () => ids.map((id) => stamps(id).length),
+      (counts) => counts.every((n) => n === 2),
+      'the renewal',
+    );
+    expect(tsa.requests - asked).toBe(1);
+    // Asked again: nothing is renewed twice.
+    expect((await core.renewRecords()).opened).toEqual([]);
+    const again = await runCli(ws.dataDir, ['renew']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^Every evidence record holds; the next renewal is due on .+\.$/m);
+
+    // The renewal's own validation data is collected, then carried inside its token in every record.
+    await until(
+      () => stamps(ids[2]!),
+      ([, renewal]) => validationDataIn(renewal!.token).data.crl.length > 0,
+      'the renewal’s validation data',
+    );
+    for (const row of rows) {
+      const record = recordOf(row.id);
+      const document = readFileSync(row.filePath);
+      const ours = await checkRecord({ sha256: sha256(document) }, record, trust());
+      expect(ours).toMatchObject({
+        ok: true,
+        facts: {
+          renewals: 1,
+          first: { authority: 'short-signer' },
+          lastRenewal: { authority: 'tsa-signer' },
+          expired: false,
+        },
+      });
+      const theirs = await castle.validate(record, document, tsa.rootFile, { revocation: true });
+      expect(theirs.code, theirs.said).toBe(0);
+    }
+    // One changed byte in the document, or in the renewal's token, fails both verifiers.
+    const [contract] = rows;
+    const record = recordOf(contract!.id);
+    const changed = readFileSync(contract!.filePath);
+    changed[0] = (changed[0] as number) ^ 1;
+    expect((await castle.validate(record, changed, tsa.rootFile)).code).toBe(1);
+    const read = readEvidenceRecord(record);
+    if (!('chains' in read)) throw new Error('unreadable');
+    const renewal = read.chains[0]!.stamps[1]!.token;
+    const tampered = Buffer.from(record);
+    const at = tampered.indexOf(Buffer.from(renewal)) + Math.floor(renewal.length / 3);
+    tampered[at] = (tampered[at] as number) ^ 1;
+    const document = readFileSync(contract!.filePath);
+    expect((await checkRecord({ sha256: sha256(document) }, tampered, trust())).ok).toBe(false);
+    expect((await castle.validate(tampered, document, tsa.rootFile)).code).toBe(1);
+
+    // The command line says what the record proves, renewal included.
+    const receiptPath = join(ws.dir, 'contract.receipt.json');
+    writeFileSync(receiptPath, JSON.stringify(core.exports.receipt(contract!.id)));
+    const verified = await runCli(ws.dataDir, ['verify', contract!.filePath, '--receipt', receiptPath]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(
+      /Evidence record \(RFC 4998\): Proves the time above; renewed once, last on \d{4}-\d\d-\d\d \d\d:\d\d UTC by tsa-signer; holds until \d{4}-/,
+    );
+
+    // Two hours on, the record kept from before the renewal has outlived its certificate: needs attention, not valid.
+    const later = new Date(Date.now() + 120 * MINUTE);
+    const stale = await checkRecord({ sha256: sha256(document) }, unrenewed, trust(), later);
+    if (!stale.ok) throw new Error(stale.why);
+    expect(stale.facts.expired).toBe(true);
+    expect(
+      plainEnglish(
+        recordSaid({
+          firstTime: stale.facts.first.genTime.toISOString(),
+          firstAuthority: stale.facts.first.authority,
+          lastRenewal: null,
+          renewals: 0,
+          holdsUntil: stale.facts.holdsUntil.toISOString(),
+          expired: stale.facts.expired,
+        }),
+      ),
+    ).toMatch(/^Needs attention: not renewed before \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const current = await checkRecord({ sha256: sha256(document) }, record, trust(), later);
+    expect(current).toMatchObject({ ok: true, facts: { expired: false } });
+  }, 90_000);
+});
