@@ -273,6 +273,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       counts: this.store.certifications.reads.counts(this.activeProfileId),
       connectivity: this.connectivity,
       logKeyChange: this.profiles.pendingLogKeyChange(),
+      records: this.records.status(),
     };
   }
 

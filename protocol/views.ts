@@ -164,6 +164,32 @@ export interface CoreStatus {
   connectivity: ConnectivityStatus;
   /** The service's log key changed; evidence is not checked with the new one until the user accepts it. */
   logKeyChange: LogKeyChangeView | null;
+  /** Evidence records (RFC 4998) on this desk: renewed when, and what needs attention. */
+  records: RecordsStatus;
+}
+
+/** Records and documents, counted together: a batch's documents share one record's timestamps. */
+export interface RecordCount {
+  records: number;
+  documents: number;
+}
+
+/** The evidence records on this desk, as the app shows them (docs/evidence.md, "Evidence records"). */
+export interface RecordsStatus {
+  /** Every record here. */
+  all: RecordCount;
+  /** The newest renewal, or null when none was needed yet. */
+  lastRenewal: { at: number; authority: string } | null;
+  /** When the next record falls due for renewal (ms since the epoch), or null. */
+  nextDueAt: number | null;
+  /** When the earliest record stops holding unless renewed. */
+  holdsUntil: number | null;
+  /** Due now and not being renewed: their profile names no timestamping authority. */
+  noAuthority: RecordCount;
+  /** A renewal waiting for its authority; `problem` once an attempt failed. */
+  waiting: (RecordCount & { problem: Said | null }) | null;
+  /** Past the end of their newest timestamp's certificates without a renewal: need attention. */
+  expired: RecordCount;
 }
 
 export interface LogKeyChangeView {

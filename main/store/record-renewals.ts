@@ -61,6 +61,8 @@ export interface RenewalState {
 interface NewestRow extends Omit<DueRecord, 'holdsUntil' | 'why'> {
   holdsUntil: number | null;
   validationDueAt: number | null;
+  /** A renewal of it waits for its authority. */
+  renewing: boolean;
 }
 
 interface TokenRow {
@@ -77,37 +79,41 @@ export class RecordRenewals {
     this.sql = statementCache(db);
   }
 
-  /** Every record on the desk, with its newest confirmed archive timestamp (none while a renewal of it waits). */
+  /** Every record on the desk, with its newest confirmed archive timestamp and whether a renewal of it waits. */
   private newest(): NewestRow[] {
     this.fillHoldsUntil();
-    return this.sql(
-      `WITH newest AS (
-         SELECT b.id AS batchId, b.profile_id AS profileId, b.size AS documents,
-           COALESCE((SELECT s.renewal_id FROM archive_stamps s WHERE s.batch_id = b.id
-                     ORDER BY s.seq DESC LIMIT 1), b.id) AS newestId
-         FROM timestamp_batches b WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed')
-       SELECT n.batchId, n.profileId, n.documents, n.newestId, t.gen_time AS newestGenTime,
-         t.authority AS newestAuthority, t.holds_until AS holdsUntil, t.validation_due_at AS validationDueAt
-       FROM newest n JOIN timestamp_batches t ON t.id = n.newestId WHERE t.state = 'confirmed'
-       ORDER BY t.holds_until, n.batchId`,
-    ).all() as NewestRow[];
+    return (
+      this.sql(
+        `WITH newest AS (
+           SELECT b.id AS batchId, b.profile_id AS profileId, b.size AS documents,
+             COALESCE((SELECT s.renewal_id FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id
+                       WHERE s.batch_id = b.id AND r.state = 'confirmed' ORDER BY s.seq DESC LIMIT 1), b.id) AS newestId,
+             EXISTS (SELECT 1 FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id
+                     WHERE s.batch_id = b.id AND r.state = 'waiting') AS renewing
+           FROM timestamp_batches b WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed')
+         SELECT n.batchId, n.profileId, n.documents, n.newestId, n.renewing, t.gen_time AS newestGenTime,
+           t.authority AS newestAuthority, t.holds_until AS holdsUntil, t.validation_due_at AS validationDueAt
+         FROM newest n JOIN timestamp_batches t ON t.id = n.newestId
+         ORDER BY t.holds_until, n.batchId`,
+      ).all() as (Omit<NewestRow, 'renewing'> & { renewing: number })[]
+    ).map((row) => ({ ...row, renewing: row.renewing === 1 }));
   }
 
-  /** Records whose newest archive timestamp is within `marginMs` of its certificates' end, soonest first. */
+  /**
+   * Records whose newest archive timestamp is within `marginMs` of its certificates' end, soonest
+   * first. Not those past it: a renewal then would come too late to carry them (they need attention).
+   */
   due(now: number, marginMs = DEFAULT_RENEWAL_MARGIN_MS): DueRecord[] {
     return this.newest()
-      .filter((row) => (row.holdsUntil as number) - marginMs <= now)
-      .map(({ validationDueAt: _collecting, ...row }) => ({
+      .filter(
+        (row) =>
+          !row.renewing && (row.holdsUntil as number) - marginMs <= now && (row.holdsUntil as number) > now,
+      )
+      .map(({ validationDueAt: _collecting, renewing: _renewing, ...row }) => ({
         ...row,
         holdsUntil: row.holdsUntil as number,
         why: 'expires' as const,
       }));
-  }
-
-  /** When the next record falls due for renewal (ms since the epoch), or null when there are none. */
-  nextDueAt(marginMs = DEFAULT_RENEWAL_MARGIN_MS): number | null {
-    const [soonest] = this.newest();
-    return soonest ? (soonest.holdsUntil as number) - marginMs : null;
   }
 
   /**
@@ -127,6 +133,7 @@ export class RecordRenewals {
     return this.db.transaction(() => {
       const ready = this.newest().filter(
         (row) =>
+          !row.renewing &&
           records.some((record) => record.batchId === row.batchId && record.newestId === row.newestId) &&
           row.profileId === profileId &&
           (row.validationDueAt === null || (row.holdsUntil as number) - clock < WAIT_FOR_VALIDATION_UNTIL_MS),
@@ -190,6 +197,36 @@ export class RecordRenewals {
     }));
   }
 
+  /** Every record here (a batch timestamped over an RFC 4998 tree), and its documents. */
+  all(): { records: number; documents: number } {
+    return this.sql(
+      `SELECT COUNT(*) AS records, COALESCE(SUM(size), 0) AS documents FROM timestamp_batches
+       WHERE kind = 'batch' AND tree = 'rfc4998' AND state = 'confirmed'`,
+    ).get() as { records: number; documents: number };
+  }
+
+  /**
+   * When the earliest record stops holding unless renewed (and so is next due, `marginMs` before),
+   * and the records whose newest archive timestamp's certificates ended before `now`, not renewed since.
+   */
+  outlook(
+    now: number,
+    marginMs: number,
+  ): {
+    holdsUntil: number | null;
+    nextDueAt: number | null;
+    expired: { records: number; documents: number };
+  } {
+    const rows = this.newest();
+    const past = rows.filter((row) => (row.holdsUntil as number) <= now);
+    const holdsUntil = rows[0]?.holdsUntil ?? null;
+    return {
+      holdsUntil,
+      nextDueAt: holdsUntil === null ? null : holdsUntil - marginMs,
+      expired: { records: past.length, documents: past.reduce((sum, row) => sum + row.documents, 0) },
+    };
+  }
+
   /** Where renewals stand: confirmed (by whom, when), or waiting and why. */
   states(ids: readonly number[]): RenewalState[] {
     const get = this.sql(
@@ -202,11 +239,13 @@ export class RecordRenewals {
   }
 
   /** Renewals waiting for their authority, and how many records each extends. */
-  waiting(): { id: number; records: number; problem: string | null; nextAttemptAt: number }[] {
-    return this.sql(
-      `SELECT id, size AS records, problem, next_attempt_at AS nextAttemptAt FROM timestamp_batches
-       WHERE kind = 'renewal' AND state = 'waiting' ORDER BY id`,
-    ).all() as { id: number; records: number; problem: string | null; nextAttemptAt: number }[];
+  waiting(): RenewalState[] {
+    const ids = this.sql(
+      `SELECT id FROM timestamp_batches WHERE kind = 'renewal' AND state = 'waiting' ORDER BY id`,
+    )
+      .pluck()
+      .all() as number[];
+    return this.states(ids);
   }
 
   /** The newest confirmed renewal (ms since the epoch and authority), or null. */

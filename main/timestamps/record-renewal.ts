@@ -3,6 +3,8 @@ import type { Authority } from '../service/ask-authority';
 import type { DueRecord, RecordRenewals, SettingsStore } from '../store';
 import { SETTING } from '../store/setting-keys';
 import { DEFAULT_RENEWAL_MARGIN_MS } from '../store/record-renewals';
+import type { RecordsStatus } from '../../protocol/views';
+import { readStoredSaid } from '../../protocol/said';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -45,6 +47,7 @@ export interface RenewalLook {
  */
 export class RecordRenewal {
   private nextLookAt = 0;
+  private lastLook: RenewalLook | null = null;
 
   constructor(private readonly deps: RecordRenewalDeps) {}
 
@@ -61,9 +64,33 @@ export class RecordRenewal {
     return this.deps.renewals.due(this.deps.now(), this.marginMs());
   }
 
+  /** What the app shows: renewed when, and what needs attention. */
+  status(): RecordsStatus {
+    const { renewals } = this.deps;
+    const now = this.deps.now();
+    const last = renewals.lastRenewal();
+    const outlook = renewals.outlook(now, this.marginMs());
+    const waiting = renewals.waiting();
+    const sum = (key: 'records' | 'documents') => waiting.reduce((total, renewal) => total + renewal[key], 0);
+    const problem = waiting.find((renewal) => renewal.problem !== null)?.problem ?? null;
+    const noAuthority = this.lastLook?.noAuthority ?? [];
+    return {
+      all: renewals.all(),
+      lastRenewal: last && { at: last.genTime, authority: last.authority },
+      ...outlook,
+      noAuthority: {
+        records: noAuthority.length,
+        documents: noAuthority.reduce((total, record) => total + record.documents, 0),
+      },
+      waiting: waiting.length
+        ? { records: sum('records'), documents: sum('documents'), problem: readStoredSaid(problem) }
+        : null,
+    };
+  }
+
   /** When the next record falls due for renewal, or null when there are none. */
   nextDueAt(): number | null {
-    return this.deps.renewals.nextDueAt(this.marginMs());
+    return this.deps.renewals.outlook(this.deps.now(), this.marginMs()).nextDueAt;
   }
 
   /** Looks, if a period has passed since the last look (or `now` when asked): opens renewals for what is due. */
@@ -86,6 +113,7 @@ export class RecordRenewal {
       this.deps.log.log('info', 'records.renewal_opened', { renewal: opened, records: records.length });
     }
     this.deps.settings.set(SETTING.renewalCheckedAt, String(now));
+    this.lastLook = look;
     return look;
   }
 }

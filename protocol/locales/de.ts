@@ -511,6 +511,29 @@ export const de: Catalogue = {
       saved: 'Der Bericht wurde in {{file}} gespeichert.',
       close: 'Schließen',
     },
+    records: {
+      notRenewedYet_one:
+        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: gültig bis {{until, when}}; Evidence Desk erneuert ihn vorher.',
+      notRenewedYet_other:
+        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: gültig bis {{until, when}}; Evidence Desk erneuert sie vorher.',
+      renewed_one:
+        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig {{next, when}}.',
+      renewed_other:
+        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig {{next, when}}.',
+      expired_one:
+        'Der Beweisdatensatz von {{count}} Dokument erfordert Ihre Aufmerksamkeit: Er wurde nicht erneuert, bevor das Zertifikat seines neuesten Zeitstempels ablief, und beweist seine Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und der Beleg beweisen die Zertifizierung weiterhin.',
+      expired_other:
+        'Die Beweisdatensätze von {{count}} Dokumenten erfordern Ihre Aufmerksamkeit: Sie wurden nicht erneuert, bevor das Zertifikat ihres neuesten Zeitstempels ablief, und beweisen ihre Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und die Belege beweisen die Zertifizierungen weiterhin.',
+      waiting_one:
+        'Die Erneuerung des Beweisdatensatzes von {{count}} Dokument wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut; der Datensatz ist gültig bis {{until, when}}.',
+      waiting_other:
+        'Die Erneuerung der Beweisdatensätze von {{count}} Dokumenten wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut; die Datensätze sind gültig bis {{until, when}}.',
+      noAuthority_one:
+        'Der Beweisdatensatz von {{count}} Dokument ist zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} einen in den Einstellungen.',
+      noAuthority_other:
+        'Die Beweisdatensätze von {{count}} Dokumenten sind zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} einen in den Einstellungen.',
+      openSettings: 'Einstellungen öffnen',
+    },
     watch: {
       title: 'Überwachte Ordner',
       explain:

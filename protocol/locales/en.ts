@@ -499,6 +499,29 @@ export const en = {
       saved: 'Saved the report to {{file}}.',
       close: 'Close',
     },
+    records: {
+      notRenewedYet_one:
+        'Evidence record (RFC 4998) of {{count}} document: holds until {{until, when}}; Evidence Desk renews it before then.',
+      notRenewedYet_other:
+        'Evidence records (RFC 4998) of {{count}} documents: hold until {{until, when}}; Evidence Desk renews them before then.',
+      renewed_one:
+        'Evidence record (RFC 4998) of {{count}} document: renewed on {{at, when}} by {{authority}}; next renewal due {{next, when}}.',
+      renewed_other:
+        'Evidence records (RFC 4998) of {{count}} documents: last renewed on {{at, when}} by {{authority}}; next renewal due {{next, when}}.',
+      expired_one:
+        'The evidence record of {{count}} document needs attention: it was not renewed before its newest timestamp’s certificate expired, so it no longer proves its time on its own. The service’s log and the receipt still prove the certification.',
+      expired_other:
+        'The evidence records of {{count}} documents need attention: they were not renewed before their newest timestamp’s certificate expired, so they no longer prove their time on their own. The service’s log and the receipts still prove the certifications.',
+      waiting_one:
+        'The renewal of the evidence record of {{count}} document waits for the timestamping authority: {{why}} Evidence Desk asks again; the record holds until {{until, when}}.',
+      waiting_other:
+        'The renewal of the evidence records of {{count}} documents waits for the timestamping authority: {{why}} Evidence Desk asks again; the records hold until {{until, when}}.',
+      noAuthority_one:
+        'The evidence record of {{count}} document is due for renewal, but the profile names no timestamping authority. Choose one in Settings before {{until, when}}.',
+      noAuthority_other:
+        'The evidence records of {{count}} documents are due for renewal, but the profile names no timestamping authority. Choose one in Settings before {{until, when}}.',
+      openSettings: 'Open Settings',
+    },
     watch: {
       title: 'Watched folders',
       explain:

@@ -15,6 +15,7 @@ import {
   WatchingCount,
   ProgressBars,
 } from './components/Banners';
+import { RecordsBanner, RecordsLine } from './components/RecordsStatus';
 import { BatchForm } from './components/BatchForm';
 import { CertificationList } from './components/CertificationList';
 import { Details } from './components/Details';
@@ -112,6 +113,7 @@ export function App() {
         <ConnectionBanner onOpenSettings={openSettings} />
         <LogKeyChangeBanner />
         <WatchedFolderBanner onOpenSettings={openSettings} />
+        <RecordsBanner onOpenSettings={openSettings} />
         <section className="intake" aria-label={t('intake.region')}>
           <p>{t('intake.explain')}</p>
           <button type="button" className="primary" onClick={() => fileInput.current?.click()}>
@@ -123,6 +125,7 @@ export function App() {
           <HiddenPicker ref={fileInput} multiple onPick={(files) => setChosen(pathsOf(files))} />
           <HiddenPicker ref={folderInput} folder onPick={(files) => setChosen(pathsOf(files))} />
         </section>
+        <RecordsLine />
         <ProgressBars />
         {/* With a certification's details open, they say it (this would be behind them). */}
         {notice && openId === null && <Notice notice={notice} onDismiss={() => desk.set({ notice: null })} />}

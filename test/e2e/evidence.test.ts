@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Receipt } from '../../protocol/receipt';
+import { de } from '../../protocol/locales/de';
+import { en } from '../../protocol/locales/en';
 import type { Sandbox } from '../../sandbox/server';
 import { METADATA, openCore, useSandboxProfile } from '../support/core';
 import { editedCopies, refusedCopy } from '../support/edited-receipts';
@@ -474,4 +476,80 @@ describe('independent time in the app', () => {
       rmSync(tsaDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('evidence records in the app', () => {
+  it.each([
+    ['en-GB', en.app.records],
+    ['de-DE', de.app.records],
+  ] as const)(
+    'says until when the records hold, when they were last renewed, and what needs attention (%s)',
+    async (locale, words) => {
+      const tsaDir = mkdtempSync(join(tmpdir(), 'evidence-e2e-renewal-'));
+      const tsa = await startOpensslTsa(tsaDir, 'short-lived');
+      const service = await startTestSandbox({ batchIntervalMs: 100 });
+      let ahead = 0;
+      try {
+        // The first signer's certificate ends in an hour; records are renewed 30 minutes before.
+        const harness = await harnesses.start({
+          locale,
+          core: {
+            renewal: { marginMs: 30 * 60_000 },
+            clock: () => Date.now() + ahead,
+            timestampPacing: { ...DEFAULT_TIMESTAMP_PACING, firstRetryMs: 500, capMs: 1_000 },
+          },
+          before: (core) =>
+            useSandboxProfile(core, service, 'with-time', {
+              tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+            }),
+        });
+        const { page, core } = harness;
+        const { queued } = await core.certify(
+          harness.ws.files({ 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' }),
+          METADATA,
+        );
+        const ids = queued.map((row) => row.id);
+        await expect
+          .poll(() =>
+            core.queue.rows(ids).every((row) => row.timestampState === 'confirmed' && !row.timestampProblem),
+          )
+          .toBe(true);
+        // A sentence of the catalogue up to its first value, for two documents.
+        const lead = (sentence: string) => sentence.replace('{{count}}', '2').split(' {{')[0] as string;
+        const line = page.getByTestId('records-line');
+        const banner = page.getByTestId('records-banner');
+        // Until renewed: until when they hold, and that Evidence Desk renews them before then.
+        await page.reload();
+        await expect.poll(() => line.textContent()).toContain(lead(words.notRenewedYet_other));
+        expect(await banner.count()).toBe(0);
+
+        // Two hours on, not renewed: past their end, they need attention, said as an alert.
+        ahead = 120 * 60_000;
+        await page.reload();
+        await expect.poll(() => banner.textContent()).toContain(lead(words.expired_other));
+        expect(await banner.getAttribute('role')).toBe('alert');
+        expect(await line.count()).toBe(0);
+        await harness.screenshotEverywhere(`records-attention-${locale}`);
+
+        // Renewed in time instead (45 minutes on), by one request to the authority: the line says when and by whom.
+        // The authority refuses at first: the renewal waits, and says why.
+        ahead = 45 * 60_000;
+        tsa.behaviour = 'rejection';
+        expect((await core.renewRecords()).opened).toHaveLength(1);
+        await page.reload();
+        await expect.poll(() => banner.textContent()).toContain(lead(words.waiting_other));
+        await harness.screenshot(`records-waiting-${locale}`);
+        tsa.behaviour = 'good';
+        await expect.poll(() => line.textContent()).toContain('tsa-signer');
+        expect(await line.textContent()).toContain(lead(words.renewed_other));
+        expect(await banner.count()).toBe(0);
+        await harness.screenshotEverywhere(`records-renewed-${locale}`);
+      } finally {
+        await tsa.close();
+        await service.stop();
+        rmSync(tsaDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,8 @@ async function statusNow(): Promise<StatusView> {
 
 /** The active profile, counts and connection: read once, then kept current by the change stream. */
 export function useStatus() {
-  const query = useQuery({ queryKey: keys.status, queryFn: statusNow });
+  // Read again hourly too: evidence records fall due, or past their end, with the clock alone.
+  const query = useQuery({ queryKey: keys.status, queryFn: statusNow, refetchInterval: 3_600_000 });
   const connectivity = useDesk((state) => state.connectivity);
   return { ...query, connectivity };
 }

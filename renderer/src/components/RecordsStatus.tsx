@@ -1,0 +1,65 @@
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../hooks/useStatus';
+import { useSay } from '../i18n';
+
+/**
+ * Evidence records (RFC 4998) renew themselves in the background. A quiet line says when they were
+ * last renewed (or until when they hold); a banner says what needs someone: records past their end,
+ * a renewal the authority has not answered, or no authority to ask.
+ */
+export function RecordsLine() {
+  const { t } = useTranslation();
+  const records = useStatus().data?.records;
+  // Records past their end are the banner's to say: "renews them before then" would no longer be true.
+  if (!records || records.all.records === 0 || records.holdsUntil === null || records.expired.records > 0)
+    return null;
+  const count = records.all.documents;
+  return (
+    <p className="records-line" data-testid="records-line">
+      {records.lastRenewal
+        ? t('records.renewed', {
+            count,
+            at: records.lastRenewal.at,
+            authority: records.lastRenewal.authority,
+            next: records.nextDueAt,
+          })
+        : t('records.notRenewedYet', { count, until: records.holdsUntil })}
+    </p>
+  );
+}
+
+export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
+  const { t } = useTranslation();
+  const say = useSay();
+  const records = useStatus().data?.records;
+  if (!records) return null;
+  const until = records.holdsUntil;
+  if (records.expired.documents > 0)
+    return (
+      <div className="banner banner-key" role="alert" data-testid="records-banner">
+        <span>{t('records.expired', { count: records.expired.documents })}</span>
+      </div>
+    );
+  if (records.noAuthority.documents > 0)
+    return (
+      <div className="banner banner-offline" role="status" data-testid="records-banner">
+        <span>{t('records.noAuthority', { count: records.noAuthority.documents, until })}</span>
+        <button type="button" onClick={onOpenSettings}>
+          {t('records.openSettings')}
+        </button>
+      </div>
+    );
+  if (records.waiting?.problem)
+    return (
+      <div className="banner banner-offline" role="status" data-testid="records-banner">
+        <span>
+          {t('records.waiting', {
+            count: records.waiting.documents,
+            why: say(records.waiting.problem),
+            until,
+          })}
+        </span>
+      </div>
+    );
+  return null;
+}
