@@ -58,6 +58,14 @@ export const timestampSchema = z.object({
    * hashes (a node is SHA-256 of its children sorted and concatenated), as in the evidence record.
    */
   reduced: z.array(z.array(sha256Hex).min(1).max(2)).max(64).optional(),
+  /**
+   * v4: copies of what each renewal of the evidence record signed (its time and authority), oldest
+   * first, as the record itself carries them; a verifier refuses copies that differ.
+   */
+  renewals: z
+    .array(z.object({ gen_time: isoTime, authority: text }))
+    .max(LIMITS.chainCertificates)
+    .optional(),
   /** The TimeStampToken (CMS ContentInfo), DER, base64. */
   token: base64,
   /** The authority's certificates, signer first, DER, base64. */

@@ -40,7 +40,7 @@ export function logFactsOf(
 /** A readable copy in the receipt that differs from the bytes someone signed. */
 export interface CopyMismatch {
   field: string;
-  signedBy: 'the signed leaf' | 'the signed tree head' | 'the timestamp token';
+  signedBy: 'the signed leaf' | 'the signed tree head' | 'the timestamp token' | 'the evidence record';
 }
 
 /** The verdict on a receipt whose readable copy differs from the signed bytes, naming the field. */

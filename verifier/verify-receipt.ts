@@ -62,7 +62,7 @@ export async function verifyReceipt(
   const time = await checkReceiptTimestamp(receipt, fileSha256, trust.tsaRoots);
   if ('verdict' in time) return time;
   if (receipt.evidence_record && time.facts) {
-    const record = await checkReceiptRecord(receipt.evidence_record, fileSha256, trust.tsaRoots);
+    const record = await checkReceiptRecord(receipt, receipt.evidence_record, fileSha256, trust.tsaRoots);
     if ('verdict' in record) return record;
     time.facts.record = record;
   }

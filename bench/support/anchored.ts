@@ -36,6 +36,7 @@ export function anchoredEntry(path: string, sha256: string, index: number): Regi
   } as CertificationRow;
   return {
     row,
+    renewals: [],
     history: [
       { state: 'queued', at, note: null },
       { state: 'submitting', at, note: null },

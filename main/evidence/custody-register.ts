@@ -13,6 +13,8 @@ import { inEnglish } from '../../protocol/locales';
 export interface RegisterEntry {
   row: CertificationRow;
   history: HistoryEntry[];
+  /** Each renewal of its evidence record (RFC 4998): when, and by which authority. */
+  renewals: readonly { at: number; authority: string }[];
   environment: ReceiptContext['environment'];
   /** The watched folder it was found in, when it was. */
   watchedFolder: string | null;
@@ -100,18 +102,35 @@ async function writeCsv(source: CustodySource, path: string): Promise<number> {
 
 function* eventRecords(source: CustodySource): Iterable<string[]> {
   yield EVENTS_HEADER;
-  for (const { row, history } of source.entries())
+  for (const { row, history, renewals } of source.entries()) {
+    // One line per event: the file, its hash and certification, then when, state, what, by whom.
+    const line = (at: number, state: string, what: string, by = '', computer = '') => [
+      row.fileName,
+      row.assetHash,
+      row.serviceId ?? '',
+      utcIso(at),
+      state,
+      what,
+      by,
+      computer,
+    ];
     for (const entry of history)
-      yield [
-        row.fileName,
-        row.assetHash,
-        row.serviceId ?? '',
-        utcIso(entry.at),
-        entry.state,
-        entry.note ? inEnglish(entry.note) : '',
-        entry.state === 'queued' ? (row.certifiedBy ?? '') : '',
-        entry.state === 'queued' ? (row.certifiedOn ?? '') : '',
-      ];
+      yield entry.state === 'queued'
+        ? line(
+            entry.at,
+            entry.state,
+            entry.note ? inEnglish(entry.note) : '',
+            row.certifiedBy ?? '',
+            row.certifiedOn ?? '',
+          )
+        : line(entry.at, entry.state, entry.note ? inEnglish(entry.note) : '');
+    for (const renewal of renewals)
+      yield line(
+        renewal.at,
+        row.state,
+        `evidence record renewed (RFC 4998): a timestamp by ${renewal.authority} covers the one before`,
+      );
+  }
   for (const removal of source.removals)
     yield [
       removal.fileName,
@@ -125,7 +144,14 @@ function* eventRecords(source: CustodySource): Iterable<string[]> {
     ];
 }
 
-function certificationLine({ row, history, environment, watchedFolder, follows }: RegisterEntry): string[] {
+function certificationLine({
+  row,
+  history,
+  renewals,
+  environment,
+  watchedFolder,
+  follows,
+}: RegisterEntry): string[] {
   return [
     row.matter ?? '',
     row.fileName,
@@ -143,7 +169,7 @@ function certificationLine({ row, history, environment, watchedFolder, follows }
     row.serviceId ?? '',
     row.anchoredAt === null ? '' : utcIso(row.anchoredAt),
     verificationWords(row),
-    String(history.length),
+    String(history.length + renewals.length),
     watchedFolder ?? '',
     follows ? followsWords(follows) : '',
     row.eventType,

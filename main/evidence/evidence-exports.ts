@@ -324,7 +324,7 @@ export class EvidenceExports {
    * selection is a matter or everything (chosen rows or a state have no removed rows).
    */
   async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const { reads: queue, watched } = this.deps;
+    const { reads: queue, watched, renewals } = this.deps;
     const ids = this.selectedIds(selection);
     const byFilterOnly = !selection.ids && !selection.states?.length;
     const search = selection.search?.toLowerCase();
@@ -347,6 +347,7 @@ export class EvidenceExports {
               yield {
                 row,
                 history: queue.history(row.id),
+                renewals: renewals.renewalsOfCertification(row.id),
                 environment,
                 watchedFolder:
                   row.watchedFolderId === null ? null : (watched.get(row.watchedFolderId)?.path ?? null),

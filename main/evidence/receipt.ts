@@ -32,7 +32,7 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   const signed = loggedTimes(evidence);
   // DEMO when the profile is a sandbox, or when the log signed that it is one (whatever the profile says).
   const demo = context.environment.demo || signedBySandbox(evidence);
-  const timestamp = receiptTimestamp(row, context.timestamp);
+  const timestamp = receiptTimestamp(row, context.timestamp, context.record?.renewals);
   return {
     format: RECEIPT_FORMAT,
     demo,
@@ -87,7 +87,11 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   };
 }
 
-function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | null): ReceiptTimestamp | null {
+function receiptTimestamp(
+  row: CertificationRow,
+  stamp: ConfirmedTimestamp | null,
+  renewals: RecordParts['renewals'] | undefined,
+): ReceiptTimestamp | null {
   if (!stamp || row.timestampPath === null) return null;
   const way = JSON.parse(row.timestampPath) as MerkleStep[] | string[][];
   return {
@@ -99,6 +103,14 @@ function receiptTimestamp(row: CertificationRow, stamp: ConfirmedTimestamp | nul
     token: stamp.token,
     chain: stamp.chain,
     validation: stamp.validation,
+    ...(renewals?.length
+      ? {
+          renewals: renewals.map((renewal) => ({
+            gen_time: new Date(renewal.genTime).toISOString(),
+            authority: renewal.authority,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -227,6 +227,16 @@ export class RecordRenewals {
     };
   }
 
+  /** The confirmed renewals of a certification's record, oldest first: its custody register's events. */
+  renewalsOfCertification(id: number): { at: number; authority: string }[] {
+    return this.sql(
+      `SELECT t.gen_time AS at, t.authority FROM certifications c
+       JOIN archive_stamps s ON s.batch_id = c.timestamp_batch_id
+       JOIN timestamp_batches t ON t.id = s.renewal_id
+       WHERE c.id = ? AND t.state = 'confirmed' ORDER BY s.seq`,
+    ).all(id) as { at: number; authority: string }[];
+  }
+
   /** Where renewals stand: confirmed (by whom, when), or waiting and why. */
   states(ids: readonly number[]): RenewalState[] {
     const get = this.sql(

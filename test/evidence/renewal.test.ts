@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ import { startTestSandbox } from '../support/sandbox';
 // whose first signer's certificate is valid for an hour either side of now, and a clock the test
 // moves. A real core, queue file, keychain and sandbox; Bouncy Castle checks every record.
 const MINUTE = 60_000;
+const PDF_PICTURES = join(process.cwd(), 'test-results', 'pdf');
 let dir: string;
 let tsa: OpensslTsa;
 let sandbox: Sandbox;
@@ -178,6 +180,49 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
     expect(verified.stdout).toMatch(
       /Evidence record \(RFC 4998\): Proves the time above; renewed once, last on \d{4}-\d\d-\d\d \d\d:\d\d UTC by tsa-signer; holds until \d{4}-/,
     );
+
+    // An edited copy of the renewal's time in the receipt is refused, naming the field.
+    const edited = core.exports.receipt(contract!.id);
+    edited.timestamp!.renewals![0]!.gen_time = '2020-01-01T00:00:00.000Z';
+    writeFileSync(receiptPath, JSON.stringify(edited));
+    const refused = await runCli(ws.dataDir, [
+      'verify',
+      contract!.filePath,
+      '--receipt',
+      receiptPath,
+      '--json',
+    ]);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      verdict: 'receipt_invalid',
+      check: 'copy',
+      field: 'timestamp.renewals',
+    });
+
+    // The custody register records the renewal, once for each document it renewed.
+    const register = join(ws.dir, 'register.csv');
+    const { eventsFile } = await core.exports.exportRegister({ ids }, register);
+    const events = readFileSync(eventsFile!, 'utf8');
+    expect(
+      events.match(/evidence record renewed \(RFC 4998\): a timestamp by tsa-signer covers the one before/g),
+    ).toHaveLength(3);
+
+    // The certificate names the last renewal.
+    const pdf = join(ws.dir, 'contract.certificate.pdf');
+    await core.exports.saveCertificate(contract!.id, pdf);
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+    expect(text).toMatch(
+      /Evidence record\s+Renewed once, last on[\s\S]{0,200}?\w+ \d+, \d{4} at [\d:]+ [AP]M UTC[\s\S]{0,300}?by tsa-signer \(RFC 4998\)/,
+    );
+    // A picture to look at, as a paralegal would (test-results/pdf).
+    mkdirSync(PDF_PICTURES, { recursive: true });
+    execFileSync('pdftoppm', [
+      '-r',
+      '80',
+      '-png',
+      '-singlefile',
+      pdf,
+      join(PDF_PICTURES, 'certificate-renewed'),
+    ]);
 
     // Two hours on, the record kept from before the renewal has outlived its certificate: needs attention, not valid.
     const later = new Date(Date.now() + 120 * MINUTE);

@@ -139,6 +139,7 @@ export async function checkReceiptTimestamp(
  * holding (docs/evidence.md, "Evidence records"); what it proves, or why it does not hold.
  */
 export async function checkReceiptRecord(
+  receipt: Receipt,
   record: string,
   fileSha256: string,
   trustedRoots: readonly string[],
@@ -158,6 +159,16 @@ export async function checkReceiptRecord(
     return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
   if (!checked.ok) return { verdict: 'timestamp_invalid', check: 'record', message: checked.why };
   const { first, lastRenewal, renewals, holdsUntil, expired } = checked.facts;
+  // The receipt's readable copies of the renewals are what the record's tokens signed, or refused.
+  const copies = receipt.timestamp?.renewals ?? [];
+  const last = copies.at(-1);
+  if (
+    copies.length !== renewals ||
+    (last &&
+      (Date.parse(last.gen_time) !== lastRenewal?.genTime.getTime() ||
+        last.authority !== lastRenewal.authority))
+  )
+    return copyRefused({ field: 'timestamp.renewals', signedBy: 'the evidence record' });
   return {
     firstTime: first.genTime.toISOString(),
     firstAuthority: first.authority,

@@ -113,6 +113,7 @@ export async function renderCertificate(
       : 'No independent timestamp: the time rests on the service’s log alone',
     beside,
   );
+  if (receipt.evidence_record) field(doc, 'Evidence record', recordWords(stamp, when), beside);
   const afterFields = doc.y;
   qrCode(
     doc,
@@ -257,4 +258,14 @@ function withCode(words: Said, code: string): string {
 function byWhom(by: Receipt['certification']['certified_by']): string {
   if (!by.user && !by.computer) return 'Not recorded';
   return `${by.user ?? 'an unrecorded user'} on the computer ${by.computer ?? '(name not recorded)'}`;
+}
+
+/** The evidence record (RFC 4998) kept in the receipt: its last renewal, or that it is renewed before it ends. */
+function recordWords(stamp: Receipt['timestamp'], when: (iso: string) => string | null): string {
+  const renewals = stamp?.renewals ?? [];
+  const last = renewals.at(-1);
+  if (!last)
+    return 'Kept in the attached receipt (RFC 4998); renewed before its timestamp’s certificate expires';
+  const times = renewals.length === 1 ? 'once' : `${renewals.length} times`;
+  return `Renewed ${times}, last on\n${when(last.gen_time) ?? last.gen_time}\nby ${last.authority} (RFC 4998)`;
 }
