@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import { recordSaid } from '../../protocol/fact-lines';
@@ -14,7 +15,8 @@ import { readEvidenceRecord } from '../../verifier/evidence-record/evidence-reco
 import { validationDataIn } from '../../verifier/evidence-record/token-validation';
 import type { BouncyCastle } from '../support/bouncy-castle';
 import { bouncyCastle } from '../support/bouncy-castle';
-import { runCli } from '../support/cli';
+import { CLI, runCli } from '../support/cli';
+import { KeychainSecretStore } from '../../main/secrets/secret-store';
 import type { TestWorkspace } from '../support/core';
 import { METADATA, openCore, useSandboxProfile, workspace } from '../support/core';
 import type { OpensslTsa } from '../support/openssl-tsa';
@@ -243,5 +245,104 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
     ).toMatch(/^Needs attention: not renewed before \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     const current = await checkRecord({ sha256: sha256(document) }, record, trust(), later);
     expect(current).toMatchObject({ ok: true, facts: { expired: false } });
+  }, 90_000);
+  it('loses nothing and renews nothing twice when killed in the middle of renewing 10,000 documents’ records', async () => {
+    const crashWs = workspace('evidence-renewal-crash-');
+    try {
+      // 10,000 documents in four drops, timestamped by the short-lived signer. Their service is
+      // unreachable (the records need only the authority): nothing is sent, nothing waits for it.
+      // The keychain the command line reads (not the tests' own service): the profile's secret is found there.
+      const setup = await openCore(crashWs.dataDir, {
+        secrets: new KeychainSecretStore(),
+        timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
+      });
+      await setup.profiles.save(
+        {
+          id: 'offline',
+          kind: 'custom',
+          baseUrl: 'http://127.0.0.1:9',
+          tokenUrl: 'http://127.0.0.1:9/token',
+          clientId: 'client',
+          signRequests: false,
+          tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+        },
+        { client_secret: 'secret' },
+      );
+      await setup.profiles.use('offline');
+      tsa.behaviour = 'short-lived';
+      const ids: number[] = [];
+      for (let drop = 0; drop < 4; drop++) {
+        const files = crashWs.files(
+          Object.fromEntries(
+            Array.from({ length: 2_500 }, (_, i) => [
+              `drop ${drop}/document ${i}.txt`,
+              `drop ${drop}, document ${i}`,
+            ]),
+          ),
+        );
+        ids.push(...(await setup.certify(files, METADATA)).queued.map((row) => row.id));
+      }
+      expect(ids).toHaveLength(10_000);
+      await until(
+        () => setup.queue.rows(ids.filter((_, i) => i % 2_500 === 0)),
+        (rows) => rows.every((row) => row.timestampState === 'confirmed' && row.timestampProblem === null),
+        'four tokens and their validation data',
+      );
+      await setup.close();
+
+      // The command line renews them (due 90 days ahead by default); killed while the authority answers.
+      tsa.behaviour = 'slow';
+      const asked = tsa.requests;
+      const child = spawn(process.execPath, [...CLI, 'renew', '--data-dir', crashWs.dataDir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LC_ALL: 'C' },
+      });
+      let said = '';
+      child.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await until(
+        () => tsa.requests,
+        (requests) => requests > asked,
+        'the renewal’s request',
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; renew said: ${said}`);
+      });
+      child.kill('SIGKILL');
+      await exited;
+      const db = new Database(join(crashWs.dataDir, 'queue.sqlite'), { readonly: true });
+      const renewals = () =>
+        db.prepare(`SELECT state, size FROM timestamp_batches WHERE kind = 'renewal'`).all();
+      const stampsCount = () => db.prepare('SELECT COUNT(*) FROM archive_stamps').pluck().get();
+      // One renewal, of all four records, waiting: opened whole, in one transaction.
+      expect(renewals()).toEqual([{ state: 'waiting', size: 4 }]);
+      expect(stampsCount()).toBe(4);
+
+      // Started again: the waiting renewal is asked again, nothing is renewed twice.
+      tsa.behaviour = 'good';
+      const again = await runCli(crashWs.dataDir, ['renew']);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(renewals()).toEqual([{ state: 'confirmed', size: 4 }]);
+      expect(stampsCount()).toBe(4);
+      db.close();
+      // Every one of the 10,000 records verifies, renewal included.
+      const check = await openCore(crashWs.dataDir, { sync: false });
+      try {
+        for (const id of ids) {
+          const receipt = check.exports.receipt(id);
+          const verdict = await checkRecord(
+            { sha256: Buffer.from(receipt.file.sha256, 'hex') },
+            Buffer.from(receipt.evidence_record!, 'base64'),
+            trust(),
+          );
+          if (!verdict.ok || verdict.facts.renewals !== 1)
+            throw new Error(`${receipt.file.name}: ${JSON.stringify(verdict)}`);
+        }
+      } finally {
+        await check.close();
+      }
+    } finally {
+      crashWs.cleanup();
+    }
   }, 90_000);
 });

@@ -2,6 +2,7 @@ import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { SANDBOX_TSA_POLICY } from '../../protocol/receipt';
 import { bytesToHex, concatBytes } from '../bytes';
 import { chainStandingAt } from '../timestamp/chain-standing';
+import type { TokenCheck } from '../timestamp/token';
 import type { ChainTrust } from '../timestamp/token-chain';
 import { certificateOf } from '../timestamp/token-certificates';
 import type { TreeHash } from './hash-tree';
@@ -60,7 +61,6 @@ export async function checkRecord(
   const read = readEvidenceRecord(bytes);
   if ('unreadable' in read)
     return { ok: false, why: `The evidence record cannot be read: ${read.unreadable}.` };
-  const { checkTimestampToken } = await import('../timestamp/token');
   const proven: ProvenTime[] = [];
   let demo = false;
   // The previous archive timestamp's certificates, which must still be valid when the next was made.
@@ -83,14 +83,7 @@ export async function checkRecord(
               : `Archive timestamp ${proven.length + 1} of the evidence record does not cover the one before it.`,
         };
       const inside = validationDataIn(stamp.token);
-      const checked = await checkTimestampToken(stamp.token, {
-        certificates: [...trust.certificates, ...inside.certificates],
-        trustedRoots: trust.trustedRoots,
-        data: root,
-        dataSha256: root,
-        imprintIsDigest: true,
-        imprintAlgorithm: algorithm,
-      });
+      const { checked, standing } = await tokenCheckedOnce(stamp.token, root, algorithm, trust, inside);
       if (!checked.ok && checked.check === 'untrusted')
         return {
           ok: false,
@@ -116,8 +109,7 @@ export async function checkRecord(
           ok: false,
           why: 'The evidence record’s archive timestamps are not in the order they were made.',
         };
-      const standing = await chainStandingAt(checked.chain, inside.data, at);
-      if (standing.revoked)
+      if (standing?.revoked)
         return {
           ok: false,
           why: `The certificate of ${standing.certificate} was revoked on ${standing.revokedAt}${standing.compromise ? ' because its key was compromised' : ', before it signed an archive timestamp of this record'}.`,
@@ -139,6 +131,52 @@ export async function checkRecord(
       demo,
     },
   };
+}
+
+// The documents of a batch share their record's tokens (and their renewals' tokens): a folder of
+// 10,000 records from one batch checks each token once. The answer depends only on these inputs.
+type TokenOutcome = {
+  checked: TokenCheck;
+  standing: Awaited<ReturnType<typeof chainStandingAt>> | null;
+};
+const checkedTokens = new Map<string, Promise<TokenOutcome>>();
+const TOKENS_KEPT = 256;
+
+function tokenCheckedOnce(
+  token: Uint8Array,
+  root: Uint8Array,
+  algorithm: TreeHash,
+  trust: ChainTrust,
+  inside: ReturnType<typeof validationDataIn>,
+): Promise<TokenOutcome> {
+  const key = [
+    bytesToHex(sha256(token)),
+    bytesToHex(root),
+    algorithm,
+    trust.certificates.map((der) => bytesToHex(sha256(der))).join(','),
+    [...trust.trustedRoots].sort().join(','),
+  ].join('|');
+  let outcome = checkedTokens.get(key);
+  if (!outcome) {
+    if (checkedTokens.size >= TOKENS_KEPT) checkedTokens.delete(checkedTokens.keys().next().value as string);
+    outcome = (async () => {
+      const { checkTimestampToken } = await import('../timestamp/token');
+      const checked = await checkTimestampToken(token, {
+        certificates: [...trust.certificates, ...inside.certificates],
+        trustedRoots: trust.trustedRoots,
+        data: root,
+        dataSha256: root,
+        imprintIsDigest: true,
+        imprintAlgorithm: algorithm,
+      });
+      return {
+        checked,
+        standing: checked.ok ? await chainStandingAt(checked.chain, inside.data, checked.genTime) : null,
+      };
+    })();
+    checkedTokens.set(key, outcome);
+  }
+  return outcome;
 }
 
 /** The earliest end of validity among a chain's certificates (its root included). */

@@ -1,5 +1,6 @@
-import * as asn1js from 'asn1js';
-import { der } from '../der';
+import { bytesToHex } from '../bytes';
+import type { Element } from '../der';
+import { children, der, elementAt } from '../der';
 import type { ReducedHashTree, TreeHash } from './hash-tree';
 import { compareBytes } from './hash-tree';
 
@@ -57,21 +58,33 @@ export function evidenceRecord(
   return recordDer([chainDer([archiveTimeStampDer(token, reduced)])], [imprintAlgorithm]);
 }
 
+const SEQUENCE_TAG = 0x30;
+const OCTET_STRING_TAG = 0x04;
+const CONTEXT_0 = 0xa0;
+
+/** The element's children, or undefined unless it has the tag asked for (DER read without parsing the rest). */
+function childrenOf(bytes: Uint8Array, element: Element | undefined, tag: number): Element[] | undefined {
+  return element?.tag === tag ? children(bytes, element) : undefined;
+}
+
 /**
  * The token's message imprint algorithm as the authority encoded it (TSTInfo.messageImprint's
- * AlgorithmIdentifier), or null when the token cannot be read that far.
+ * AlgorithmIdentifier), or null when the token cannot be read that far. Walked, not parsed: a
+ * folder of records reads every token's.
  */
 export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
-  const child = (block: asn1js.AsnType | undefined, index: number) =>
-    block instanceof asn1js.Constructed ? block.valueBlock.value[index] : undefined;
-  const content = asn1js.fromBER(token).result;
   // ContentInfo { contentType, [0] SignedData { version, digestAlgorithms, encapContentInfo { eContentType, [0] OCTET STRING TSTInfo } } }
-  const encapsulated = child(child(child(content, 1), 0), 2);
-  const wrapped = child(child(encapsulated, 1), 0);
-  if (!(wrapped instanceof asn1js.OctetString)) return null;
-  const info = asn1js.fromBER(wrapped.getValue()).result;
-  const algorithm = child(child(info, 2), 0);
-  return algorithm instanceof asn1js.Sequence ? bytesOf(algorithm) : null;
+  const [, explicit] = childrenOf(token, elementAt(token, 0), SEQUENCE_TAG) ?? [];
+  const [signedData] = childrenOf(token, explicit, CONTEXT_0) ?? [];
+  const [, , encapsulated] = childrenOf(token, signedData, SEQUENCE_TAG) ?? [];
+  const [, wrapper] = childrenOf(token, encapsulated, SEQUENCE_TAG) ?? [];
+  const [octets] = childrenOf(token, wrapper, CONTEXT_0) ?? [];
+  if (octets?.tag !== OCTET_STRING_TAG) return null;
+  const info = token.subarray(octets.contents, octets.end);
+  // TSTInfo { version, policy, messageImprint { hashAlgorithm, hashedMessage }, ... }
+  const [, , imprint] = childrenOf(info, elementAt(info, 0), SEQUENCE_TAG) ?? [];
+  const [algorithm] = childrenOf(info, imprint, SEQUENCE_TAG) ?? [];
+  return algorithm?.tag === SEQUENCE_TAG ? info.slice(algorithm.start, algorithm.end) : null;
 }
 
 /** What a record says; each chain and token as its bytes (a renewal hashes them as they are). */
@@ -79,58 +92,56 @@ export interface RecordRead {
   chains: { der: Uint8Array; stamps: { reduced: ReducedHashTree; token: Uint8Array }[] }[];
 }
 
-const bytesOf = (block: asn1js.AsnType) => new Uint8Array(block.valueBeforeDecodeView);
-
-const HASH_OIDS: Record<string, TreeHash> = {
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
-};
+/** DER of the hash algorithms a tree may use: OBJECT IDENTIFIER content octets. */
+const HASH_OIDS: [TreeHash, string][] = [
+  ['sha256', '608648016503040201'],
+  ['sha512', '608648016503040203'],
+];
 
 /** The hash of a token's message imprint, when it is one a tree may use. */
 export function imprintHashOf(token: Uint8Array): TreeHash | null {
   const algorithm = imprintAlgorithmOf(token);
-  const read = algorithm && asn1js.fromBER(algorithm).result;
-  const oid = read instanceof asn1js.Sequence ? read.valueBlock.value[0] : undefined;
-  return (oid instanceof asn1js.ObjectIdentifier && HASH_OIDS[oid.valueBlock.toString()]) || null;
+  const [oid] = algorithm ? (childrenOf(algorithm, elementAt(algorithm, 0), SEQUENCE_TAG) ?? []) : [];
+  if (!algorithm || oid?.tag !== 0x06) return null;
+  const hex = bytesToHex(algorithm.subarray(oid.contents, oid.end));
+  return HASH_OIDS.find(([, known]) => known === hex)?.[0] ?? null;
 }
 
 /** Reads a record's archive timestamps, or says why it is not one. */
 export function readEvidenceRecord(bytes: Uint8Array): RecordRead | { unreadable: string } {
-  const parsed = asn1js.fromBER(bytes);
-  if (parsed.offset === -1 || parsed.offset !== bytes.length)
+  const top = elementAt(bytes, 0);
+  if (top?.tag !== SEQUENCE_TAG || top.end !== bytes.length)
     return { unreadable: 'not a DER evidence record' };
-  const record = parsed.result;
-  if (!(record instanceof asn1js.Sequence)) return { unreadable: 'not a DER evidence record' };
-  const [version, , ...rest] = record.valueBlock.value;
-  if (!(version instanceof asn1js.Integer) || version.valueBlock.valueDec !== 1)
+  const fields = children(bytes, top);
+  if (!fields) return { unreadable: 'not a DER evidence record' };
+  const [version] = fields;
+  if (version?.tag !== 0x02 || version.end - version.contents !== 1 || bytes[version.contents] !== 1)
     return { unreadable: 'its version is not 1' };
-  const sequence = rest.at(-1);
-  if (!(sequence instanceof asn1js.Sequence)) return { unreadable: 'it has no archive timestamps' };
+  const sequence = fields.at(-1);
+  const chainElements = fields.length >= 3 ? childrenOf(bytes, sequence, SEQUENCE_TAG) : undefined;
+  if (!chainElements?.length) return { unreadable: 'it has no archive timestamps' };
   const chains: RecordRead['chains'] = [];
-  for (const chain of sequence.valueBlock.value) {
-    if (!(chain instanceof asn1js.Sequence) || chain.valueBlock.value.length === 0)
-      return { unreadable: 'an archive timestamp chain is empty' };
+  for (const chain of chainElements) {
+    const stampElements = childrenOf(bytes, chain, SEQUENCE_TAG);
+    if (!stampElements?.length) return { unreadable: 'an archive timestamp chain is empty' };
     const stamps: RecordRead['chains'][number]['stamps'] = [];
-    for (const stamp of chain.valueBlock.value) {
-      if (!(stamp instanceof asn1js.Sequence))
-        return { unreadable: 'an archive timestamp is not a sequence' };
-      const fields = stamp.valueBlock.value;
-      const token = fields.at(-1);
-      if (!(token instanceof asn1js.Sequence)) return { unreadable: 'an archive timestamp has no token' };
-      const tree = fields.find((field) => field.idBlock.tagClass === 3 && field.idBlock.tagNumber === 2);
+    for (const stamp of stampElements) {
+      const parts = childrenOf(bytes, stamp, SEQUENCE_TAG);
+      if (!parts) return { unreadable: 'an archive timestamp is not a sequence' };
+      const token = parts.at(-1);
+      if (token?.tag !== SEQUENCE_TAG) return { unreadable: 'an archive timestamp has no token' };
       const reduced: ReducedHashTree = [];
-      for (const list of tree instanceof asn1js.Constructed ? tree.valueBlock.value : []) {
-        if (!(list instanceof asn1js.Sequence)) return { unreadable: 'a hash list is not a sequence' };
-        const hashes = list.valueBlock.value.map((hash) =>
-          hash instanceof asn1js.OctetString ? new Uint8Array(hash.valueBlock.valueHexView) : null,
-        );
-        if (hashes.some((hash) => hash === null)) return { unreadable: 'a hash list holds something else' };
-        reduced.push(hashes as Uint8Array[]);
+      const tree = parts.find((part) => part.tag === REDUCED_HASHTREE);
+      for (const list of tree ? (children(bytes, tree) ?? []) : []) {
+        const hashes = childrenOf(bytes, list, SEQUENCE_TAG);
+        if (!hashes) return { unreadable: 'a hash list is not a sequence' };
+        if (hashes.some((hash) => hash.tag !== OCTET_STRING_TAG))
+          return { unreadable: 'a hash list holds something else' };
+        reduced.push(hashes.map((hash) => bytes.slice(hash.contents, hash.end)));
       }
-      stamps.push({ reduced, token: bytesOf(token) });
+      stamps.push({ reduced, token: bytes.slice(token.start, token.end) });
     }
-    chains.push({ der: bytesOf(chain), stamps });
+    chains.push({ der: bytes.slice(chain.start, chain.end), stamps });
   }
-  if (chains.length === 0) return { unreadable: 'it has no archive timestamps' };
   return { chains };
 }
