@@ -20,6 +20,7 @@ const all: Record<string, () => Promise<BenchFigure | BenchFigure[]>> = {
   'verify-set': async () => (await import('./verify-set')).setVerification(),
   watch: async () => (await import('./watch')).watching(),
   'cli-start': async () => (await import('./cli-start')).cliStart(),
+  'renew-records': async () => (await import('./renew-records')).renewRecords(),
 };
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);

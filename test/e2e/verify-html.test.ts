@@ -138,6 +138,10 @@ describe('verify.html, opened from the kit', () => {
     const signed = before!.slice(before!.indexOf('Signed'));
     expect(signed).toContain(receipt.certification.certified_at);
     expect(signed).toContain(receipt.timestamp!.gen_time);
+    // The document's evidence record, checked in the page: what it proves and until when.
+    expect(signed).toMatch(
+      /Evidence record \(RFC 4998\)\s*Proves the time above; not renewed yet, and holds until \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
     expect(signed).not.toContain('Exhibit B.pdf');
     expect(stated).toContain('Exhibit B.pdf');
     expect(await check(page, docs[1]!, certificateOf('Exhibit B.pdf'))).toMatch(

@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'verify-set',
   'watch',
   'cli-start',
+  'renew-records',
 ];
 
 describe('npm run bench', () => {

@@ -1,4 +1,4 @@
-import { bytesToHex } from '../bytes';
+import { bytesToHex, concatBytes } from '../bytes';
 import type { Element } from '../der';
 import { children, der, elementAt } from '../der';
 import type { ReducedHashTree, TreeHash } from './hash-tree';
@@ -61,6 +61,7 @@ export function evidenceRecord(
 const SEQUENCE_TAG = 0x30;
 const OCTET_STRING_TAG = 0x04;
 const CONTEXT_0 = 0xa0;
+const CONSTRUCTED_OCTET_STRING = 0x24;
 
 /** The element's children, or undefined unless it has the tag asked for (DER read without parsing the rest). */
 function childrenOf(bytes: Uint8Array, element: Element | undefined, tag: number): Element[] | undefined {
@@ -79,8 +80,11 @@ export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
   const [, , encapsulated] = childrenOf(token, signedData, SEQUENCE_TAG) ?? [];
   const [, wrapper] = childrenOf(token, encapsulated, SEQUENCE_TAG) ?? [];
   const [octets] = childrenOf(token, wrapper, CONTEXT_0) ?? [];
-  if (octets?.tag !== OCTET_STRING_TAG) return null;
-  const info = token.subarray(octets.contents, octets.end);
+  // BER writers (pkijs among them) may send the OCTET STRING constructed, in pieces.
+  const pieces =
+    octets?.tag === OCTET_STRING_TAG ? [octets] : (childrenOf(token, octets, CONSTRUCTED_OCTET_STRING) ?? []);
+  if (!pieces.length || pieces.some((piece) => piece.tag !== OCTET_STRING_TAG)) return null;
+  const info = concatBytes(...pieces.map((piece) => token.subarray(piece.contents, piece.end)));
   // TSTInfo { version, policy, messageImprint { hashAlgorithm, hashedMessage }, ... }
   const [, , imprint] = childrenOf(info, elementAt(info, 0), SEQUENCE_TAG) ?? [];
   const [algorithm] = childrenOf(info, imprint, SEQUENCE_TAG) ?? [];
