@@ -115,6 +115,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       now: options.clock ?? Date.now,
       policy: options.renewal,
+      itPolicy: () => this.itPolicy,
     });
     this.timestamps = new TimestampEngine({
       pace,

@@ -2,6 +2,7 @@ import type { LanguageChoice } from '../../protocol/locales/languages';
 import { isLanguageChoice } from '../../protocol/locales/languages';
 import { said } from '../../protocol/said';
 import type { ItPolicy } from '../desktop-policy/it-policy';
+import { itPolicyOf } from '../desktop-policy/it-policy';
 import { DeskError } from '../errors';
 import type { SettingsStore } from '../store';
 import { SETTING } from '../store/setting-keys';
@@ -28,7 +29,7 @@ export class Preferences {
   constructor(
     private readonly settings: SettingsStore,
     /** What IT decides by policy (read when asked: it is read once the core is open). */
-    private readonly policy: () => ItPolicy = () => ({ locked: false, trusted: [], sourceSystem: null }),
+    private readonly policy: () => ItPolicy = () => itPolicyOf({}),
   ) {}
 
   /** The language of the app's screens: the computer's (default) or one chosen in Settings. */

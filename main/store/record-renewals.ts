@@ -33,7 +33,24 @@ export interface DueRecord {
   newestAuthority: string;
   /** When the newest archive timestamp's certificates stop being valid. */
   holdsUntil: number;
-  why: 'expires';
+  /**
+   * Its certificates end within the margin; or it rests on what is retired (`weakness`); or so does
+   * its last renewal, and renewing it needs an authority that signs with something stronger.
+   */
+  why: 'expires' | 'retired' | 'retiredAgain';
+  /** What the newest timestamp rests on that is retired: a hash ("SHA-1"), or a key too small. */
+  weakness?: Weakness;
+}
+
+export type Weakness = { digest: string } | { key: 'RSA' | 'EC'; bits: number };
+
+/** A record that may fall due: its newest timestamp, to be judged by its time and strength. */
+export interface RecordCandidate extends Omit<DueRecord, 'why' | 'weakness'> {
+  /** The newest timestamp's token and chain (base64 DER), and where it was asked. */
+  newestToken: string;
+  newestChain: string[];
+  newestTsaUrl: string;
+  newestIsRenewal: boolean;
 }
 
 /** A record's archive timestamps after its first (the batch's own token), oldest first. */
@@ -58,8 +75,12 @@ export interface RenewalState {
   genTime: number | null;
 }
 
-interface NewestRow extends Omit<DueRecord, 'holdsUntil' | 'why'> {
+interface NewestRow extends Omit<DueRecord, 'holdsUntil' | 'why' | 'weakness'> {
   holdsUntil: number | null;
+  newestToken: string;
+  newestChain: string;
+  newestTsaUrl: string;
+  newestIsRenewal: number;
   validationDueAt: number | null;
   /** A renewal of it waits for its authority. */
   renewing: boolean;
@@ -92,6 +113,7 @@ export class RecordRenewals {
                      WHERE s.batch_id = b.id AND r.state = 'waiting') AS renewing
            FROM timestamp_batches b WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed')
          SELECT n.batchId, n.profileId, n.documents, n.newestId, n.renewing, t.gen_time AS newestGenTime,
+           t.token AS newestToken, t.chain AS newestChain, t.tsa_url AS newestTsaUrl, t.kind = 'renewal' AS newestIsRenewal,
            t.authority AS newestAuthority, t.holds_until AS holdsUntil, t.validation_due_at AS validationDueAt
          FROM newest n JOIN timestamp_batches t ON t.id = n.newestId
          ORDER BY t.holds_until, n.batchId`,
@@ -99,21 +121,26 @@ export class RecordRenewals {
     ).map((row) => ({ ...row, renewing: row.renewing === 1 }));
   }
 
+  /** Records that may be renewed now: not past their end, not being renewed; soonest end first. */
+  candidates(now: number): RecordCandidate[] {
+    return this.newest()
+      .filter((row) => !row.renewing && (row.holdsUntil as number) > now)
+      .map(({ validationDueAt: _collecting, renewing: _renewing, ...row }) => ({
+        ...row,
+        holdsUntil: row.holdsUntil as number,
+        newestChain: JSON.parse(row.newestChain) as string[],
+        newestIsRenewal: row.newestIsRenewal === 1,
+      }));
+  }
+
   /**
    * Records whose newest archive timestamp is within `marginMs` of its certificates' end, soonest
    * first. Not those past it: a renewal then would come too late to carry them (they need attention).
    */
   due(now: number, marginMs = DEFAULT_RENEWAL_MARGIN_MS): DueRecord[] {
-    return this.newest()
-      .filter(
-        (row) =>
-          !row.renewing && (row.holdsUntil as number) - marginMs <= now && (row.holdsUntil as number) > now,
-      )
-      .map(({ validationDueAt: _collecting, renewing: _renewing, ...row }) => ({
-        ...row,
-        holdsUntil: row.holdsUntil as number,
-        why: 'expires' as const,
-      }));
+    return this.candidates(now)
+      .filter((row) => row.holdsUntil - marginMs <= now)
+      .map((row) => dueRecordOf(row, 'expires'));
   }
 
   /**
@@ -276,6 +303,26 @@ export class RecordRenewals {
     const set = this.sql('UPDATE timestamp_batches SET holds_until = ? WHERE id = ?');
     for (const row of rows) set.run(chainValidUntil(JSON.parse(row.chain) as string[]), row.id);
   }
+}
+
+/** A candidate as a record due, and why. */
+export function dueRecordOf(
+  candidate: RecordCandidate,
+  why: DueRecord['why'],
+  weakness?: Weakness,
+): DueRecord {
+  const { batchId, profileId, documents, newestId, newestGenTime, newestAuthority, holdsUntil } = candidate;
+  return {
+    batchId,
+    profileId,
+    documents,
+    newestId,
+    newestGenTime,
+    newestAuthority,
+    holdsUntil,
+    why,
+    ...(weakness ? { weakness } : {}),
+  };
 }
 
 /** When the first certificate of a chain (base64 DER) stops being valid, ms since the epoch. */

@@ -1,12 +1,18 @@
 import type { Logger } from '../logging/logger';
 import type { Authority } from '../service/ask-authority';
 import type { DueRecord, RecordRenewals, SettingsStore } from '../store';
+import type { Weakness } from '../store/record-renewals';
 import { SETTING } from '../store/setting-keys';
-import { DEFAULT_RENEWAL_MARGIN_MS } from '../store/record-renewals';
+import { DEFAULT_RENEWAL_MARGIN_MS, dueRecordOf } from '../store/record-renewals';
+import type { ItPolicy } from '../desktop-policy/it-policy';
+
 import type { RecordsStatus } from '../../protocol/views';
 import { readStoredSaid } from '../../protocol/said';
 
 const DAY_MS = 24 * 3_600_000;
+
+/** What a timestamp may no longer rest on, unless IT's policy (RetiredAlgorithms) says otherwise. */
+export const DEFAULT_RETIRED = ['md5', 'sha1', 'rsa<2048', 'ec<256'];
 
 /** How early records are renewed, and how often the desk looks. */
 export interface RenewalPolicy {
@@ -28,6 +34,8 @@ export interface RecordRenewalDeps {
   log: Logger;
   now: () => number;
   policy?: Partial<RenewalPolicy>;
+  /** IT's policy: the margin and the retired algorithms, when it sets them. */
+  itPolicy?: () => ItPolicy;
 }
 
 /** What a look for records due found: what it renews now, and what cannot be renewed here, and why. */
@@ -37,6 +45,8 @@ export interface RenewalLook {
   opened: number[];
   /** Records due whose profile names no timestamping authority now. */
   noAuthority: DueRecord[];
+  /** Records whose last renewal rests on what is retired too: they need a stronger authority. */
+  needsStrongerAuthority: DueRecord[];
 }
 
 /**
@@ -47,21 +57,49 @@ export interface RenewalLook {
  */
 export class RecordRenewal {
   private nextLookAt = 0;
+  /** What each newest token rests on that is retired, by token and list (a token does not change). */
+  private readonly weaknesses = new Map<string, Weakness | null>();
   private lastLook: RenewalLook | null = null;
 
   constructor(private readonly deps: RecordRenewalDeps) {}
 
   /** The margin in force: IT's or the person's setting in days, else the policy's. */
   marginMs(): number {
-    const days = Number(this.deps.settings.get(SETTING.renewalMarginDays));
+    const days = Number(
+      this.deps.itPolicy?.().renewalMarginDays ?? this.deps.settings.get(SETTING.renewalMarginDays),
+    );
     return Number.isFinite(days) && days > 0
       ? days * DAY_MS
       : (this.deps.policy?.marginMs ?? DEFAULT_RENEWAL_POLICY.marginMs);
   }
 
-  /** Records due now (for `renew --dry-run` and the status), soonest end first. */
-  due(): DueRecord[] {
-    return this.deps.renewals.due(this.deps.now(), this.marginMs());
+  /**
+   * Records due now (for `renew --dry-run` and the status), soonest end first: their certificates
+   * end within the margin, or their newest timestamp rests on what is retired (IT's list, else ours).
+   */
+  async due(): Promise<DueRecord[]> {
+    const now = this.deps.now();
+    const margin = this.marginMs();
+    const retired = this.deps.itPolicy?.().retiredAlgorithms ?? DEFAULT_RETIRED;
+    const due: DueRecord[] = [];
+    for (const record of this.deps.renewals.candidates(now)) {
+      if (record.holdsUntil - margin <= now) {
+        due.push(dueRecordOf(record, 'expires'));
+        continue;
+      }
+      const key = `${record.newestId}|${retired.join(',')}`;
+      let weakness = this.weaknesses.get(key);
+      if (weakness === undefined) {
+        const { weaknessOf } = await import('./token-strength');
+        weakness = weaknessOf(record.newestToken, record.newestChain, retired);
+        this.weaknesses.set(key, weakness);
+      }
+      // A renewal that rests on what is retired came from an authority no better than the one before:
+      // renewing with it again would not help. It needs another authority, and is not asked again.
+      if (weakness)
+        due.push(dueRecordOf(record, record.newestIsRenewal ? 'retiredAgain' : 'retired', weakness));
+    }
+    return due;
   }
 
   /** What the app shows: renewed when, and what needs attention. */
@@ -98,10 +136,16 @@ export class RecordRenewal {
     const now = this.deps.now();
     if (!asked && now < this.nextLookAt) return null;
     this.nextLookAt = now + (this.deps.policy?.checkEveryMs ?? DEFAULT_RENEWAL_POLICY.checkEveryMs);
-    const due = this.due();
-    const look: RenewalLook = { due, opened: [], noAuthority: [] };
-    for (const profileId of new Set(due.map((record) => record.profileId))) {
-      const records = due.filter((record) => record.profileId === profileId);
+    const due = await this.due();
+    const look: RenewalLook = {
+      due,
+      opened: [],
+      noAuthority: [],
+      needsStrongerAuthority: due.filter((record) => record.why === 'retiredAgain'),
+    };
+    const renewable = due.filter((record) => record.why !== 'retiredAgain');
+    for (const profileId of new Set(renewable.map((record) => record.profileId))) {
+      const records = renewable.filter((record) => record.profileId === profileId);
       const authority = await this.deps.authorityFor(profileId);
       if (!authority) {
         look.noAuthority.push(...records);

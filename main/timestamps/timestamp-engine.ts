@@ -153,7 +153,6 @@ export class TimestampEngine {
 
   private async round(): Promise<void> {
     await this.gatherStrays();
-    await this.options.renewal?.look();
     const { batches } = this.options;
     for (
       let due = batches.due(this.now());
@@ -179,6 +178,10 @@ export class TimestampEngine {
       if (!this.rounds.isRunning) break;
       await this.underway(() => this.completeSeal(seal, this.options.kitSeals as WaitingKitSeals));
     }
+    // Records are looked at last (a renewal is months ahead of need): judging each newest token's
+    // strength loads pkijs, which must not delay a batch's token that a command waits for. A
+    // renewal opened here is asked in the next round, at once.
+    if (this.rounds.isRunning && (await this.options.renewal?.look())?.opened.length) this.wake();
   }
 
   /** A kit's seal asked for again; added to the kit when it comes, else kept waiting with the reason. */

@@ -405,7 +405,7 @@ export const de: Catalogue = {
           revoked:
             'Das Zertifikat des Zeitstempeldienstes wurde widerrufen, bevor es den Zeitstempel signierte, oder weil sein Schlüssel kompromittiert wurde: auf die Zeit dieses Zeitstempels ist kein Verlass.',
           record:
-            'Der Beweisdatensatz ist ungültig: Er führt nicht von diesem Dokument zu seinen Zeitstempeln, oder ein Zeitstempel darin ist ungültig.',
+            'Der Beweisdatensatz ist ungültig: Er verknüpft dieses Dokument nicht mit seinen Zeitstempeln, oder ein Zeitstempel darin ist ungültig.',
         },
         untrusted_key:
           'Der Beleg ist in sich stimmig, aber mit einem Protokollschlüssel signiert, dem dieser Computer nicht vertraut (Fingerabdruck {{fingerprint}}). Vergleichen Sie ihn mit dem vom Dienst veröffentlichten; wenn beide übereinstimmen, vertrauen Sie ihm und prüfen Sie erneut.',
@@ -438,7 +438,7 @@ export const de: Catalogue = {
         timeConfirmedAt: 'Zeit bestätigt am',
         timeConfirmedBy: 'Zeit bestätigt durch',
         timeStanding: 'Status des Zeitstempeldienstes zum Zeitpunkt des Zeitstempels',
-        record: 'Beweisdatensatz (RFC 4998)',
+        record: 'Beweisdatensatz (Evidence Record, RFC 4998)',
         keyFingerprint: 'Fingerabdruck des Protokollschlüssels',
         fileName: 'Dateiname',
         matter: 'Akte',
@@ -517,21 +517,21 @@ export const de: Catalogue = {
       notRenewedYet_other:
         'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: gültig bis {{until, when}}; Evidence Desk erneuert sie vorher.',
       renewed_one:
-        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig {{next, when}}.',
+        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig am {{next, when}}.',
       renewed_other:
-        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig {{next, when}}.',
+        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig am {{next, when}}.',
       expired_one:
-        'Der Beweisdatensatz von {{count}} Dokument erfordert Ihre Aufmerksamkeit: Er wurde nicht erneuert, bevor das Zertifikat seines neuesten Zeitstempels ablief, und beweist seine Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und der Beleg beweisen die Zertifizierung weiterhin.',
+        'Der Beweisdatensatz von {{count}} Dokument erfordert Ihre Aufmerksamkeit: Er wurde nicht erneuert, bevor das Zertifikat seines neuesten Zeitstempels ablief, und beweist seine Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und der Beleg weisen die Zertifizierung weiterhin nach.',
       expired_other:
-        'Die Beweisdatensätze von {{count}} Dokumenten erfordern Ihre Aufmerksamkeit: Sie wurden nicht erneuert, bevor das Zertifikat ihres neuesten Zeitstempels ablief, und beweisen ihre Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und die Belege beweisen die Zertifizierungen weiterhin.',
+        'Die Beweisdatensätze von {{count}} Dokumenten erfordern Ihre Aufmerksamkeit: Sie wurden nicht erneuert, bevor das Zertifikat ihres neuesten Zeitstempels ablief, und beweisen ihre Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und die Belege weisen die Zertifizierungen weiterhin nach.',
       waiting_one:
-        'Die Erneuerung des Beweisdatensatzes von {{count}} Dokument wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut; der Datensatz ist gültig bis {{until, when}}.',
+        'Die Erneuerung des Beweisdatensatzes von {{count}} Dokument wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut an; er ist gültig bis {{until, when}}.',
       waiting_other:
-        'Die Erneuerung der Beweisdatensätze von {{count}} Dokumenten wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut; die Datensätze sind gültig bis {{until, when}}.',
+        'Die Erneuerung der Beweisdatensätze von {{count}} Dokumenten wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut an; sie sind gültig bis {{until, when}}.',
       noAuthority_one:
-        'Der Beweisdatensatz von {{count}} Dokument ist zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} einen in den Einstellungen.',
+        'Der Beweisdatensatz von {{count}} Dokument ist zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} in den Einstellungen einen Zeitstempeldienst aus.',
       noAuthority_other:
-        'Die Beweisdatensätze von {{count}} Dokumenten sind zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} einen in den Einstellungen.',
+        'Die Beweisdatensätze von {{count}} Dokumenten sind zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} in den Einstellungen einen Zeitstempeldienst aus.',
       openSettings: 'Einstellungen öffnen',
     },
     watch: {
@@ -923,13 +923,13 @@ export const de: Catalogue = {
     },
     record: {
       notRenewed:
-        'Beweist die Zeit oben; noch nicht erneuert, gültig bis {{until}} (dann läuft das Zertifikat seines Zeitstempeldienstes ab), sofern nicht vorher erneuert',
+        'Beweist die Zeit oben; noch nicht erneuert; gültig bis {{until}} (dann läuft das Zertifikat seines Zeitstempeldienstes ab); eine rechtzeitige Erneuerung verlängert das',
       renewedOnce:
-        'Beweist die Zeit oben; einmal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, sofern nicht erneut erneuert',
+        'Beweist die Zeit oben; einmal erneuert, am {{at}} durch {{authority}}; gültig bis {{until}}, wenn er nicht vorher nochmals erneuert wird',
       renewed:
-        'Beweist die Zeit oben; {{count}}-mal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, sofern nicht erneut erneuert',
+        'Beweist die Zeit oben; {{count}}-mal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, wenn er nicht vorher nochmals erneuert wird',
       expired:
-        'Handlungsbedarf: nicht vor dem {{until}} erneuert, als das Zertifikat seines neuesten Zeitstempels ablief; er beweist seine Zeiten nicht mehr aus sich heraus',
+        'Handlungsbedarf: nicht rechtzeitig erneuert – das Zertifikat seines neuesten Zeitstempels lief am {{until}} ab; er beweist seine Zeit nicht mehr aus sich heraus',
     },
     standing: {
       good: 'Damals gültig laut signierter Statusauskunft ({{sources}}, beim Zeitstempel aufbewahrt)',
@@ -1104,7 +1104,7 @@ export const de: Catalogue = {
   },
   cli: {
     usage:
-      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Standard 600: Exit-Code 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauenswürdiger Protokollschlüssel:\n                        --log-key oder der hier hinterlegte; vertrauenswürdiges Wurzelzertifikat:\n                        --tsa-root oder die der hier aufbewahrten Zeitstempel), sonst gegen ihre\n                        Zertifizierungen in dieser Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Bestand (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit-Code 0 nur, wenn\n                        alles aus der Referenz gefunden und geprüft ist; wurde nichts geprüft,\n                        gilt das als Fehler. Den Schlüsseln eines Nachweispakets wird nur mit\n                        --trust-kit (oder --log-key und --tsa-root) vertraut, nach dem Vergleich\n                        ihrer Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n              [--unsealed]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Protokollschlüssel und eine README,\n                        als Ganzes versiegelt vom Zeitstempeldienst des Profils (--unsealed: nicht)\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID] [--tsa-interval S]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss, --tsa-interval die kleinste Zahl Sekunden zwischen zwei\n                        Anfragen, die er verlangt. Öffentliche Dienste (nur Adressen; ihre Wurzeln\n                        erhalten Sie von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg+C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  renew [--dry-run]     erneuert die fälligen Beweisdatensätze (RFC 4998): ein Zeitstempel erneuert\n                        alle, bevor das Zertifikat ihres Dienstes abläuft (die App tut es täglich);\n                        --dry-run nennt, was fällig ist und warum. Exit 3, solange eine Erneuerung wartet\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Standard: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
+      'Aufruf: evidence-desk <Befehl> [Optionen]\n\nBefehle:\n  certify PFAD... --event-type TYP --asset-type TYP [--source-system NAME] [--matter AKTE] [--again]\n                [--wait [--timeout S]]\n                        berechnet die Fingerabdrücke der Dateien (Ordner werden geöffnet) hier und\n                        reiht ihre Zertifizierung ein; die Akte (Aktenzeichen) bleibt auf diesem\n                        Computer; hier schon zertifizierter Inhalt wird genannt und übersprungen,\n                        außer mit --again\n  sync [--wait [--timeout S]]\n                        sendet, was wartet; mit --wait, bis jede Zertifizierung abgeschlossen ist\n                        (Fortschritt auf stderr; hört nach S Sekunden auf zu warten, Standard 600: Exit-Code 4)\n  status [--list] [--state STATUS] [--search TEXT] [--matter AKTE] [--limit N]\n                        Anzahl nach Status und nach Akte, Verbindung und auf Wunsch die Zeilen\n  verify DATEI [--receipt BELEG.json | --certificate ZERTIFIKAT.pdf] [--log-key FINGERABDRUCK|SCHLÜSSEL.pem]\n              [--tsa-root FINGERABDRUCK|WURZEL.pem]\n                        berechnet den Fingerabdruck der DATEI und prüft sie offline: gegen ihren Beleg\n                        oder ihr Zertifikat (ohne Warteschlange; vertrauenswürdiger Protokollschlüssel:\n                        --log-key oder der hier hinterlegte; vertrauenswürdiges Wurzelzertifikat:\n                        --tsa-root oder die der hier aufbewahrten Zeitstempel), sonst gegen ihre\n                        Zertifizierungen in dieser Warteschlange\n  verify PFAD... [--against KIT|REGISTER.csv|LADEDATEI.dat] [--report DATEI.pdf|DATEI.csv]\n              [--path-field NAME] [--hash-field NAME] [--log-key ...] [--tsa-root ...] [--trust-kit]\n                        prüft einen ganzen Bestand (Dateien und Ordner) gegen ein Nachweispaket\n                        (Ordner oder Zip), das Register (export --csv) oder eine Ladedatei; ohne\n                        --against gegen die Zertifizierungen dieses Computers. Exit-Code 0 nur, wenn\n                        alles aus der Referenz gefunden und geprüft ist; wurde nichts geprüft,\n                        gilt das als Fehler. Den Schlüsseln eines Nachweispakets wird nur mit\n                        --trust-kit (oder --log-key und --tsa-root) vertraut, nach dem Vergleich\n                        ihrer Fingerabdrücke mit denen des Dienstes\n  export --out ORDNER [--zip DATEI] [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3] [--receipts-only]\n              [--unsealed]\n                        schreibt das Nachweispaket der gewählten Zertifizierungen: je einen Beleg und\n                        ein Zertifikat, das Register, verify.html, den Protokollschlüssel und eine README,\n                        als Ganzes versiegelt vom Zeitstempeldienst des Profils (--unsealed: nicht)\n  export --csv DATEI [--state S] [--search TEXT] [--matter AKTE] [--ids 1,2,3]\n                        schreibt das Register der Beweiskette für Excel (UTF-8-CSV): wer was wann\n                        zertifiziert hat, jeden Statuswechsel und jedes Entfernen\n  config [receipts-beside-files on|off]\n                        zeigt oder ändert eine Einstellung: ein Beleg neben jeder zertifizierten\n                        Datei, sobald sie verankert ist (aus, solange nicht gewählt)\n  profile show | use ID | test [ID] | trust-key FINGERABDRUCK\n  profile set --id ID --kind ART --base-url URL --token-url URL --client-id ID [--api-key SCHLÜSSEL] [--sign]\n              [--log-key FINGERABDRUCK|SCHLÜSSEL.pem] [--ca-file CA.pem]\n              [--tsa-url URL --tsa-ca WURZELN.pem [--tsa-policy OID] [--tsa-interval S]] [--use]\n                        Geheimnisse werden abgefragt (ohne Anzeige) oder zeilenweise aus einer Pipe\n                        gelesen; --tsa-url nennt den Zeitstempeldienst (RFC 3161), der die Zeit jedes\n                        Stapels bestätigt, --tsa-ca das oder die Wurzelzertifikate, zu denen er\n                        führen muss, --tsa-interval die kleinste Zahl Sekunden zwischen zwei\n                        Anfragen, die er verlangt. Öffentliche Dienste (nur Adressen; ihre Wurzeln\n                        erhalten Sie von ihnen): {{authorities}}\n  watch [add ORDNER --event-type TYP --asset-type TYP [--matter M] [--include MUSTER] [--no-subfolders]\n             [--receipts-beside] [--settle S] [--poll S | --events] | list | remove|pause|resume ORDNER]\n                        zertifiziert, was in einem Ordner ankommt, jede Datei, sobald sie sich nicht\n                        mehr ändert (S Sekunden, Standard 3); allein: überwacht im Vordergrund bis\n                        Strg+C; Netzwerkfreigaben werden alle 60 s abgefragt (--poll S: immer, alle S s)\n  renew [--dry-run]     erneuert die fälligen Beweisdatensätze (RFC 4998): ein einziger Zeitstempel\n                        erneuert alle, bevor das Zertifikat ihres Zeitstempeldienstes abläuft (die App\n                        erledigt das täglich); --dry-run nennt, was fällig ist und warum. Exit-Code 3,\n                        solange eine Erneuerung aussteht oder nicht möglich ist\n  sandbox [...]         startet den lokalen Sandbox-Dienst (siehe: evidence-desk sandbox --help)\n\nOptionen für jeden Befehl:\n  --data-dir ORDNER     wo die Warteschlange liegt (Standard: der Datenordner der App; EVIDENCE_DESK_DATA_DIR)\n  --json                maschinenlesbare Ausgabe auf stdout (Sätze darin auf Englisch)\n\nNetzwerke: HTTPS_PROXY / HTTP_PROXY / NO_PROXY werden beachtet; Zertifikate werden gegen den\nSpeicher des Systems, NODE_EXTRA_CA_CERTS und die --ca-file des Profils geprüft.\n  -h, --help\n\nExit-Codes: 0 erledigt; 1 etwas ist fehlgeschlagen (eine Datei, eine Zertifizierung, eine Prüfung);\n2 falsche Argumente; 3 Warteschlange, Schlüsselbund oder Dienst nicht nutzbar; 4 Wartezeit überschritten.\n',
     runHelp: 'Mit evidence-desk --help sehen Sie den Aufruf.',
     stoppedUnfinished:
       'Der Befehl hat aufgehört, bevor er fertig war, ohne Ergebnis: Verlassen Sie sich nicht darauf. Das ist ein Fehler in Evidence Desk; bitte melden Sie ihn, mit seinem Protokoll.',
@@ -1278,27 +1278,40 @@ export const de: Catalogue = {
     },
     renew: {
       noRecords:
-        'Noch keine Beweisdatensätze: Sie beginnen mit dem ersten Stapel, den diese Version mit einem Zeitstempel versieht.',
+        'Noch keine Beweisdatensätze: Der erste entsteht mit dem ersten Stapel, den diese Version mit einem Zeitstempel versieht.',
       nothingDue: 'Alle Beweisdatensätze sind gültig; die nächste Erneuerung ist am {{when}} fällig.',
-      due_one: '{{count}} Beweisdatensatz ({{documents}} Dokumente) muss erneuert werden:',
-      due_other: '{{count}} Beweisdatensätze ({{documents}} Dokumente) müssen erneuert werden:',
+      due_one: '{{count}} Beweisdatensatz (Dokumente: {{documents}}) muss erneuert werden:',
+      due_other: '{{count}} Beweisdatensätze (Dokumente: {{documents}}) müssen erneuert werden:',
       dueRecord_one:
-        '  {{count}} Dokument, Zeitstempel vom {{made}} durch {{authority}}: dessen Zertifikat läuft am {{until}} ab',
+        '  {{count}} Dokument, Zeitstempel vom {{made}} durch {{authority}}: das Zertifikat des Zeitstempeldienstes läuft am {{until}} ab',
       dueRecord_other:
-        '  {{count}} Dokumente, Zeitstempel vom {{made}} durch {{authority}}: dessen Zertifikat läuft am {{until}} ab',
+        '  {{count}} Dokumente, Zeitstempel vom {{made}} durch {{authority}}: das Zertifikat des Zeitstempeldienstes läuft am {{until}} ab',
+      dueRecordRetired_one:
+        '  {{count}} Dokument, Zeitstempel vom {{made}} durch {{authority}}: Er beruht auf {{weakness}}; das gilt nicht mehr als geeignet',
+      dueRecordRetired_other:
+        '  {{count}} Dokumente, Zeitstempel vom {{made}} durch {{authority}}: Er beruht auf {{weakness}}; das gilt nicht mehr als geeignet',
+      dueRecordRetiredAgain_one:
+        '  {{count}} Dokument, zuletzt erneuert am {{made}} durch {{authority}}: Auch diese Erneuerung beruht auf {{weakness}}; das gilt nicht mehr als geeignet; erneuern kann es nur ein Zeitstempeldienst, der stärker signiert',
+      dueRecordRetiredAgain_other:
+        '  {{count}} Dokumente, zuletzt erneuert am {{made}} durch {{authority}}: Auch diese Erneuerung beruht auf {{weakness}}; das gilt nicht mehr als geeignet; erneuern kann sie nur ein Zeitstempeldienst, der stärker signiert',
+      needsStrongerAuthority_one:
+        '{{count}} Beweisdatensatz kann mit dem Zeitstempeldienst dieses Profils nicht erneuert werden: Seine Erneuerungen beruhen auf nicht mehr Geeignetem. Wählen Sie einen Dienst, der mit stärkerem Schlüssel oder Hashverfahren signiert (evidence-desk profile set … --tsa-url URL --tsa-ca WURZELN.pem), und rufen Sie renew erneut auf.',
+      needsStrongerAuthority_other:
+        '{{count}} Beweisdatensätze können mit dem Zeitstempeldienst dieses Profils nicht erneuert werden: Ihre Erneuerungen beruhen auf nicht mehr Geeignetem. Wählen Sie einen Dienst, der mit stärkerem Schlüssel oder Hashverfahren signiert (evidence-desk profile set … --tsa-url URL --tsa-ca WURZELN.pem), und rufen Sie renew erneut auf.',
+      weakKey: 'einem {{key}}-Schlüssel mit {{bits}} Bit',
       renewed_one:
-        '{{count}} Beweisdatensatz ({{documents}} Dokumente) mit einem Zeitstempel von {{authority}} am {{when}} erneuert.',
+        '{{count}} Beweisdatensatz (Dokumente: {{documents}}) mit einem Zeitstempel von {{authority}} am {{when}} erneuert.',
       renewed_other:
-        '{{count}} Beweisdatensätze ({{documents}} Dokumente) mit einem Zeitstempel von {{authority}} am {{when}} erneuert.',
+        '{{count}} Beweisdatensätze (Dokumente: {{documents}}) mit einem Zeitstempel von {{authority}} am {{when}} erneuert.',
       waits_one:
-        'Die Erneuerung von {{count}} Beweisdatensatz wartet auf den Zeitstempeldienst: {{why}} Die App, sync oder watch fragt erneut, im Tempo des Dienstes.',
+        'Die Erneuerung von {{count}} Beweisdatensatz wartet auf den Zeitstempeldienst: {{why}} Die App, sync oder watch fragt erneut an, sobald der Dienst es zulässt.',
       waits_other:
-        'Die Erneuerung von {{count}} Beweisdatensätzen wartet auf den Zeitstempeldienst: {{why}} Die App, sync oder watch fragt erneut, im Tempo des Dienstes.',
-      notAskedYet: 'noch nicht angefragt.',
+        'Die Erneuerung von {{count}} Beweisdatensätzen wartet auf den Zeitstempeldienst: {{why}} Die App, sync oder watch fragt erneut an, sobald der Dienst es zulässt.',
+      notAskedYet: 'Er wurde noch nicht angefragt.',
       noAuthority_one:
-        '{{count}} Beweisdatensatz kann nicht erneuert werden: Sein Profil nennt keinen Zeitstempeldienst. Wählen Sie einen: evidence-desk profile set … --tsa-url URL --tsa-ca ROOTS.pem',
+        '{{count}} Beweisdatensatz kann nicht erneuert werden: Das Profil nennt keinen Zeitstempeldienst. Wählen Sie einen: evidence-desk profile set … --tsa-url URL --tsa-ca WURZELN.pem',
       noAuthority_other:
-        '{{count}} Beweisdatensätze können nicht erneuert werden: Ihr Profil nennt keinen Zeitstempeldienst. Wählen Sie einen: evidence-desk profile set … --tsa-url URL --tsa-ca ROOTS.pem',
+        '{{count}} Beweisdatensätze können nicht erneuert werden: Das Profil nennt keinen Zeitstempeldienst. Wählen Sie einen: evidence-desk profile set … --tsa-url URL --tsa-ca WURZELN.pem',
     },
     config: {
       on: 'receipts-beside-files on: neben jede zertifizierte Datei wird ein Beleg geschrieben, sobald sie verankert ist',

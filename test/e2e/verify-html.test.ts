@@ -140,7 +140,7 @@ describe('verify.html, opened from the kit', () => {
     expect(signed).toContain(receipt.timestamp!.gen_time);
     // The document's evidence record, checked in the page: what it proves and until when.
     expect(signed).toMatch(
-      /Evidence record \(RFC 4998\)\s*Proves the time above; not renewed yet, and holds until \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+      /Evidence record \(RFC 4998\)\s*Proves the time above; not renewed yet; holds until \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
     );
     expect(signed).not.toContain('Exhibit B.pdf');
     expect(stated).toContain('Exhibit B.pdf');

@@ -1,3 +1,4 @@
+import { itPolicyOf } from '../../main/desktop-policy/it-policy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
 import type { Sandbox } from '../../sandbox/server';
@@ -148,7 +149,7 @@ describe('the log key', () => {
   it('is trusted without anyone at this computer when IT trusts it by policy, and never by a click when IT has locked it', async () => {
     const first = await sandbox();
     const second = await sandbox();
-    const policy = { locked: true, trusted: [second.logKey.keyId], sourceSystem: null };
+    const policy = { ...itPolicyOf({}), locked: true, trusted: [second.logKey.keyId] };
     const desk = await openCore(ws.dataDir, { itPolicy: policy });
     closing.push(() => desk.close());
     await useSandboxProfile(desk, first, 'firm');

@@ -7,7 +7,7 @@ import { englishOrNull, out, outJson } from '../output';
 import { peopleLocale, say, words } from '../language';
 
 /** A record due for renewal, as the core lists it. */
-type DueRecord = ReturnType<EvidenceCore['records']['due']>[number];
+type DueRecord = Awaited<ReturnType<EvidenceCore['records']['due']>>[number];
 
 const when = (ms: number) => localWithZone(ms, { locale: peopleLocale });
 
@@ -18,7 +18,7 @@ const when = (ms: number) => localWithZone(ms, { locale: peopleLocale });
  */
 export async function renew(core: EvidenceCore, values: Values): Promise<number> {
   if (values['dry-run']) {
-    const due = core.records.due();
+    const due = await core.records.due();
     if (values.json) outJson({ due: due.map(jsonOf), nextDueAt: isoOrNull(core.records.nextDueAt()) });
     else sayDue(core, due);
     return EXIT.ok;
@@ -34,6 +34,7 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
         problem: englishOrNull(readStoredSaid(renewal.problem)),
       })),
       withoutAuthority: result.noAuthority.map(jsonOf),
+      needsStrongerAuthority: result.needsStrongerAuthority.map(jsonOf),
       nextDueAt: isoOrNull(core.records.nextDueAt()),
     });
   } else {
@@ -53,8 +54,12 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
             }),
       );
     if (result.noAuthority.length) out(words('renew.noAuthority', { count: result.noAuthority.length }));
+    if (result.needsStrongerAuthority.length)
+      out(words('renew.needsStrongerAuthority', { count: result.needsStrongerAuthority.length }));
   }
-  return waiting.length || result.noAuthority.length ? EXIT.environment : EXIT.ok;
+  return waiting.length || result.noAuthority.length || result.needsStrongerAuthority.length
+    ? EXIT.environment
+    : EXIT.ok;
 }
 
 function sayDue(core: EvidenceCore, due: readonly DueRecord[]): void {
@@ -67,14 +72,24 @@ function sayDue(core: EvidenceCore, due: readonly DueRecord[]): void {
   out(words('renew.due', { count: due.length, documents }));
   for (const record of due)
     out(
-      words('renew.dueRecord', {
+      words(DUE_WORDS[record.why], {
         count: record.documents,
         made: when(record.newestGenTime),
         authority: record.newestAuthority,
         until: when(record.holdsUntil),
+        weakness: record.weakness && weaknessWords(record.weakness),
       }),
     );
 }
+
+const DUE_WORDS = {
+  expires: 'renew.dueRecord',
+  retired: 'renew.dueRecordRetired',
+  retiredAgain: 'renew.dueRecordRetiredAgain',
+} as const;
+
+const weaknessWords = (weakness: NonNullable<DueRecord['weakness']>) =>
+  'digest' in weakness ? weakness.digest : words('renew.weakKey', weakness);
 
 const sayStored = (stored: string | null) => {
   const saying = readStoredSaid(stored);
