@@ -52,10 +52,7 @@ export async function renewRecords(): Promise<BenchFigure[]> {
           const reduced = (JSON.parse(row.timestampPath as string) as string[][]).map((list) =>
             list.map(hexToBytes),
           );
-          const record = evidenceRecordOf(
-            { first: store.renewals.coveredToken(stamp.id), renewals: store.renewals.renewalsOf(stamp.id) },
-            reduced,
-          );
+          const record = evidenceRecordOf(store.renewals.partsOf(stamp.id), reduced);
           bytes += record?.length ?? 0;
         }
       }

@@ -84,10 +84,7 @@ export class EvidenceExports {
       environment: this.environmentOf(row.profileId),
       logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
       timestamp,
-      record:
-        timestamp?.tree === 'rfc4998'
-          ? { first: renewals.coveredToken(timestamp.id), renewals: renewals.renewalsOf(timestamp.id) }
-          : null,
+      record: timestamp?.tree === 'rfc4998' ? renewals.partsOf(timestamp.id) : null,
     });
   }
 

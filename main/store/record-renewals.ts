@@ -20,6 +20,8 @@ import type { KeptValidation } from './timestamp-batches';
 export const DEFAULT_RENEWAL_MARGIN_MS = 90 * 24 * 3_600_000;
 /** A token whose validation data is still being collected is renewed without it only this close to expiry. */
 const WAIT_FOR_VALIDATION_UNTIL_MS = 7 * 24 * 3_600_000;
+/** How long a batch's record parts are kept for its next rows (a renewal within it shows a second later). */
+const PARTS_KEPT_MS = 1_000;
 
 /** One record (a batch's documents share it) whose newest archive timestamp is due for renewal. */
 export interface DueRecord {
@@ -95,6 +97,10 @@ interface TokenRow {
 
 export class RecordRenewals {
   private readonly sql;
+  private readonly recentParts = new Map<
+    number,
+    { at: number; parts: { first: Uint8Array; renewals: RenewalStamp[] } }
+  >();
 
   constructor(private readonly db: QueueDb) {
     this.sql = statementCache(db);
@@ -207,6 +213,19 @@ export class RecordRenewals {
       id,
     );
     return token;
+  }
+
+  /**
+   * A batch's record as receipts carry it: its token and each renewal. An export reads a batch's rows
+   * one after another, so the parts are kept a second (10,000 rows of a batch read them once).
+   */
+  partsOf(batchId: number, now = Date.now()): { first: Uint8Array; renewals: RenewalStamp[] } {
+    const kept = this.recentParts.get(batchId);
+    if (kept && now - kept.at < PARTS_KEPT_MS) return kept.parts;
+    const parts = { first: this.coveredToken(batchId), renewals: this.renewalsOf(batchId) };
+    if (this.recentParts.size >= 8) this.recentParts.delete(this.recentParts.keys().next().value as number);
+    this.recentParts.set(batchId, { at: now, parts });
+    return parts;
   }
 
   /** A batch's record after its first archive timestamp: each confirmed renewal, oldest first. */
