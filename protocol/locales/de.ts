@@ -517,17 +517,17 @@ export const de: Catalogue = {
       notRenewedYet_other:
         'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: gültig bis {{until, when}}; Evidence Desk erneuert sie vorher.',
       renewed_one:
-        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig am {{next, when}}.',
+        'Beweisdatensatz (RFC 4998) von {{count}} Dokument: zuletzt erneuert am {{at, when}} durch {{authority}}; wird um den {{next, when}} automatisch erneut erneuert, nichts zu tun.',
       renewed_other:
-        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: zuletzt erneuert am {{at, when}} durch {{authority}}; nächste Erneuerung fällig am {{next, when}}.',
+        'Beweisdatensätze (RFC 4998) von {{count}} Dokumenten: zuletzt erneuert am {{at, when}} durch {{authority}}; wird um den {{next, when}} automatisch erneut erneuert, nichts zu tun.',
       expired_one:
-        'Der Beweisdatensatz von {{count}} Dokument erfordert Ihre Aufmerksamkeit: Er wurde nicht erneuert, bevor das Zertifikat seines neuesten Zeitstempels ablief, und beweist seine Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und der Beleg weisen die Zertifizierung weiterhin nach.',
+        'Der Beweisdatensatz von {{count}} Dokument erfordert Ihre Aufmerksamkeit: Das Protokoll des Dienstes und der Beleg weisen weiterhin nach, wann das Dokument zertifiziert wurde, aber sein Zeitstempel lässt sich nicht mehr aus sich heraus prüfen: Er wurde nicht erneuert, bevor das Zertifikat seines neuesten Zeitstempels ablief. Bitten Sie die IT, den Zeitstempeldienst in den Einstellungen zu prüfen.',
       expired_other:
-        'Die Beweisdatensätze von {{count}} Dokumenten erfordern Ihre Aufmerksamkeit: Sie wurden nicht erneuert, bevor das Zertifikat ihres neuesten Zeitstempels ablief, und beweisen ihre Zeit daher nicht mehr aus sich heraus. Das Protokoll des Dienstes und die Belege weisen die Zertifizierungen weiterhin nach.',
+        'Die Beweisdatensätze von {{count}} Dokumenten erfordern Ihre Aufmerksamkeit: Das Protokoll des Dienstes und die Belege weisen weiterhin nach, wann die Dokumente zertifiziert wurden, aber ihre Zeitstempel lassen sich nicht mehr aus sich heraus prüfen: Sie wurden nicht erneuert, bevor das Zertifikat ihres neuesten Zeitstempels ablief. Bitten Sie die IT, den Zeitstempeldienst in den Einstellungen zu prüfen.',
       waiting_one:
-        'Die Erneuerung des Beweisdatensatzes von {{count}} Dokument wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut an; er ist gültig bis {{until, when}}.',
+        'Erneuerung verzögert: Der Beweisdatensatz von {{count}} Dokument muss vor dem {{until, when}} erneuert werden. {{why}} Evidence Desk fragt erneut an; wenn dieser Hinweis bleibt, prüfen Sie den Zeitstempeldienst in den Einstellungen.',
       waiting_other:
-        'Die Erneuerung der Beweisdatensätze von {{count}} Dokumenten wartet auf den Zeitstempeldienst: {{why}} Evidence Desk fragt erneut an; sie sind gültig bis {{until, when}}.',
+        'Erneuerung verzögert: Die Beweisdatensätze von {{count}} Dokumenten müssen vor dem {{until, when}} erneuert werden. {{why}} Evidence Desk fragt erneut an; wenn dieser Hinweis bleibt, prüfen Sie den Zeitstempeldienst in den Einstellungen.',
       noAuthority_one:
         'Der Beweisdatensatz von {{count}} Dokument ist zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} in den Einstellungen einen Zeitstempeldienst aus.',
       noAuthority_other:

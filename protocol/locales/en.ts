@@ -505,17 +505,17 @@ export const en = {
       notRenewedYet_other:
         'Evidence records (RFC 4998) of {{count}} documents: hold until {{until, when}}; Evidence Desk renews them before then.',
       renewed_one:
-        'Evidence record (RFC 4998) of {{count}} document: last renewed on {{at, when}} by {{authority}}; next renewal due on {{next, when}}.',
+        'Evidence record (RFC 4998) of {{count}} document: last renewed on {{at, when}} by {{authority}}; renewed again automatically around {{next, when}}, nothing to do.',
       renewed_other:
-        'Evidence records (RFC 4998) of {{count}} documents: last renewed on {{at, when}} by {{authority}}; next renewal due on {{next, when}}.',
+        'Evidence records (RFC 4998) of {{count}} documents: last renewed on {{at, when}} by {{authority}}; renewed again automatically around {{next, when}}, nothing to do.',
       expired_one:
-        'The evidence record of {{count}} document needs attention: it was not renewed before its newest timestamp’s certificate expired, so it no longer proves its time on its own. The service’s log and the receipt still prove the certification.',
+        'The evidence record of {{count}} document needs attention: the service’s log and the receipt still prove when the document was certified, but its timestamp can no longer be checked on its own: it was not renewed before the certificate of its newest timestamp expired. Ask IT to check the timestamping authority in Settings.',
       expired_other:
-        'The evidence records of {{count}} documents need attention: they were not renewed before their newest timestamp’s certificate expired, so they no longer prove their time on their own. The service’s log and the receipts still prove the certifications.',
+        'The evidence records of {{count}} documents need attention: the service’s log and the receipts still prove when the documents were certified, but their timestamps can no longer be checked on their own: they were not renewed before the certificate of their newest timestamp expired. Ask IT to check the timestamping authority in Settings.',
       waiting_one:
-        'The renewal of the evidence record of {{count}} document waits for the timestamping authority: {{why}} Evidence Desk asks again; the record holds until {{until, when}}.',
+        'Renewal delayed: the evidence record of {{count}} document must be renewed before {{until, when}}. {{why}} Evidence Desk asks again; if this does not go away, check the timestamping authority in Settings.',
       waiting_other:
-        'The renewal of the evidence records of {{count}} documents waits for the timestamping authority: {{why}} Evidence Desk asks again; the records hold until {{until, when}}.',
+        'Renewal delayed: the evidence records of {{count}} documents must be renewed before {{until, when}}. {{why}} Evidence Desk asks again; if this does not go away, check the timestamping authority in Settings.',
       noAuthority_one:
         'The evidence record of {{count}} document is due for renewal, but the profile names no timestamping authority. Choose one in Settings before {{until, when}}.',
       noAuthority_other:

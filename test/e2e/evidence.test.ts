@@ -538,6 +538,8 @@ describe('evidence records in the app', () => {
         expect((await core.renewRecords()).opened).toHaveLength(1);
         await page.reload();
         await expect.poll(() => banner.textContent()).toContain(lead(words.waiting_other));
+        // The quiet line would say "nothing to do": while a renewal is delayed, the banner speaks.
+        expect(await line.count()).toBe(0);
         await harness.screenshot(`records-waiting-${locale}`);
         tsa.behaviour = 'good';
         await expect.poll(() => line.textContent()).toContain('tsa-signer');

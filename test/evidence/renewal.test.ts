@@ -208,7 +208,7 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
     await core.exports.saveCertificate(contract!.id, pdf);
     const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
     expect(text).toMatch(
-      /Evidence record\s+Renewed once, last on[\s\S]{0,200}?\w+ \d+, \d{4} at [\d:]+ [AP]M UTC[\s\S]{0,300}?by tsa-signer \(RFC 4998\)/,
+      /Evidence record \(RFC 4998\)\s+Renewed once, on[\s\S]{0,200}?\w+ \d+, \d{4} at [\d:]+ [AP]M UTC[\s\S]{0,300}?by tsa-signer/,
     );
     // A picture to look at, as a paralegal would (test-results/pdf).
     mkdirSync(PDF_PICTURES, { recursive: true });

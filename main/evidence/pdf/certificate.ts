@@ -113,7 +113,7 @@ export async function renderCertificate(
       : 'No independent timestamp: the time rests on the service’s log alone',
     beside,
   );
-  if (receipt.evidence_record) field(doc, 'Evidence record', recordWords(stamp, when), beside);
+  if (receipt.evidence_record) field(doc, 'Evidence record (RFC 4998)', recordWords(stamp, when), beside);
   const afterFields = doc.y;
   qrCode(
     doc,
@@ -264,8 +264,8 @@ function byWhom(by: Receipt['certification']['certified_by']): string {
 function recordWords(stamp: Receipt['timestamp'], when: (iso: string) => string | null): string {
   const renewals = stamp?.renewals ?? [];
   const last = renewals.at(-1);
-  if (!last)
-    return 'Kept in the attached receipt (RFC 4998); renewed before its timestamp’s certificate expires';
-  const times = renewals.length === 1 ? 'once' : `${renewals.length} times`;
-  return `Renewed ${times}, last on\n${when(last.gen_time) ?? last.gen_time}\nby ${last.authority} (RFC 4998)`;
+  if (!last) return 'Kept in the attached receipt; renewed before its timestamp’s certificate expires';
+  // The time confirmed above stays as it is: a renewal only keeps it checkable.
+  const times = renewals.length === 1 ? 'Renewed once, on' : `Renewed ${renewals.length} times, last on`;
+  return `${times}\n${when(last.gen_time) ?? last.gen_time}\nby ${last.authority}`;
 }

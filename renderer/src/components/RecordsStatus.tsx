@@ -10,8 +10,15 @@ import { useSay } from '../i18n';
 export function RecordsLine() {
   const { t } = useTranslation();
   const records = useStatus().data?.records;
-  // Records past their end are the banner's to say: "renews them before then" would no longer be true.
-  if (!records || records.all.records === 0 || records.holdsUntil === null || records.expired.records > 0)
+  // Records past their end, or a renewal delayed, are the banner's to say: "renews them before then"
+  // or "nothing to do" would no longer be true.
+  if (
+    !records ||
+    records.all.records === 0 ||
+    records.holdsUntil === null ||
+    records.expired.records > 0 ||
+    records.waiting?.problem
+  )
     return null;
   const count = records.all.documents;
   return (
@@ -38,6 +45,9 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
     return (
       <div className="banner banner-key" role="alert" data-testid="records-banner">
         <span>{t('records.expired', { count: records.expired.documents })}</span>
+        <button type="button" onClick={onOpenSettings}>
+          {t('records.openSettings')}
+        </button>
       </div>
     );
   if (records.noAuthority.documents > 0)
@@ -59,6 +69,9 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
             until,
           })}
         </span>
+        <button type="button" onClick={onOpenSettings}>
+          {t('records.openSettings')}
+        </button>
       </div>
     );
   return null;
