@@ -144,9 +144,8 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       expect(ours).toMatchObject({
         ok: true,
         facts: {
-          renewals: 1,
           first: { authority: 'short-signer' },
-          lastRenewal: { authority: 'tsa-signer' },
+          renewed: [{ authority: 'tsa-signer' }],
           expired: false,
         },
       });
@@ -266,6 +265,27 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
     );
     const current = await checkRecord({ sha256: sha256(document) }, record, trust(), later);
     expect(current).toMatchObject({ ok: true, facts: { expired: false } });
+
+    // Years on, renewed again: an edited copy of the first of two renewals is refused too.
+    clockAhead = 1825 * 24 * 60 * MINUTE - 20 * MINUTE;
+    expect((await core.renewRecords()).opened).toHaveLength(1);
+    await until(
+      () => stamps(contract!.id).length,
+      (count) => count === 3,
+      'the second renewal',
+    );
+    const twice = core.exports.receipt(contract!.id);
+    expect(twice.timestamp!.renewals).toHaveLength(2);
+    twice.timestamp!.renewals![0]!.authority = 'another authority';
+    writeFileSync(receiptPath, JSON.stringify(twice));
+    const middle = await runCli(ws.dataDir, [
+      'verify',
+      contract!.filePath,
+      '--receipt',
+      receiptPath,
+      '--json',
+    ]);
+    expect(JSON.parse(middle.stdout)).toMatchObject({ check: 'copy', field: 'timestamp.renewals' });
   }, 90_000);
   it('loses nothing and renews nothing twice when killed in the middle of renewing 10,000 documents’ records', async () => {
     const crashWs = workspace('evidence-renewal-crash-');
@@ -356,7 +376,7 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
             Buffer.from(receipt.evidence_record!, 'base64'),
             trust(),
           );
-          if (!verdict.ok || verdict.facts.renewals !== 1)
+          if (!verdict.ok || verdict.facts.renewed.length !== 1)
             throw new Error(`${receipt.file.name}: ${JSON.stringify(verdict)}`);
         }
       } finally {

@@ -28,9 +28,8 @@ export interface ProvenTime {
 export interface RecordFacts {
   /** The first time proven: the document existed then. */
   first: ProvenTime;
-  /** The newest renewal, or null when the record was never renewed. */
-  lastRenewal: ProvenTime | null;
-  renewals: number;
+  /** Each renewal, oldest first (none when the record was never renewed). */
+  renewed: ProvenTime[];
   /** When the newest archive timestamp's certificates stop being valid: a renewal is due before. */
   holdsUntil: Date;
   /** Past `holdsUntil` without a renewal: needs attention, not valid today. */
@@ -124,8 +123,7 @@ export async function checkRecord(
     ok: true,
     facts: {
       first: proven[0] as ProvenTime,
-      lastRenewal: proven.length > 1 ? (proven.at(-1) as ProvenTime) : null,
-      renewals: proven.length - 1,
+      renewed: proven.slice(1),
       holdsUntil,
       expired: now > holdsUntil,
       demo,

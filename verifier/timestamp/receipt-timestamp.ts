@@ -158,25 +158,26 @@ export async function checkReceiptRecord(
   if (!checked.ok && checked.untrusted)
     return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
   if (!checked.ok) return { verdict: 'timestamp_invalid', check: 'record', message: checked.why };
-  const { first, lastRenewal, renewals, holdsUntil, expired } = checked.facts;
-  // The receipt's readable copies of the renewals are what the record's tokens signed, or refused.
+  const { first, renewed, holdsUntil, expired } = checked.facts;
+  // The receipt's readable copies of the renewals are, each, what the record's tokens signed, or refused.
   const copies = receipt.timestamp?.renewals ?? [];
-  const last = copies.at(-1);
   if (
-    copies.length !== renewals ||
-    (last &&
-      (Date.parse(last.gen_time) !== lastRenewal?.genTime.getTime() ||
-        last.authority !== lastRenewal.authority))
+    copies.length !== renewed.length ||
+    copies.some(
+      (copy, i) =>
+        Date.parse(copy.gen_time) !== renewed[i]?.genTime.getTime() ||
+        copy.authority !== renewed[i]?.authority,
+    )
   )
     return copyRefused({ field: 'timestamp.renewals', signedBy: 'the evidence record' });
+  const lastRenewal = renewed.at(-1);
   return {
     firstTime: first.genTime.toISOString(),
     firstAuthority: first.authority,
-    lastRenewal: lastRenewal && {
-      genTime: lastRenewal.genTime.toISOString(),
-      authority: lastRenewal.authority,
-    },
-    renewals,
+    lastRenewal: lastRenewal
+      ? { genTime: lastRenewal.genTime.toISOString(), authority: lastRenewal.authority }
+      : null,
+    renewals: renewed.length,
     holdsUntil: holdsUntil.toISOString(),
     expired,
   };
