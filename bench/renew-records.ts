@@ -52,7 +52,7 @@ export async function renewRecords(): Promise<BenchFigure[]> {
           const reduced = (JSON.parse(row.timestampPath as string) as string[][]).map((list) =>
             list.map(hexToBytes),
           );
-          const record = evidenceRecordOf(store.renewals.partsOf(stamp.id), reduced);
+          const record = evidenceRecordOf(store.renewals.partsFor(row.id, stamp.id), reduced);
           bytes += record?.length ?? 0;
         }
       }
@@ -61,6 +61,7 @@ export async function renewRecords(): Promise<BenchFigure[]> {
     const asked = { count: 0 };
     const renewal = new RecordRenewal({
       renewals: store.renewals,
+      hashTrees: store.hashTrees,
       settings: store.settings,
       authorityFor: async () => authority,
       log: silentLogger,
@@ -68,26 +69,34 @@ export async function renewRecords(): Promise<BenchFigure[]> {
       now: Date.now,
       policy: { marginMs: 100 * YEAR_MS },
     });
-    const renewing = await measured(async () => {
-      const look = await renewal.look(true);
+    // Each renewal due, asked of the authority and kept as the engine would.
+    const askDue = async () => {
+      let count = 0;
       for (const batch of store.timestamps.due(Date.now())) {
-        asked.count++;
-        const answer = await askAuthority(fetch, authority, hexToBytes(batch.root), 30_000, undefined, true);
-        if (!answer.ok) throw new Error(`The authority refused the renewal: ${answer.problem.key}`);
+        count++;
+        const answer = await askAuthority(
+          fetch,
+          authority,
+          hexToBytes(batch.root),
+          30_000,
+          undefined,
+          'sha256',
+        );
+        if (!answer.ok) throw new Error(`The authority refused a renewal: ${answer.problem.key}`);
         store.timestamps.confirm(batch.id, answer);
         store.timestamps.keepValidation(batch.id, { ocsp: [], crl: [] }, null);
       }
+      return count;
+    };
+    const renewing = await measured(async () => {
+      const look = await renewal.look(true);
+      asked.count += await askDue();
       return look?.opened.length ?? 0;
     });
     // Two more renewals: records of three, checked against the same documents' first timestamp alone.
     for (let more = 0; more < 2; more++) {
       await renewal.look(true);
-      for (const batch of store.timestamps.due(Date.now())) {
-        const answer = await askAuthority(fetch, authority, hexToBytes(batch.root), 30_000, undefined, true);
-        if (!answer.ok) throw new Error(`The authority refused a renewal: ${answer.problem.key}`);
-        store.timestamps.confirm(batch.id, answer);
-        store.timestamps.keepValidation(batch.id, { ocsp: [], crl: [] }, null);
-      }
+      await askDue();
     }
     const checking = await checkedRecords(store, ids, authority);
     // One request, confirmed, extending every record.
@@ -192,7 +201,7 @@ async function timestampedDocuments(store: Store, authority: Authority): Promise
     const batch = store.timestamps.open('bench', authority.url, Date.now() + 1);
     const root = store.timestamps.due(Date.now()).find((due) => due.id === batch);
     if (!root) throw new Error('The batch was not opened.');
-    const answer = await askAuthority(fetch, authority, hexToBytes(root.root), 30_000, undefined, true);
+    const answer = await askAuthority(fetch, authority, hexToBytes(root.root), 30_000, undefined, 'sha256');
     if (!answer.ok) throw new Error(`The authority refused a batch: ${answer.problem.key}`);
     store.timestamps.confirm(root.id, answer);
     // What the engine collects next (the sandbox's OCSP answers) is not what is measured here.

@@ -89,6 +89,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     sync: name === 'certify' || name === 'sync' || (name === 'renew' && !values['dry-run']) || watching,
     watch: watching,
     sender: 'command-line',
+    // `renew` looks itself, with the folders it was given: the background's look would take part of its work.
+    ...(name === 'renew' ? { renewal: { lookInBackground: false } } : {}),
     // HTTPS_PROXY / NO_PROXY, the OS certificate store, NODE_EXTRA_CA_CERTS and the profile's CA file.
     networkFor: (profile) => commandLineFetch({ caFile: profile.caFile }),
     // Loaded only when the demo sandbox is the profile in use: a service profile's CLI starts without it.

@@ -35,7 +35,7 @@ import { SetVerification } from './sets/set-verification';
 import { Preferences } from './preferences/preferences';
 import { DEFAULT_TIMESTAMP_PACING, TimestampEngine } from './timestamps/timestamp-engine';
 import { AuthorityPace } from './timestamps/authority-pace';
-import type { RenewalLook } from './timestamps/record-renewal';
+import type { LookOptions, RenewalLook } from './timestamps/record-renewal';
 import { RecordRenewal } from './timestamps/record-renewal';
 import type { RenewalState } from './store/record-renewals';
 import type { Batch } from '../protocol/certification-request';
@@ -110,6 +110,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     });
     this.records = new RecordRenewal({
       renewals: store.renewals,
+      hashTrees: store.hashTrees,
       settings: store.settings,
       authorityFor: (id) => this.connections.authorityFor(id),
       log: this.log,
@@ -261,8 +262,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   /** Renews now every evidence record due (one request per authority), waiting briefly for its answer (`renew`). */
-  async renewRecords(): Promise<RenewalLook & { renewals: RenewalState[] }> {
-    const look = (await this.records.look(true)) as RenewalLook;
+  async renewRecords(options: LookOptions = {}): Promise<RenewalLook & { renewals: RenewalState[] }> {
+    const look = (await this.records.look(true, options)) as RenewalLook;
     this.timestamps.wake();
     await this.timestamps.answered();
     return { ...look, renewals: this.store.renewals.states(look.opened) };

@@ -152,6 +152,7 @@ const utcMinute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC
 export function recordSaid(record: RecordSummary): Said {
   const until = utcMinute(record.holdsUntil);
   if (record.expired) return said('record.expired', { until });
+  if (record.documentLinkUnchecked) return said('record.unlinked', { until });
   if (!record.lastRenewal) return said('record.notRenewed', { until });
   return said(record.renewals === 1 ? 'record.renewedOnce' : 'record.renewed', {
     count: record.renewals,

@@ -191,6 +191,11 @@ export interface RecordSummary {
   holdsUntil: string;
   /** Past `holdsUntil` without a renewal: needs attention, not proven as of today. */
   expired: boolean;
+  /**
+   * Renewed to SHA-512, checked without the document's bytes (a set is hashed with SHA-256 only):
+   * every timestamp holds, but not that the renewal covers this very document.
+   */
+  documentLinkUnchecked?: true;
 }
 
 /** Why a timestamp's validation data does not show its authority in good standing at genTime. */

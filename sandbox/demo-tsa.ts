@@ -45,6 +45,7 @@ const OID = {
   extKeyUsage: '2.5.29.37',
   timeStamping: '1.3.6.1.5.5.7.3.8',
   sha256: '2.16.840.1.101.3.4.2.1',
+  sha512: '2.16.840.1.101.3.4.2.3',
 } as const;
 const SETTING = 'demo_tsa_v1';
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -217,8 +218,8 @@ async function reply(
   } catch {
     return rejection('badDataFormat: the request is not a TimeStampReq');
   }
-  if (request.messageImprint.hashAlgorithm.algorithmId !== OID.sha256)
-    return rejection('badAlg: the demo authority timestamps SHA-256 imprints only');
+  if (![OID.sha256, OID.sha512].some((oid) => oid === request.messageImprint.hashAlgorithm.algorithmId))
+    return rejection('badAlg: the demo authority timestamps SHA-256 and SHA-512 imprints only');
   if (request.reqPolicy && request.reqPolicy !== SANDBOX_TSA_POLICY) return rejection('unacceptedPolicy');
 
   const info = new pkijs.TSTInfo({

@@ -41,6 +41,8 @@ export async function verifyReceipt(
   receiptJson: unknown,
   trust: Trust,
   verifyEd25519?: Ed25519Verify,
+  /** The document's SHA-512, asked for only when its evidence record was renewed to that hash. */
+  documentSha512?: () => Promise<Uint8Array>,
 ): Promise<ReceiptVerdict> {
   const parsed = receiptSchema.safeParse(receiptJson);
   if (!parsed.success) return unreadableReceipt(parsed.error);
@@ -62,7 +64,12 @@ export async function verifyReceipt(
   const time = await checkReceiptTimestamp(receipt, fileSha256, trust.tsaRoots);
   if ('verdict' in time) return time;
   if (receipt.evidence_record && time.facts) {
-    const record = await checkReceiptRecord(receipt, receipt.evidence_record, fileSha256, trust.tsaRoots);
+    const record = await checkReceiptRecord(
+      receipt,
+      receipt.evidence_record,
+      { sha256: fileSha256, ...(documentSha512 ? { sha512: documentSha512 } : {}) },
+      trust.tsaRoots,
+    );
     if ('verdict' in record) return record;
     time.facts.record = record;
   }

@@ -81,6 +81,7 @@ export const OPTIONS = {
   events: { type: 'boolean' },
   settle: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  documents: { type: 'string', multiple: true },
 } satisfies ParseArgsConfig['options'];
 
 export type Values = ReturnType<

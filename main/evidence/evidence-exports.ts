@@ -84,7 +84,7 @@ export class EvidenceExports {
       environment: this.environmentOf(row.profileId),
       logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
       timestamp,
-      record: timestamp?.tree === 'rfc4998' ? renewals.partsOf(timestamp.id) : null,
+      record: timestamp?.tree === 'rfc4998' ? renewals.partsFor(row.id, timestamp.id) : null,
     });
   }
 

@@ -5,7 +5,7 @@ import { utcIso } from '../../protocol/time-format';
 import type { CertificationRow, ProfileSummary } from '../../protocol/views';
 import { bytesToBase64, hexToBytes, logKeyFingerprint } from '../../verifier/bytes';
 import type { RecordParts } from './records/evidence-record-of';
-import { evidenceRecordOf } from './records/evidence-record-of';
+import { evidenceRecordOf, renewalsIn } from './records/evidence-record-of';
 import { SANDBOX_EVIDENCE_FORMAT, loggedTimes, signedBySandbox } from '../../verifier/sandbox-evidence';
 import { inEnglish } from '../../protocol/locales';
 
@@ -32,7 +32,11 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   const signed = loggedTimes(evidence);
   // DEMO when the profile is a sandbox, or when the log signed that it is one (whatever the profile says).
   const demo = context.environment.demo || signedBySandbox(evidence);
-  const timestamp = receiptTimestamp(row, context.timestamp, context.record?.renewals);
+  const timestamp = receiptTimestamp(
+    row,
+    context.timestamp,
+    context.record ? renewalsIn(context.record) : undefined,
+  );
   return {
     format: RECEIPT_FORMAT,
     demo,

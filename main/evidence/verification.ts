@@ -62,7 +62,7 @@ export class Verification {
     try {
       const { hash } = await hashOneFile(pool, path);
       const { checkAgainstProof } = await import('./verify-document');
-      return { assetHash: hash, proof: await checkAgainstProof(hash, proofPath, trust) };
+      return { assetHash: hash, proof: await checkAgainstProof(hash, proofPath, trust, path) };
     } finally {
       await pool.close();
     }
@@ -83,7 +83,7 @@ export class Verification {
     const hashed = await hashOneFile(this.deps.pool, path);
     // The proof's checks (pkijs for its timestamp) load when a proof is checked, not when a command starts.
     const { checkAgainstProof } = await import('./verify-document');
-    const result = await checkAgainstProof(hashed.hash, proofPath, this.deps.trust());
+    const result = await checkAgainstProof(hashed.hash, proofPath, this.deps.trust(), path);
     return { kind: 'proof', path, assetHash: hashed.hash, ...result };
   }
 

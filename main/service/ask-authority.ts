@@ -7,6 +7,7 @@ import {
   timestampRequest,
 } from '../../verifier/timestamp/exchange';
 import { checkTimestampToken } from '../../verifier/timestamp/token';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import type { Fetch } from './network';
 import { retryAfterMs } from './retry-policy';
 import { hostOf } from './authority-host';
@@ -44,19 +45,19 @@ export async function askAuthority(
   timeoutMs: number,
   /** Ends the request early: the process is closing (the caller then knows it asked and got no answer). */
   stop?: AbortSignal,
-  /** `data` is the imprint itself: an RFC 4998 hash tree's root, timestamped as it is. */
-  dataIsDigest = false,
+  /** `data` is the imprint itself, of this hash: an RFC 4998 hash tree's root, timestamped as it is. */
+  digestOf?: TreeHash,
 ): Promise<AuthorityAnswer> {
   const nonce = freshNonce((bytes) => randomFillSync(bytes));
   // Hashed here, natively, once: a sealed PDF's range is tens of kilobytes, for every PDF of a kit.
-  const dataSha256 = dataIsDigest ? data : createHash('sha256').update(data).digest();
+  const dataSha256 = digestOf ? data : createHash('sha256').update(data).digest();
   const host = hostOf(authority.url);
   let body: Uint8Array;
   try {
     const response = await fetch(authority.url, {
       method: 'POST',
       headers: { 'content-type': TIMESTAMP_QUERY, accept: 'application/timestamp-reply' },
-      body: timestampRequest(dataSha256, nonce, authority.policyOid) as BodyInit,
+      body: timestampRequest(dataSha256, nonce, authority.policyOid, digestOf) as BodyInit,
       signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
     });
     if (response.status === 429 || response.status === 503) {
@@ -111,7 +112,8 @@ export async function askAuthority(
   const check = await checkTimestampToken(read.token, {
     data,
     dataSha256,
-    imprintIsDigest: dataIsDigest,
+    imprintIsDigest: digestOf !== undefined,
+    imprintAlgorithm: digestOf ?? 'sha256',
     nonce,
     certificates: authority.certificates,
     trustedRoots: authority.trustedRoots,

@@ -8,6 +8,7 @@ import { TimestampBatches } from './timestamp-batches';
 import { CertificateStatusStore } from './certificate-status';
 import { KitSeals } from './kit-seals';
 import { RecordRenewals } from './record-renewals';
+import { HashTreeRenewals } from './hash-tree-renewals';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
@@ -47,6 +48,7 @@ export interface Store {
   timestamps: TimestampBatches;
   /** Evidence records' renewals: which are due, and each record's archive timestamps after its first. */
   renewals: RecordRenewals;
+  hashTrees: HashTreeRenewals;
   /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
   certificateStatus: CertificateStatusStore;
   /** Kits saved while their authority could not seal them, until their seal is added. */
@@ -68,12 +70,14 @@ function storeOn(db: QueueDb): Store {
   });
   const settings: SettingsStore = new SettingsStore(db, changes);
   const certifications = new CertificationTable(db, changes);
+  const renewals = new RecordRenewals(db);
   return {
     certifications,
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
-    renewals: new RecordRenewals(db),
+    renewals,
+    hashTrees: new HashTreeRenewals(db, renewals),
     certificateStatus: new CertificateStatusStore(db),
     kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),

@@ -267,4 +267,23 @@ export const MIGRATIONS: readonly string[] = [
   -- A batch's (or a renewal's) rows, announced when its token comes: found, not scanned for.
   CREATE INDEX certifications_by_timestamp_batch ON certifications(timestamp_batch_id);
   `,
+  // 18: hash-tree renewal (RFC 4998 §5.2) to a stronger hash, once IT retires SHA-256. It needs each
+  // document, so a record becomes the document's own: a renewal row over SHA-512 (hash) starts a new
+  // chain (new_chain) for each document found; chain_stamps keep its way to that renewal's root, the
+  // chain it leaves (from_id: a batch, or an earlier hash-tree renewal) and how far that chain went
+  // (prior_seq: the last archive_stamps seq it covers; renewals of it after are for other documents).
+  `
+  ALTER TABLE timestamp_batches ADD COLUMN hash TEXT NOT NULL DEFAULT 'sha256' CHECK (hash IN ('sha256', 'sha512'));
+  ALTER TABLE timestamp_batches ADD COLUMN new_chain INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE chain_stamps (
+    certification_id INTEGER NOT NULL REFERENCES certifications(id),
+    renewal_id INTEGER NOT NULL REFERENCES timestamp_batches(id),
+    from_id INTEGER NOT NULL REFERENCES timestamp_batches(id),
+    prior_seq INTEGER NOT NULL,
+    reduced TEXT NOT NULL,
+    PRIMARY KEY (certification_id, renewal_id)
+  );
+  CREATE INDEX chain_stamps_renewal ON chain_stamps(renewal_id);
+  CREATE INDEX chain_stamps_from ON chain_stamps(from_id);
+  `,
 ];

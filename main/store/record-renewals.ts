@@ -1,5 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../../verifier/bytes';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import { withValidationData } from '../../verifier/evidence-record/token-validation';
 import { certificateNotAfter } from '../../verifier/der';
@@ -20,6 +21,7 @@ import type { KeptValidation } from './timestamp-batches';
 export const DEFAULT_RENEWAL_MARGIN_MS = 90 * 24 * 3_600_000;
 /** A token whose validation data is still being collected is renewed without it only this close to expiry. */
 const WAIT_FOR_VALIDATION_UNTIL_MS = 7 * 24 * 3_600_000;
+const HASHES = { sha256, sha512 } as const;
 /** How long a batch's record parts are kept for its next rows (a renewal within it shows a second later). */
 const PARTS_KEPT_MS = 1_000;
 
@@ -35,6 +37,8 @@ export interface DueRecord {
   newestAuthority: string;
   /** When the newest archive timestamp's certificates stop being valid. */
   holdsUntil: number;
+  /** The hash of the record's chain: a renewal of it uses the same (RFC 4998 §5.1). */
+  hash: TreeHash;
   /**
    * Its certificates end within the margin; or it rests on what is retired (`weakness`); or so does
    * its last renewal, and renewing it needs an authority that signs with something stronger.
@@ -62,6 +66,46 @@ export interface RenewalStamp {
   reduced: Uint8Array[][];
   genTime: number;
   authority: string;
+}
+
+/** A chain that a hash-tree renewal started: its first archive timestamp, and the renewals of it. */
+export interface LaterChain {
+  first: RenewalStamp;
+  renewals: RenewalStamp[];
+}
+
+/** What a document's record is made of: its batch's token, each renewal since, and later chains. */
+export interface RecordParts {
+  first: Uint8Array;
+  renewals: readonly RenewalStamp[];
+  later?: readonly LaterChain[];
+}
+
+/** A record's archive timestamps, chain by chain, its first with the document's reduced tree. */
+export const stampsOfRecord = (
+  parts: RecordParts,
+  reduced: Uint8Array[][],
+): { token: Uint8Array; reduced: Uint8Array[][] }[][] => [
+  [{ token: parts.first, reduced }, ...parts.renewals],
+  ...(parts.later ?? []).map((chain) => [chain.first, ...chain.renewals]),
+];
+
+/** An archive timestamp as stored, without its token: the row that holds it, its place and way to its root. */
+interface StampRow {
+  id: number;
+  seq: number;
+  reduced: string;
+  genTime: number;
+  authority: string;
+}
+
+/** A hash-tree renewal that took a document on, and the last renewal of the chain before that it covers. */
+type ChainLink = Omit<StampRow, 'seq'> & { priorSeq: number };
+
+/** A chain of a document's record as stored: the row that starts it, and the renewals of it it keeps. */
+interface ChainRef {
+  first: Omit<StampRow, 'seq'>;
+  renewals: StampRow[];
 }
 
 /** A renewal request as it stands. */
@@ -97,10 +141,7 @@ interface TokenRow {
 
 export class RecordRenewals {
   private readonly sql;
-  private readonly recentParts = new Map<
-    number,
-    { at: number; parts: { first: Uint8Array; renewals: RenewalStamp[] } }
-  >();
+  private readonly recentParts = new Map<number, { at: number; parts: RecordParts }>();
 
   constructor(private readonly db: QueueDb) {
     this.sql = statementCache(db);
@@ -111,17 +152,22 @@ export class RecordRenewals {
     this.fillHoldsUntil();
     return (
       this.sql(
+        // A record's chain starts at a batch, or at a hash-tree renewal for the documents it took on
+        // (they leave the chain they were in: documents counts those it still holds).
         `WITH newest AS (
-           SELECT b.id AS batchId, b.profile_id AS profileId, b.size AS documents,
+           SELECT b.id AS batchId, b.profile_id AS profileId, b.hash,
+             b.size - (SELECT COUNT(*) FROM chain_stamps cs WHERE cs.from_id = b.id) AS documents,
              COALESCE((SELECT s.renewal_id FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id
                        WHERE s.batch_id = b.id AND r.state = 'confirmed' ORDER BY s.seq DESC LIMIT 1), b.id) AS newestId,
              EXISTS (SELECT 1 FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id
                      WHERE s.batch_id = b.id AND r.state = 'waiting') AS renewing
-           FROM timestamp_batches b WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed')
-         SELECT n.batchId, n.profileId, n.documents, n.newestId, n.renewing, t.gen_time AS newestGenTime,
+           FROM timestamp_batches b
+           WHERE (b.kind = 'batch' AND b.tree = 'rfc4998' OR b.new_chain = 1) AND b.state = 'confirmed')
+         SELECT n.batchId, n.profileId, n.hash, n.documents, n.newestId, n.renewing, t.gen_time AS newestGenTime,
            t.token AS newestToken, t.chain AS newestChain, t.tsa_url AS newestTsaUrl, t.kind = 'renewal' AS newestIsRenewal,
            t.authority AS newestAuthority, t.holds_until AS holdsUntil, t.validation_due_at AS validationDueAt
          FROM newest n JOIN timestamp_batches t ON t.id = n.newestId
+         WHERE n.documents > 0
          ORDER BY t.holds_until, n.batchId`,
       ).all() as (Omit<NewestRow, 'renewing'> & { renewing: number })[]
     ).map((row) => ({ ...row, renewing: row.renewing === 1 }));
@@ -150,7 +196,7 @@ export class RecordRenewals {
   }
 
   /**
-   * Opens one renewal over `records` (all of one profile, asked of `tsaUrl`): each record's newest
+   * Opens one renewal over `records` (all of one profile and hash, asked of `tsaUrl`): each record's newest
    * token is frozen with its validation data inside, and the renewal's tree is over those tokens.
    * Records whose validation data is still being collected wait for it, unless close to expiry (by
    * `clock`, the time renewal reads; `now` is the request's, like any batch's). Returns the
@@ -169,18 +215,20 @@ export class RecordRenewals {
           !row.renewing &&
           records.some((record) => record.batchId === row.batchId && record.newestId === row.newestId) &&
           row.profileId === profileId &&
+          row.hash === records[0]?.hash &&
           (row.validationDueAt === null || (row.holdsUntil as number) - clock < WAIT_FOR_VALIDATION_UNTIL_MS),
       );
       if (ready.length === 0) return null;
       const covered = new Map<number, Uint8Array>();
       for (const row of ready)
         if (!covered.has(row.newestId)) covered.set(row.newestId, this.freeze(row.newestId));
-      const leafOf = (row: NewestRow) => sha256(covered.get(row.newestId) as Uint8Array);
-      const tree = hashTree(ready.map(leafOf));
+      const hash = (ready[0] as NewestRow).hash;
+      const leafOf = (row: NewestRow) => HASHES[hash](covered.get(row.newestId) as Uint8Array);
+      const tree = hashTree(ready.map(leafOf), hash);
       const { lastInsertRowid } = this.sql(
-        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, kind, size, state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, 'rfc4998', 'renewal', ?, 'waiting', ?, ?, ?)`,
-      ).run(profileId, tsaUrl, bytesToHex(tree.root), ready.length, now, now, now);
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, kind, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, 'rfc4998', ?, 'renewal', ?, 'waiting', ?, ?, ?)`,
+      ).run(profileId, tsaUrl, bytesToHex(tree.root), hash, ready.length, now, now, now);
       const renewalId = Number(lastInsertRowid);
       const add = this.sql(
         `INSERT INTO archive_stamps (batch_id, seq, renewal_id, reduced)
@@ -206,7 +254,7 @@ export class RecordRenewals {
   }
 
   /** The token with its validation data inside, kept as the bytes a renewal covers (once). */
-  private freeze(id: number): Uint8Array {
+  freeze(id: number): Uint8Array {
     const token = this.coveredToken(id);
     this.sql('UPDATE timestamp_batches SET covered_token = ? WHERE id = ? AND covered_token IS NULL').run(
       bytesToBase64(token),
@@ -216,31 +264,77 @@ export class RecordRenewals {
   }
 
   /**
-   * A batch's record as receipts carry it: its token and each renewal. An export reads a batch's rows
-   * one after another, so the parts are kept a second (10,000 rows of a batch read them once).
+   * A document's record as receipts carry it: its batch's token and each renewal, and the chains any
+   * hash-tree renewal started for it. An export reads a batch's rows one after another, so a batch's
+   * parts are kept a second (10,000 rows of a batch read them once).
    */
-  partsOf(batchId: number, now = Date.now()): { first: Uint8Array; renewals: RenewalStamp[] } {
-    const kept = this.recentParts.get(batchId);
-    if (kept && now - kept.at < PARTS_KEPT_MS) return kept.parts;
-    const parts = { first: this.coveredToken(batchId), renewals: this.renewalsOf(batchId) };
-    if (this.recentParts.size >= 8) this.recentParts.delete(this.recentParts.keys().next().value as number);
-    this.recentParts.set(batchId, { at: now, parts });
-    return parts;
+  partsFor(certificationId: number, batchId: number, now: number | 'uncached' = Date.now()): RecordParts {
+    const links = this.linksOf(certificationId);
+    if (links.length === 0 && now === 'uncached')
+      return { first: this.coveredToken(batchId), renewals: this.renewalsOf(batchId) };
+    if (links.length === 0 && now !== 'uncached') {
+      const kept = this.recentParts.get(batchId);
+      if (kept && now - kept.at < PARTS_KEPT_MS) return kept.parts;
+      const parts = { first: this.coveredToken(batchId), renewals: this.renewalsOf(batchId) };
+      if (this.recentParts.size >= 8) this.recentParts.delete(this.recentParts.keys().next().value as number);
+      this.recentParts.set(batchId, { at: now, parts });
+      return parts;
+    }
+    const [own, ...later] = this.chainsFrom(batchId, links) as [ChainRef, ...ChainRef[]];
+    return {
+      first: this.coveredToken(batchId),
+      renewals: own.renewals.map(this.stampOf),
+      later: later.map((chain) => ({
+        first: this.stampOf(chain.first),
+        renewals: chain.renewals.map(this.stampOf),
+      })),
+    };
+  }
+
+  private readonly stampOf = (row: Omit<StampRow, 'seq'>): RenewalStamp => ({
+    token: this.coveredToken(row.id),
+    reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
+    genTime: row.genTime,
+    authority: row.authority,
+  });
+
+  /**
+   * A document's record as stored: the chain its batch started, then one per hash-tree renewal of
+   * it, each with the confirmed renewals it keeps (up to where the next chain took the document on).
+   */
+  chainRefs(certificationId: number, batchId: number): ChainRef[] {
+    return this.chainsFrom(batchId, this.linksOf(certificationId));
+  }
+
+  /** The confirmed hash-tree renewals that took a document on, oldest first. */
+  private linksOf(certificationId: number): ChainLink[] {
+    return this.sql(
+      `SELECT cs.renewal_id AS id, cs.prior_seq AS priorSeq, cs.reduced, t.gen_time AS genTime, t.authority
+       FROM chain_stamps cs JOIN timestamp_batches t ON t.id = cs.renewal_id
+       WHERE cs.certification_id = ? AND t.state = 'confirmed' ORDER BY cs.renewal_id`,
+    ).all(certificationId) as ChainLink[];
+  }
+
+  private chainsFrom(batchId: number, links: readonly ChainLink[]): ChainRef[] {
+    const starts = [{ id: batchId, reduced: '[]', genTime: 0, authority: '' }, ...links];
+    return starts.map((first, i) => {
+      const until = links[i]?.priorSeq ?? Number.MAX_SAFE_INTEGER;
+      return { first, renewals: this.renewalRows(first.id).filter((row) => row.seq <= until) };
+    });
+  }
+
+  /** The confirmed renewals of a chain's first archive timestamp (a batch's or a hash-tree renewal's), oldest first. */
+  private renewalRows(ownerId: number): StampRow[] {
+    return this.sql(
+      `SELECT s.renewal_id AS id, s.seq, s.reduced, t.gen_time AS genTime, t.authority FROM archive_stamps s
+       JOIN timestamp_batches t ON t.id = s.renewal_id
+       WHERE s.batch_id = ? AND t.state = 'confirmed' ORDER BY s.seq`,
+    ).all(ownerId) as StampRow[];
   }
 
   /** A batch's record after its first archive timestamp: each confirmed renewal, oldest first. */
   renewalsOf(batchId: number): RenewalStamp[] {
-    const rows = this.sql(
-      `SELECT s.renewal_id AS id, s.reduced, t.gen_time AS genTime, t.authority FROM archive_stamps s
-       JOIN timestamp_batches t ON t.id = s.renewal_id
-       WHERE s.batch_id = ? AND t.state = 'confirmed' ORDER BY s.seq`,
-    ).all(batchId) as { id: number; reduced: string; genTime: number; authority: string }[];
-    return rows.map((row) => ({
-      token: this.coveredToken(row.id),
-      reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
-      genTime: row.genTime,
-      authority: row.authority,
-    }));
+    return this.renewalRows(batchId).map(this.stampOf);
   }
 
   /** Every record here (a batch timestamped over an RFC 4998 tree), and its documents. */
@@ -275,20 +369,21 @@ export class RecordRenewals {
 
   /** The confirmed renewals of a certification's record, oldest first: its custody register's events. */
   renewalsOfCertification(id: number): { at: number; authority: string }[] {
-    return this.sql(
-      `SELECT t.gen_time AS at, t.authority FROM certifications c
-       JOIN archive_stamps s ON s.batch_id = c.timestamp_batch_id
-       JOIN timestamp_batches t ON t.id = s.renewal_id
-       WHERE c.id = ? AND t.state = 'confirmed' ORDER BY s.seq`,
-    ).all(id) as { at: number; authority: string }[];
+    const batchId = this.sql('SELECT timestamp_batch_id FROM certifications WHERE id = ?').pluck().get(id) as
+      number | null;
+    if (batchId === null || batchId === undefined) return [];
+    return this.chainRefs(id, batchId)
+      .flatMap((chain, i) => (i === 0 ? chain.renewals : [chain.first, ...chain.renewals]))
+      .map((stamp) => ({ at: stamp.genTime, authority: stamp.authority }));
   }
 
   /** Where renewals stand: confirmed (by whom, when), or waiting and why. */
   states(ids: readonly number[]): RenewalState[] {
     const get = this.sql(
       `SELECT id, state, size AS records, problem, attempts, authority, gen_time AS genTime,
+       CASE WHEN new_chain = 1 THEN size ELSE
        (SELECT COALESCE(SUM(b.size), 0) FROM archive_stamps s JOIN timestamp_batches b ON b.id = s.batch_id
-        WHERE s.renewal_id = t.id) AS documents
+        WHERE s.renewal_id = t.id) END AS documents
        FROM timestamp_batches t WHERE id = ?`,
     );
     return ids.map((id) => get.get(id) as RenewalState);
@@ -330,9 +425,11 @@ export function dueRecordOf(
   why: DueRecord['why'],
   weakness?: Weakness,
 ): DueRecord {
-  const { batchId, profileId, documents, newestId, newestGenTime, newestAuthority, holdsUntil } = candidate;
+  const { batchId, profileId, documents, newestId, newestGenTime, newestAuthority, holdsUntil, hash } =
+    candidate;
   return {
     batchId,
+    hash,
     profileId,
     documents,
     newestId,

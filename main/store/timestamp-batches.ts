@@ -1,5 +1,6 @@
 import { base64ToBytes, bytesToHex, hexToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
@@ -18,6 +19,8 @@ export interface TimestampBatch {
    */
   root: string;
   tree: BatchTree;
+  /** The hash its tree and imprint use: SHA-512 for a hash-tree renewal (RFC 4998 §5.2). */
+  hash: TreeHash;
   size: number;
   attempts: number;
 }
@@ -105,7 +108,7 @@ export class TimestampBatches {
    */
   due(now: number, limit = 64): TimestampBatch[] {
     return this.sql(
-      `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, tree, size, attempts FROM timestamp_batches
+      `SELECT id, profile_id AS profileId, tsa_url AS tsaUrl, root, tree, hash, size, attempts FROM timestamp_batches
        WHERE state = 'waiting' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     ).all(now, limit) as TimestampBatch[];
   }

@@ -2,6 +2,8 @@ import type { Logger } from '../logging/logger';
 import type { Authority } from '../service/ask-authority';
 import type { DueRecord, RecordRenewals, SettingsStore } from '../store';
 import type { Weakness } from '../store/record-renewals';
+import type { DocumentToRenew, HashTreeRenewals } from '../store/hash-tree-renewals';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { SETTING } from '../store/setting-keys';
 import { DEFAULT_RENEWAL_MARGIN_MS, dueRecordOf } from '../store/record-renewals';
 import type { ItPolicy } from '../desktop-policy/it-policy';
@@ -20,15 +22,19 @@ export interface RenewalPolicy {
   marginMs: number;
   /** How often the background looks for records due (default daily). */
   checkEveryMs: number;
+  /** Whether the background looks at all (not while `renew` looks itself). */
+  lookInBackground: boolean;
 }
 
 export const DEFAULT_RENEWAL_POLICY: RenewalPolicy = {
   marginMs: DEFAULT_RENEWAL_MARGIN_MS,
   checkEveryMs: DAY_MS,
+  lookInBackground: true,
 };
 
 export interface RecordRenewalDeps {
   renewals: RecordRenewals;
+  hashTrees: HashTreeRenewals;
   settings: SettingsStore;
   authorityFor(profileId: string): Promise<Authority | null>;
   log: Logger;
@@ -47,6 +53,16 @@ export interface RenewalLook {
   noAuthority: DueRecord[];
   /** Records whose last renewal rests on what is retired too: they need a stronger authority. */
   needsStrongerAuthority: DueRecord[];
+  /**
+   * Hash-tree renewal, once SHA-256 is retired: how many documents were found and are being
+   * renewed to SHA-512, and those that could not be found (their records stay as they are).
+   */
+  hashTree: { renewing: number; missing: DocumentToRenew[] };
+}
+
+/** Where documents may be, beside where they were certified and the watched folders: folders a person gives. */
+export interface LookOptions {
+  documentFolders?: readonly string[];
 }
 
 /**
@@ -60,6 +76,7 @@ export class RecordRenewal {
   /** What each newest token rests on that is retired, by token and list (a token does not change). */
   private readonly weaknesses = new Map<string, Weakness | null>();
   private lastLook: RenewalLook | null = null;
+  private looking: Promise<RenewalLook> | null = null;
 
   constructor(private readonly deps: RecordRenewalDeps) {}
 
@@ -87,6 +104,8 @@ export class RecordRenewal {
         due.push(dueRecordOf(record, 'expires'));
         continue;
       }
+      // A record whose hash is retired is renewed to a stronger one (hash-tree renewal), not timestamped again.
+      if (retired.includes(record.hash)) continue;
       const key = `${record.newestId}|${retired.join(',')}`;
       let weakness = this.weaknesses.get(key);
       if (weakness === undefined) {
@@ -100,6 +119,43 @@ export class RecordRenewal {
         due.push(dueRecordOf(record, record.newestIsRenewal ? 'retiredAgain' : 'retired', weakness));
     }
     return due;
+  }
+
+  /**
+   * Hash-tree renewal (RFC 4998 §5.2) of every record whose hash IT retired: the documents found
+   * (where certified, in a watched folder, in the folders given) are renewed to SHA-512, one request
+   * per authority; the rest are listed, and their records stay as they are.
+   */
+  private async renewHashTrees(look: RenewalLook, options: LookOptions, now: number): Promise<void> {
+    const documents = this.hashTreeDue();
+    if (documents.length === 0) return;
+    const { findDocuments } = await import('./find-documents');
+    const { found, missing } = await findDocuments(documents, options.documentFolders ?? []);
+    look.hashTree.missing = missing;
+    for (const profileId of new Set(documents.map((document) => document.profileId))) {
+      const ids = new Set(documents.filter((d) => d.profileId === profileId).map((d) => d.certificationId));
+      const mine = found.filter((document) => ids.has(document.certificationId));
+      if (mine.length === 0) continue;
+      const authority = await this.deps.authorityFor(profileId);
+      if (!authority) {
+        look.hashTree.missing.push(...documents.filter((d) => d.profileId === profileId));
+        continue;
+      }
+      const opened = this.deps.hashTrees.open(profileId, authority.url, mine, now);
+      if (opened === null) continue;
+      look.opened.push(opened);
+      look.hashTree.renewing += mine.length;
+      this.deps.log.log('info', 'records.hash_tree_renewal_opened', {
+        renewal: opened,
+        documents: mine.length,
+      });
+    }
+  }
+
+  /** Documents whose records are to be renewed to a stronger hash (for `renew --dry-run`): IT retired theirs. */
+  hashTreeDue(): DocumentToRenew[] {
+    const retired = this.deps.itPolicy?.().retiredAlgorithms ?? DEFAULT_RETIRED;
+    return this.deps.hashTrees.due(retired.filter((name): name is TreeHash => name === 'sha256'));
   }
 
   /** What the app shows: renewed when, and what needs attention. */
@@ -132,20 +188,35 @@ export class RecordRenewal {
   }
 
   /** Looks, if a period has passed since the last look (or `now` when asked): opens renewals for what is due. */
-  async look(asked = false): Promise<RenewalLook | null> {
+  async look(asked = false, options: LookOptions = {}): Promise<RenewalLook | null> {
+    // One look at a time: the background's and a command's would each find the same documents due.
+    while (this.looking) await this.looking.catch(() => undefined);
     const now = this.deps.now();
-    if (!asked && now < this.nextLookAt) return null;
+    if (!asked && (now < this.nextLookAt || this.deps.policy?.lookInBackground === false)) return null;
     this.nextLookAt = now + (this.deps.policy?.checkEveryMs ?? DEFAULT_RENEWAL_POLICY.checkEveryMs);
+    const looking = this.lookNow(now, options);
+    this.looking = looking;
+    try {
+      return await looking;
+    } finally {
+      this.looking = null;
+    }
+  }
+
+  private async lookNow(now: number, options: LookOptions): Promise<RenewalLook> {
     const due = await this.due();
     const look: RenewalLook = {
       due,
       opened: [],
       noAuthority: [],
       needsStrongerAuthority: due.filter((record) => record.why === 'retiredAgain'),
+      hashTree: { renewing: 0, missing: [] },
     };
     const renewable = due.filter((record) => record.why !== 'retiredAgain');
-    for (const profileId of new Set(renewable.map((record) => record.profileId))) {
-      const records = renewable.filter((record) => record.profileId === profileId);
+    // One request per authority and hash: a chain keeps its hash (RFC 4998 §5.1).
+    for (const group of new Set(renewable.map((record) => `${record.profileId}\n${record.hash}`))) {
+      const records = renewable.filter((record) => `${record.profileId}\n${record.hash}` === group);
+      const profileId = (records[0] as DueRecord).profileId;
       const authority = await this.deps.authorityFor(profileId);
       if (!authority) {
         look.noAuthority.push(...records);
@@ -156,6 +227,7 @@ export class RecordRenewal {
       look.opened.push(opened);
       this.deps.log.log('info', 'records.renewal_opened', { renewal: opened, records: records.length });
     }
+    await this.renewHashTrees(look, options, now);
     this.deps.settings.set(SETTING.renewalCheckedAt, String(now));
     this.lastLook = look;
     return look;

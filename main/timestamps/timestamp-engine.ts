@@ -265,7 +265,7 @@ export class TimestampEngine {
               hexToBytes(batch.root),
               this.pacing.timeoutMs,
               stop,
-              batch.tree === 'rfc4998',
+              batch.tree === 'rfc4998' ? batch.hash : undefined,
             ),
       { waitAtMost: PACE_WAIT_IN_ROUND_MS, stop },
     );

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,7 +11,7 @@ import { plainEnglish } from '../../protocol/locales/plain';
 import type { Sandbox } from '../../sandbox/server';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { checkRecord } from '../../verifier/evidence-record/check-record';
-import { readEvidenceRecord } from '../../verifier/evidence-record/evidence-record';
+import { imprintHashOf, readEvidenceRecord } from '../../verifier/evidence-record/evidence-record';
 import { validationDataIn } from '../../verifier/evidence-record/token-validation';
 import type { BouncyCastle } from '../support/bouncy-castle';
 import { bouncyCastle } from '../support/bouncy-castle';
@@ -71,6 +71,7 @@ async function until<T>(read: () => T, done: (value: T) => boolean, what: string
 }
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+const sha512 = (bytes: Uint8Array) => new Uint8Array(createHash('sha512').update(bytes).digest());
 const recordOf = (id: number) => Buffer.from(core.exports.receipt(id).evidence_record!, 'base64');
 /** The command line's verdict on a file with a receipt, as JSON. */
 const verifiedAs = async (file: string, receipt: string) =>
@@ -279,6 +280,123 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       check: 'copy',
       field: 'timestamp.renewals',
     });
+  }, 90_000);
+  it('renews records to SHA-512 from the documents themselves once IT retires SHA-256: found where certified or in a folder given, the missing listed by matter; Bouncy Castle checks each record after', async () => {
+    const rehashWs = workspace('evidence-rehash-');
+    const retired = { EVIDENCE_DESK_RETIRED_ALGORITHMS: 'md5, sha1, sha256' };
+    try {
+      // The keychain the command line reads, under a profile id no other test process uses.
+      const setup = await openCore(rehashWs.dataDir, {
+        secrets: new KeychainSecretStore(),
+        timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
+      });
+      await useSandboxProfile(setup, sandbox, `rehash-${process.pid}`, {
+        tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+      });
+      tsa.behaviour = 'good';
+      const files = rehashWs.files({
+        'deed.pdf': 'the deed',
+        'plan.pdf': 'the plan',
+        'note.txt': 'the note',
+      });
+      const rows = (await setup.certify(files, { ...METADATA, matter: 'Smith v Jones' })).queued;
+      const ids = rows.map((row) => row.id);
+      await until(
+        () => setup.queue.rows(ids),
+        (all) =>
+          all.every(
+            (row) =>
+              row.state === 'anchored' && row.timestampState === 'confirmed' && row.timestampProblem === null,
+          ),
+        'the certifications, the batch’s token and its validation data',
+      );
+      await setup.close();
+      // The plan was moved and renamed since; the note is gone.
+      const [deed, plan, note] = rows as [
+        (typeof rows)[number],
+        (typeof rows)[number],
+        (typeof rows)[number],
+      ];
+      const elsewhere = join(rehashWs.dir, 'moved');
+      mkdirSync(join(elsewhere, 'final'), { recursive: true });
+      const planNow = join(elsewhere, 'final', 'Plan (signed).pdf');
+      renameSync(plan.filePath, planNow);
+      rmSync(note.filePath);
+
+      // An authority that signs with SHA-512; IT retires SHA-256.
+      tsa.signerDigest = 'sha512';
+      const dry = await runCliWith(rehashWs.dataDir, ['renew', '--dry-run'], undefined, retired);
+      expect(dry.stdout).toMatch(/^3 documents’ evidence records rest on SHA-256, which IT has retired/m);
+      const asked = tsa.requests;
+      const renewed = await runCliWith(
+        rehashWs.dataDir,
+        ['renew', '--documents', elsewhere],
+        undefined,
+        retired,
+      );
+      expect(renewed.code, renewed.stdout + renewed.stderr).toBe(3);
+      expect(renewed.stdout).toMatch(
+        /^Found 2 documents again, to renew their evidence records to SHA-512:$/m,
+      );
+      expect(renewed.stdout).toMatch(
+        /^Renewed 2 evidence records \(documents: 2\) with one timestamp by tsa-signer/m,
+      );
+      expect(renewed.stdout).toMatch(
+        /^1 document was not found, so its evidence record is not renewed to SHA-512/m,
+      );
+      expect(renewed.stdout).toMatch(/^ {2}Matter Smith v Jones: note\.txt$/m);
+      expect(tsa.requests - asked).toBe(1);
+
+      const check = await openCore(rehashWs.dataDir, { sync: false });
+      try {
+        const chainsOf = (id: number) => {
+          const read = readEvidenceRecord(Buffer.from(check.exports.receipt(id).evidence_record!, 'base64'));
+          return 'chains' in read ? read.chains : [];
+        };
+        expect(chainsOf(note.id)).toHaveLength(1);
+        for (const [row, path] of [
+          [deed, deed.filePath],
+          [plan, planNow],
+        ] as const) {
+          const chains = chainsOf(row.id);
+          expect(chains).toHaveLength(2);
+          expect(imprintHashOf(chains[1]!.stamps[0]!.token)).toBe('sha512');
+          const record = Buffer.from(check.exports.receipt(row.id).evidence_record!, 'base64');
+          const document = readFileSync(path);
+          const theirs = await castle.validate(record, document, tsa.rootFile, { revocation: true });
+          expect(theirs.code, theirs.said).toBe(0);
+          const changed = Buffer.from(document);
+          changed[0] = (changed[0] as number) ^ 1;
+          expect((await castle.validate(record, changed, tsa.rootFile)).code).toBe(1);
+          const ours = await checkRecord(
+            { sha256: sha256(document), sha512: sha512(document) },
+            record,
+            trust(),
+          );
+          expect(ours).toMatchObject({ ok: true, facts: { renewed: [{ authority: 'tsa-signer' }] } });
+          expect(
+            (await checkRecord({ sha256: sha256(document), sha512: sha512(changed) }, record, trust())).ok,
+          ).toBe(false);
+        }
+        // The command line checks the record with the document's SHA-512 and names the renewal.
+        const receiptPath = join(rehashWs.dir, 'plan.receipt.json');
+        writeFileSync(receiptPath, JSON.stringify(check.exports.receipt(plan.id)));
+        const verified = await runCli(rehashWs.dataDir, ['verify', planNow, '--receipt', receiptPath]);
+        expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+        expect(verified.stdout).toMatch(
+          /Evidence record \(RFC 4998\): Proves the time above; renewed once, on .+ by tsa-signer/,
+        );
+      } finally {
+        await check.close();
+      }
+      // Asked again: the two are not renewed twice; the note is still missing, and said so.
+      const again = await runCliWith(rehashWs.dataDir, ['renew'], undefined, retired);
+      expect(again.stdout).toMatch(/^ {2}Matter Smith v Jones: note\.txt$/m);
+      expect(tsa.requests - asked).toBe(1);
+    } finally {
+      tsa.signerDigest = 'sha256';
+      rehashWs.cleanup();
+    }
   }, 90_000);
   it('loses nothing and renews nothing twice when killed in the middle of renewing 10,000 documents’ records', async () => {
     const crashWs = workspace('evidence-renewal-crash-');

@@ -44,6 +44,8 @@ export interface OpensslTsa {
   requestedAt: number[];
   /** The signers' CRL is away (503): validation data cannot be collected. */
   statusDown: boolean;
+  /** The hash the authority signs with (its SignerInfo's digest): SHA-512 once SHA-256 is retired. */
+  signerDigest: 'sha256' | 'sha512';
   close(): Promise<void>;
 }
 
@@ -166,7 +168,15 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
         asked,
         '-signer',
         `${signer}.pem`,
-      ].concat(['-inkey', `${signer}.key`, '-chain', `${root}.pem`, '-out', 'reply.tsr']),
+      ].concat([
+        '-inkey',
+        `${signer}.key`,
+        '-chain',
+        `${root}.pem`,
+        `-${tsa.signerDigest}`,
+        '-out',
+        'reply.tsr',
+      ]),
       dir,
     );
     if (current !== 'no-usage' && current !== 'unbound-signer') return readFileSync(join(dir, 'reply.tsr'));
@@ -218,6 +228,7 @@ export async function startOpensslTsa(dir: string, behaviour: TsaBehaviour = 'go
     busyOnce: null,
     requestedAt: [],
     statusDown: false,
+    signerDigest: 'sha256',
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,7 +7,8 @@ import type { ChainTrust } from '../timestamp/token-chain';
 import { certificateOf } from '../timestamp/token-certificates';
 import type { TreeHash } from './hash-tree';
 import { rootFrom } from './hash-tree';
-import { chainsDer, imprintHashOf, readEvidenceRecord } from './evidence-record';
+import type { RecordRead } from './evidence-record';
+import { chainsDer, imprintHashOf, imprintOf, readEvidenceRecord } from './evidence-record';
 import { validationDataIn } from './token-validation';
 
 /*
@@ -36,16 +37,24 @@ export interface RecordFacts {
   expired: boolean;
   /** A token was signed under a sandbox's DEMO policy. */
   demo: boolean;
+  /**
+   * The record was renewed to SHA-512 and only the document's SHA-256 was at hand: every token
+   * was checked, but not that the renewal covers this document (checking that needs its bytes).
+   */
+  documentLinkUnchecked?: true;
 }
 
 export type RecordCheck =
   | { ok: true; facts: RecordFacts }
   | { ok: false; why: string; untrusted?: { rootFingerprint: string; authority: string } };
 
-/** The document as a record may need it: its SHA-256, and its SHA-512 once a record was renewed to that hash. */
+/**
+ * The document as a record may need it: its SHA-256, and its SHA-512 once a record was renewed to
+ * that hash (asked for only then: a set of documents is hashed once, with SHA-256).
+ */
 export interface RecordDocument {
   sha256: Uint8Array;
-  sha512?: Uint8Array;
+  sha512?: Uint8Array | (() => Promise<Uint8Array>);
 }
 
 const when = (time: Date) => time.toISOString();
@@ -62,6 +71,9 @@ export async function checkRecord(
     return { ok: false, why: `The evidence record cannot be read: ${read.unreadable}.` };
   const proven: ProvenTime[] = [];
   let demo = false;
+  let documentLinkUnchecked = false;
+  const documentSha512 =
+    typeof document.sha512 === 'function' ? await sha512Once(read, document.sha512) : document.sha512;
   // The previous archive timestamp's certificates, which must still be valid when the next was made.
   let previousValidUntil: Date | null = null;
   for (const [chainIndex, chain] of read.chains.entries()) {
@@ -70,9 +82,16 @@ export async function checkRecord(
     for (const [stampIndex, stamp] of chain.stamps.entries()) {
       if (imprintHashOf(stamp.token) !== algorithm)
         return { ok: false, why: 'An archive timestamp uses another hash than the rest of its chain.' };
-      const covered = coveredHash(document, read.chains, chainIndex, stampIndex, algorithm);
-      if ('why' in covered) return { ok: false, why: covered.why };
-      const root = rootFrom(covered.hash, stamp.reduced, algorithm);
+      const covered = coveredHash(
+        { sha256: document.sha256, ...(documentSha512 ? { sha512: documentSha512 } : {}) },
+        read.chains,
+        chainIndex,
+        stampIndex,
+        algorithm,
+      );
+      documentLinkUnchecked ||= 'unchecked' in covered;
+      const root =
+        'unchecked' in covered ? imprintOf(stamp.token) : rootFrom(covered.hash, stamp.reduced, algorithm);
       if (!root)
         return {
           ok: false,
@@ -127,8 +146,20 @@ export async function checkRecord(
       holdsUntil,
       expired: now > holdsUntil,
       demo,
+      ...(documentLinkUnchecked ? { documentLinkUnchecked: true as const } : {}),
     },
   };
+}
+
+/** The document's SHA-512, computed only when a chain of the record uses it. */
+async function sha512Once(
+  read: RecordRead,
+  compute: () => Promise<Uint8Array>,
+): Promise<Uint8Array | undefined> {
+  const needed = read.chains.some(
+    (chain) => imprintHashOf(chain.stamps[0]?.token ?? new Uint8Array()) === 'sha512',
+  );
+  return needed ? compute() : undefined;
 }
 
 // The documents of a batch share their record's tokens (and their renewals' tokens): a folder of
@@ -188,20 +219,17 @@ function validUntil(chain: readonly Uint8Array[]): Date {
  * with that chain's hash, concatenated with the hash of every chain before.
  */
 function coveredHash(
-  document: RecordDocument,
+  document: { sha256: Uint8Array; sha512?: Uint8Array },
   chains: readonly { der: Uint8Array; stamps: readonly { token: Uint8Array }[] }[],
   chainIndex: number,
   stampIndex: number,
   algorithm: TreeHash,
-): { hash: Uint8Array } | { why: string } {
+): { hash: Uint8Array } | { unchecked: true } {
   const hash = HASHES[algorithm];
   const previous = chains[chainIndex]?.stamps[stampIndex - 1];
   if (previous) return { hash: hash(previous.token) };
   const own = algorithm === 'sha256' ? document.sha256 : document.sha512;
-  if (!own)
-    return {
-      why: `The evidence record was renewed to ${algorithm.toUpperCase()}: checking it needs the document itself, not only its SHA-256.`,
-    };
+  if (!own) return { unchecked: true };
   if (chainIndex === 0) return { hash: own };
   const before = chainsDer(chains.slice(0, chainIndex).map((chain) => chain.der));
   return { hash: hash(concatBytes(own, hash(before))) };

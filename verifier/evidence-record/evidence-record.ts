@@ -32,6 +32,12 @@ export function archiveTimeStampDer(token: Uint8Array, reduced: ReducedHashTree)
 /** A chain of archive timestamps, each renewing the one before with the same hash (§5.2). */
 export const chainDer = (stamps: readonly Uint8Array[]): Uint8Array => der(SEQUENCE, ...stamps);
 
+/** Chains of archive timestamps (each a token and its reduced tree), each as DER. */
+export const chainsOfStamps = (
+  chains: readonly (readonly { token: Uint8Array; reduced: ReducedHashTree }[])[],
+): Uint8Array[] =>
+  chains.map((stamps) => chainDer(stamps.map((stamp) => archiveTimeStampDer(stamp.token, stamp.reduced))));
+
 /** The ArchiveTimeStampSequence of these chains: what a hash-tree renewal hashes (§5.2). */
 export const chainsDer = (chains: readonly Uint8Array[]): Uint8Array => der(SEQUENCE, ...chains);
 
@@ -69,11 +75,11 @@ function childrenOf(bytes: Uint8Array, element: Element | undefined, tag: number
 }
 
 /**
- * The token's message imprint algorithm as the authority encoded it (TSTInfo.messageImprint's
- * AlgorithmIdentifier), or null when the token cannot be read that far. Walked, not parsed: a
- * folder of records reads every token's.
+ * The token's message imprint as the authority encoded it (TSTInfo.messageImprint: the
+ * AlgorithmIdentifier's DER and the hashed message), or null when the token cannot be read that
+ * far. Walked, not parsed: a folder of records reads every token's.
  */
-export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
+function messageImprintOf(token: Uint8Array): { algorithm: Uint8Array; hashed: Uint8Array } | null {
   // ContentInfo { contentType, [0] SignedData { version, digestAlgorithms, encapContentInfo { eContentType, [0] OCTET STRING TSTInfo } } }
   const [, explicit] = childrenOf(token, elementAt(token, 0), SEQUENCE_TAG) ?? [];
   const [signedData] = childrenOf(token, explicit, CONTEXT_0) ?? [];
@@ -87,9 +93,21 @@ export function imprintAlgorithmOf(token: Uint8Array): Uint8Array | null {
   const info = concatBytes(...pieces.map((piece) => token.subarray(piece.contents, piece.end)));
   // TSTInfo { version, policy, messageImprint { hashAlgorithm, hashedMessage }, ... }
   const [, , imprint] = childrenOf(info, elementAt(info, 0), SEQUENCE_TAG) ?? [];
-  const [algorithm] = childrenOf(info, imprint, SEQUENCE_TAG) ?? [];
-  return algorithm?.tag === SEQUENCE_TAG ? info.slice(algorithm.start, algorithm.end) : null;
+  const [algorithm, hashed] = childrenOf(info, imprint, SEQUENCE_TAG) ?? [];
+  if (algorithm?.tag !== SEQUENCE_TAG || hashed?.tag !== OCTET_STRING_TAG) return null;
+  return {
+    algorithm: info.slice(algorithm.start, algorithm.end),
+    hashed: info.slice(hashed.contents, hashed.end),
+  };
 }
+
+/** The token's message imprint algorithm (AlgorithmIdentifier, DER), or null when unreadable. */
+export const imprintAlgorithmOf = (token: Uint8Array): Uint8Array | null =>
+  messageImprintOf(token)?.algorithm ?? null;
+
+/** The hash the token signed (its message imprint), or an empty array when unreadable. */
+export const imprintOf = (token: Uint8Array): Uint8Array =>
+  messageImprintOf(token)?.hashed ?? new Uint8Array();
 
 /** What a record says; each chain and token as its bytes (a renewal hashes them as they are). */
 export interface RecordRead {

@@ -1,4 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Receipt, ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
 import type { Bound } from '../../protocol/limits';
@@ -73,6 +73,14 @@ async function hashFile(file: Blob, onProgress: (done: number) => void): Promise
   return bytesToHex(hash.digest());
 }
 
+/** SHA-512 of a file, read again in chunks: needed only for a record renewed to that hash. */
+async function sha512Of(file: Blob): Promise<Uint8Array> {
+  const hash = sha512.create();
+  for (let offset = 0; offset < file.size; offset += CHUNK)
+    hash.update(new Uint8Array(await file.slice(offset, offset + CHUNK).arrayBuffer()));
+  return hash.digest();
+}
+
 export async function checkDocument(
   document: Blob,
   proofFile: Blob,
@@ -82,7 +90,7 @@ export async function checkDocument(
   const proof = await readProof(proofFile);
   if (!('json' in proof)) return proof;
   const documentHash = await hashFile(document, onProgress);
-  const verdict = await verifyReceipt(documentHash, proof.json, trust);
+  const verdict = await verifyReceipt(documentHash, proof.json, trust, undefined, () => sha512Of(document));
   const seal = proof.pdf ? await checkSeal(proof.seal, trust.tsaRoots) : null;
   const receipt = proof.json as Receipt;
   // DEMO as signed (or claimed by the receipt, which may add it but not take it away).

@@ -6,18 +6,23 @@ import { toArrayBuffer } from '../bytes';
 export const TIMESTAMP_QUERY = 'application/timestamp-query';
 export const TIMESTAMP_REPLY = 'application/timestamp-reply';
 
-const SHA256_OID = '2.16.840.1.101.3.4.2.1';
+const IMPRINT_OIDS = { sha256: '2.16.840.1.101.3.4.2.1', sha512: '2.16.840.1.101.3.4.2.3' } as const;
 
 /**
- * A TimeStampReq for data by its SHA-256 (hashed by the caller, natively where it can), with our
- * nonce, asking for the signer's certificate.
+ * A TimeStampReq for data by its hash (SHA-256, or SHA-512 for a tree renewed to it; hashed by the
+ * caller, natively where it can), with our nonce, asking for the signer's certificate.
  */
-export function timestampRequest(dataSha256: Uint8Array, nonce: bigint, policyOid?: string): Uint8Array {
+export function timestampRequest(
+  imprint: Uint8Array,
+  nonce: bigint,
+  policyOid?: string,
+  algorithm: keyof typeof IMPRINT_OIDS = 'sha256',
+): Uint8Array {
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256_OID }),
-      hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(dataSha256) }),
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: IMPRINT_OIDS[algorithm] }),
+      hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(imprint) }),
     }),
     nonce: asn1js.Integer.fromBigInt(nonce),
     certReq: true,

@@ -141,7 +141,7 @@ export async function checkReceiptTimestamp(
 export async function checkReceiptRecord(
   receipt: Receipt,
   record: string,
-  fileSha256: string,
+  document: { sha256: string; sha512?: () => Promise<Uint8Array> },
   trustedRoots: readonly string[],
 ): Promise<ReceiptVerdict | RecordSummary> {
   if (!isCanonicalBase64(record))
@@ -151,14 +151,18 @@ export async function checkReceiptRecord(
       message: 'The evidence record in the receipt is not valid base64.',
     };
   const { checkRecord } = await import('../evidence-record/check-record');
-  const checked = await checkRecord({ sha256: hexToBytes(fileSha256.toLowerCase()) }, base64ToBytes(record), {
-    certificates: [],
-    trustedRoots,
-  });
+  const checked = await checkRecord(
+    {
+      sha256: hexToBytes(document.sha256.toLowerCase()),
+      ...(document.sha512 ? { sha512: document.sha512 } : {}),
+    },
+    base64ToBytes(record),
+    { certificates: [], trustedRoots },
+  );
   if (!checked.ok && checked.untrusted)
     return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
   if (!checked.ok) return { verdict: 'timestamp_invalid', check: 'record', message: checked.why };
-  const { first, renewed, holdsUntil, expired } = checked.facts;
+  const { first, renewed, holdsUntil, expired, documentLinkUnchecked } = checked.facts;
   // The receipt's readable copies of the renewals are, each, what the record's tokens signed, or refused.
   const copies = receipt.timestamp?.renewals ?? [];
   if (
@@ -180,5 +184,6 @@ export async function checkReceiptRecord(
     renewals: renewed.length,
     holdsUntil: holdsUntil.toISOString(),
     expired,
+    ...(documentLinkUnchecked ? { documentLinkUnchecked } : {}),
   };
 }

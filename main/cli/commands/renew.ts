@@ -6,6 +6,8 @@ import { EXIT } from '../arguments';
 import { englishOrNull, out, outJson } from '../output';
 import { peopleLocale, say, words } from '../language';
 
+type DocumentToRenew = ReturnType<EvidenceCore['records']['hashTreeDue']>[number];
+
 /** A record due for renewal, as the core lists it. */
 type DueRecord = Awaited<ReturnType<EvidenceCore['records']['due']>>[number];
 
@@ -19,11 +21,21 @@ const when = (ms: number) => localWithZone(ms, { locale: peopleLocale });
 export async function renew(core: EvidenceCore, values: Values): Promise<number> {
   if (values['dry-run']) {
     const due = await core.records.due();
-    if (values.json) outJson({ due: due.map(jsonOf), nextDueAt: isoOrNull(core.records.nextDueAt()) });
-    else sayDue(core, due);
+    const toStronger = core.records.hashTreeDue();
+    if (values.json)
+      outJson({
+        due: due.map(jsonOf),
+        hashTreeDue: toStronger.map(documentJson),
+        nextDueAt: isoOrNull(core.records.nextDueAt()),
+      });
+    else {
+      if (due.length || !toStronger.length) sayDue(core, due);
+      if (toStronger.length) out(words('renew.hashTreeDue', { count: toStronger.length }));
+    }
     return EXIT.ok;
   }
-  const result = await core.renewRecords();
+  const result = await core.renewRecords({ documentFolders: values.documents ?? [] });
+  const { missing } = result.hashTree;
   const waiting = result.renewals.filter((renewal) => renewal.state !== 'confirmed');
   if (values.json) {
     outJson({
@@ -35,10 +47,12 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
       })),
       withoutAuthority: result.noAuthority.map(jsonOf),
       needsStrongerAuthority: result.needsStrongerAuthority.map(jsonOf),
+      hashTree: { renewing: result.hashTree.renewing, missing: missing.map(documentJson) },
       nextDueAt: isoOrNull(core.records.nextDueAt()),
     });
   } else {
-    sayDue(core, result.due);
+    if (result.due.length || !result.hashTree.renewing) sayDue(core, result.due);
+    if (result.hashTree.renewing) out(words('renew.hashTreeRenewing', { count: result.hashTree.renewing }));
     for (const renewal of result.renewals)
       out(
         renewal.state === 'confirmed'
@@ -56,11 +70,41 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
     if (result.noAuthority.length) out(words('renew.noAuthority', { count: result.noAuthority.length }));
     if (result.needsStrongerAuthority.length)
       out(words('renew.needsStrongerAuthority', { count: result.needsStrongerAuthority.length }));
+    if (missing.length) sayMissing(missing);
   }
-  return waiting.length || result.noAuthority.length || result.needsStrongerAuthority.length
+  return waiting.length || result.noAuthority.length || result.needsStrongerAuthority.length || missing.length
     ? EXIT.environment
     : EXIT.ok;
 }
+
+/** Documents not found again, by matter: the first few names of each, and how many more. */
+function sayMissing(missing: readonly DocumentToRenew[]): void {
+  out(words('renew.missing', { count: missing.length }));
+  const matters = new Map<string | null, string[]>();
+  for (const document of missing)
+    matters.set(document.matter, [...(matters.get(document.matter) ?? []), document.fileName]);
+  for (const [matter, names] of matters) {
+    const shown = names.slice(0, NAMES_SHOWN).join(', ');
+    const listed =
+      names.length > NAMES_SHOWN
+        ? words('renew.andMore', { names: shown, count: names.length - NAMES_SHOWN })
+        : shown;
+    out(
+      matter === null
+        ? words('renew.missingNoMatter', { names: listed })
+        : words('renew.missingInMatter', { matter, names: listed }),
+    );
+  }
+}
+
+const NAMES_SHOWN = 5;
+
+const documentJson = (document: DocumentToRenew) => ({
+  certificationId: document.certificationId,
+  matter: document.matter,
+  fileName: document.fileName,
+  path: document.filePath,
+});
 
 function sayDue(core: EvidenceCore, due: readonly DueRecord[]): void {
   if (due.length === 0) {

@@ -1,0 +1,142 @@
+import { sha512 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, hexToBytes } from '../../verifier/bytes';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
+import { hashTree } from '../../verifier/evidence-record/hash-tree';
+import { chainsDer, chainsOfStamps } from '../../verifier/evidence-record/evidence-record';
+import type { QueueDb } from './database';
+import type { RecordRenewals } from './record-renewals';
+import { stampsOfRecord } from './record-renewals';
+import { statementCache } from './statements';
+
+/*
+ * Hash-tree renewal (RFC 4998 §5.2), once IT retires SHA-256: each document found is hashed again
+ * with SHA-512, and one request over a SHA-512 tree starts a new chain of its record. A record then
+ * is the document's own: its new chain's leaf is H(H(document) ‖ H(its chains so far)), which no
+ * other document shares. Opened in one transaction, like a timestamp renewal: a crash leaves every
+ * record as it was, or renewing.
+ */
+
+/** A document whose record rests on a retired hash, and where it may be found. */
+export interface DocumentToRenew {
+  certificationId: number;
+  profileId: string;
+  batchId: number;
+  fileName: string;
+  /** Where it was when certified. */
+  filePath: string;
+  fileSize: number;
+  assetHash: string;
+  matter: string | null;
+  /** Where a watched folder last saw this content (absolute paths). */
+  watchedPaths: string[];
+}
+
+/** A document found again, with the SHA-512 of its bytes. */
+export interface FoundDocument {
+  certificationId: number;
+  sha512: Uint8Array;
+}
+
+export class HashTreeRenewals {
+  private readonly sql;
+
+  constructor(
+    private readonly db: QueueDb,
+    private readonly renewals: RecordRenewals,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  /**
+   * Documents whose record's newest chain uses a retired hash (`retired`), not being renewed to a
+   * stronger one already; by matter and name.
+   */
+  due(retired: readonly TreeHash[]): DocumentToRenew[] {
+    if (!retired.includes('sha256')) return [];
+    const rows = this.sql(
+      `SELECT c.id AS certificationId, c.profile_id AS profileId, c.timestamp_batch_id AS batchId,
+         c.file_name AS fileName, c.file_path AS filePath, c.file_size AS fileSize, c.asset_hash AS assetHash,
+         c.matter, o.hash, o.state
+       FROM certifications c
+       JOIN timestamp_batches b ON b.id = c.timestamp_batch_id
+       JOIN timestamp_batches o ON o.id = COALESCE(
+         (SELECT MAX(cs.renewal_id) FROM chain_stamps cs WHERE cs.certification_id = c.id), b.id)
+       WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed'
+       ORDER BY c.matter, c.file_name, c.id`,
+    ).all() as (Omit<DocumentToRenew, 'watchedPaths'> & { hash: TreeHash; state: string })[];
+    const seenIn = this.sql(
+      `SELECT f.path AS folder, w.path FROM watched_files w JOIN watched_folders f ON f.id = w.folder_id
+       WHERE w.asset_hash = ?`,
+    );
+    return rows
+      .filter((row) => row.state === 'confirmed' && retired.includes(row.hash))
+      .map(({ hash: _hash, state: _state, ...row }) => ({
+        ...row,
+        watchedPaths: (seenIn.all(row.assetHash) as { folder: string; path: string }[]).map(
+          ({ folder, path }) => `${folder.replace(/[\\/]+$/, '')}/${path}`,
+        ),
+      }));
+  }
+
+  private renewedBefore(certificationId: number): boolean {
+    return (
+      this.sql('SELECT 1 FROM chain_stamps WHERE certification_id = ?').get(certificationId) !== undefined
+    );
+  }
+
+  /**
+   * Opens one hash-tree renewal over the documents found (all of one profile, asked of `tsaUrl`):
+   * each record's chains so far are frozen as they are, and the new chain's leaf covers the
+   * document and them. Returns the renewal's id, or null when there was nothing to open.
+   */
+  open(profileId: string, tsaUrl: string, found: readonly FoundDocument[], now = Date.now()): number | null {
+    if (found.length === 0) return null;
+    return this.db.transaction(() => {
+      const leaves = new Map<number, { leaf: Uint8Array; fromId: number; priorSeq: number }>();
+      for (const document of found) {
+        const row = this.sql(
+          `SELECT c.profile_id AS profileId, c.timestamp_batch_id AS batchId, c.timestamp_path AS reduced
+           FROM certifications c WHERE c.id = ?`,
+        ).get(document.certificationId) as
+          { profileId: string; batchId: number; reduced: string } | undefined;
+        // Renewed to SHA-512 already, or being renewed: never twice.
+        if (!row || row.profileId !== profileId || this.renewedBefore(document.certificationId)) continue;
+        const chains = this.renewals.chainRefs(document.certificationId, row.batchId);
+        // What the new chain covers must never change again: every token of the chains so far is frozen.
+        for (const chain of chains)
+          for (const stamp of [chain.first, ...chain.renewals]) this.renewals.freeze(stamp.id);
+        const reduced = (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes));
+        const parts = this.renewals.partsFor(document.certificationId, row.batchId, 'uncached');
+        const sequence = chainsDer(chainsOfStamps(stampsOfRecord(parts, reduced)));
+        const last = chains.at(-1);
+        leaves.set(document.certificationId, {
+          leaf: sha512(concatBytes(document.sha512, sha512(sequence))),
+          fromId: last?.first.id ?? row.batchId,
+          priorSeq: last?.renewals.at(-1)?.seq ?? 0,
+        });
+      }
+      if (leaves.size === 0) return null;
+      const tree = hashTree(
+        [...leaves.values()].map((entry) => entry.leaf),
+        'sha512',
+      );
+      const { lastInsertRowid } = this.sql(
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, new_chain, kind, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, 'rfc4998', 'sha512', 1, 'renewal', ?, 'waiting', ?, ?, ?)`,
+      ).run(profileId, tsaUrl, bytesToHex(tree.root), leaves.size, now, now, now);
+      const renewalId = Number(lastInsertRowid);
+      const add = this.sql(
+        `INSERT INTO chain_stamps (certification_id, renewal_id, from_id, prior_seq, reduced) VALUES (?, ?, ?, ?, ?)`,
+      );
+      for (const [certificationId, entry] of leaves)
+        add.run(
+          certificationId,
+          renewalId,
+          entry.fromId,
+          entry.priorSeq,
+          JSON.stringify(tree.reduced(entry.leaf).map((list) => list.map(bytesToHex))),
+        );
+      return renewalId;
+    })();
+  }
+}
