@@ -62,6 +62,8 @@ export async function renewRecords(): Promise<BenchFigure[]> {
     const renewal = new RecordRenewal({
       renewals: store.renewals,
       hashTrees: store.hashTrees,
+      receiptRecords: store.receiptRecords,
+      receiptTextOf: () => null,
       settings: store.settings,
       authorityFor: async () => authority,
       log: silentLogger,

@@ -111,6 +111,9 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     this.records = new RecordRenewal({
       renewals: store.renewals,
       hashTrees: store.hashTrees,
+      receiptRecords: store.receiptRecords,
+      // The receipt as a kit writes it: what a record of a certification made before records covers.
+      receiptTextOf: (id) => this.exports.receiptText(id),
       settings: store.settings,
       authorityFor: (id) => this.connections.authorityFor(id),
       log: this.log,
@@ -146,6 +149,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       settings: store.settings,
       timestamps: store.timestamps,
       renewals: store.renewals,
+      receiptRecords: store.receiptRecords,
       watched: store.watched,
       profiles: this.connections,
       log: this.log,

@@ -153,6 +153,14 @@ export function recordSaid(record: RecordSummary): Said {
   const until = utcMinute(record.holdsUntil);
   if (record.expired) return said('record.expired', { until });
   if (record.documentLinkUnchecked) return said('record.unlinked', { until });
+  if (record.over === 'receipt')
+    return said(record.lastRenewal ? 'record.receiptKeptRenewed' : 'record.receiptKept', {
+      at: utcMinute(record.firstTime),
+      authority: record.firstAuthority,
+      last: record.lastRenewal ? utcMinute(record.lastRenewal.genTime) : '',
+      lastAuthority: record.lastRenewal?.authority ?? '',
+      until,
+    });
   if (!record.lastRenewal) return said('record.notRenewed', { until });
   return said(record.renewals === 1 ? 'record.renewedOnce' : 'record.renewed', {
     count: record.renewals,

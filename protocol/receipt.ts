@@ -196,6 +196,11 @@ export interface RecordSummary {
    * every timestamp holds, but not that the renewal covers this very document.
    */
   documentLinkUnchecked?: true;
+  /**
+   * The record's data object is the receipt (a receipt made before records, its record beside it):
+   * it keeps the receipt's own timestamp checkable, from `firstTime` on.
+   */
+  over?: 'receipt';
 }
 
 /** Why a timestamp's validation data does not show its authority in good standing at genTime. */

@@ -22,9 +22,11 @@ import { LogTrust } from './log-trust';
 import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
 import type { RecordRenewals } from '../store/record-renewals';
+import type { ReceiptRecords } from '../store/receipt-records';
 import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
-import { buildReceipt } from './receipt';
+import { buildReceipt, receiptText } from './receipt';
+import { evidenceRecordOf } from './records/evidence-record-of';
 import { said } from '../../protocol/said';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -41,6 +43,7 @@ export interface EvidenceExportsDeps {
   settings: SettingsStore;
   timestamps: TimestampBatches;
   renewals: RecordRenewals;
+  receiptRecords: ReceiptRecords;
   /** Where a row's watched folder was, for the register. */
   watched: Pick<WatchedFolderStore, 'get'>;
   profiles: ProfileConnections;
@@ -67,6 +70,7 @@ export interface EvidenceExportsDeps {
  */
 export class EvidenceExports {
   private dragFolder: string | undefined;
+  private readonly recordsBeside = new WeakMap<Receipt, Uint8Array>();
 
   constructor(private readonly deps: EvidenceExportsDeps) {}
 
@@ -78,7 +82,17 @@ export class EvidenceExports {
   }
 
   receiptFor(row: CertificationRow): Receipt {
-    const { settings, timestamps, renewals } = this.deps;
+    const { settings, timestamps, renewals, receiptRecords } = this.deps;
+    // A receipt made before records, timestamped into one: exactly those bytes, its record beside it.
+    const recorded = receiptRecords.of(row.id);
+    if (recorded) {
+      const receipt = JSON.parse(recorded.receipt) as Receipt;
+      const record = recorded.confirmed
+        ? evidenceRecordOf(receiptRecords.partsOf(recorded), recorded.reduced)
+        : null;
+      if (record) this.recordsBeside.set(receipt, record);
+      return receipt;
+    }
     const timestamp = row.timestampState === 'confirmed' ? timestamps.confirmedFor(row.id) : null;
     return buildReceipt(row, {
       environment: this.environmentOf(row.profileId),
@@ -91,6 +105,17 @@ export class EvidenceExports {
   environmentOf(profileId: string): ReceiptContext['environment'] {
     const { profiles } = this.deps;
     return { ...profiles.summary(profileId), baseUrl: profiles.readUsable(profileId)?.baseUrl ?? null };
+  }
+
+  /** A certification's receipt as files carry it. */
+  receiptText(id: number): string | null {
+    const row = this.deps.reads.get(id);
+    return row ? receiptText(this.receiptFor(row)) : null;
+  }
+
+  /** The record beside a receipt made before records (its data object is that receipt), once timestamped. */
+  recordBeside(receipt: Receipt): Uint8Array | null {
+    return this.recordsBeside.get(receipt) ?? null;
   }
 
   /**
@@ -108,6 +133,7 @@ export class EvidenceExports {
         count: ids.length,
         selection: describeSelection(selection, ids.length),
         receipts: () => this.receiptsOf(ids),
+        recordBeside: (receipt) => this.recordBeside(receipt),
       },
       {
         ...target,

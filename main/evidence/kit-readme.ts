@@ -169,6 +169,11 @@ the record is kept. Each timestamp carries its authority's certificates and thei
 proves and its last renewal. With a tool of your own: any RFC 4998 verifier checks NAME.ers against
 the document itself (for example Bouncy Castle's org.bouncycastle.tsp.ers.ERSEvidenceRecord, with
 the authority's root above).
+
+A certification timestamped before Evidence Desk made records has no "evidence_record" in its
+receipt. Its NAME.ers is the record of the receipt file itself (its timestamp and validation data
+inside): check it against NAME.receipt.json, exactly as it is, not against the document. It keeps
+the receipt's own timestamp checkable after that timestamp's certificate expires.
 `;
 }
 

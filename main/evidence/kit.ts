@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
+import { receiptText } from './receipt';
 import { base64ToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { pem } from './pem';
@@ -29,6 +30,8 @@ export interface KitSource {
   receipts(): Iterable<Receipt>;
   /** What was chosen, in words, for the register and the README. */
   selection: string;
+  /** The record of a receipt made before records, whose data object is that receipt (RFC 4998, DER). */
+  recordBeside?(receipt: Receipt): Uint8Array | null;
 }
 
 export interface KitTarget {
@@ -157,10 +160,13 @@ async function writeKitInto(
       target.signal?.throwIfAborted();
       const base = names.take(safeFileName(receipt.file.name));
       const receiptName = `${base}.receipt.json`;
-      await sink.put(`certifications/${receiptName}`, `${JSON.stringify(receipt, null, 2)}\n`);
-      // The evidence record on its own too (RFC 4998, DER), for tools that read records, not receipts.
-      if (receipt.evidence_record)
-        await sink.put(`certifications/${base}.ers`, Buffer.from(receipt.evidence_record, 'base64'));
+      await sink.put(`certifications/${receiptName}`, receiptText(receipt));
+      // The evidence record on its own too (RFC 4998, DER), for tools that read records, not receipts;
+      // beside a receipt made before records, the record whose data object is that receipt.
+      const record = receipt.evidence_record
+        ? Buffer.from(receipt.evidence_record, 'base64')
+        : source.recordBeside?.(receipt);
+      if (record) await sink.put(`certifications/${base}.ers`, Buffer.from(record));
       if (!target.receiptsOnly) entries.push(registerEntryOf(receipt));
       if (!target.receiptsOnly) {
         if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Receipt } from '../../protocol/receipt';
+import { receiptText } from './receipt';
 
 /**
  * Writes a certification's receipt beside the certified file, as `<file>.receipt.json` (ProofKeeper
@@ -12,7 +13,7 @@ export function writeReceiptBesideFile(filePath: string, receipt: Receipt): stri
   for (let n = 2; existsSync(target) && !isReceiptOf(target, receipt); n++)
     target = `${filePath} (${n}).receipt.json`;
   const partial = `${target}.partial`;
-  writeFileSync(partial, `${JSON.stringify(receipt, null, 2)}\n`);
+  writeFileSync(partial, receiptText(receipt));
   renameSync(partial, target);
   return target;
 }

@@ -91,6 +91,9 @@ export function buildReceipt(row: CertificationRow, context: ReceiptContext): Re
   };
 }
 
+/** A receipt as files carry it (kits, Save receipt, beside the document, inside a certificate): the same bytes everywhere. */
+export const receiptText = (receipt: Receipt): string => `${JSON.stringify(receipt, null, 2)}\n`;
+
 function receiptTimestamp(
   row: CertificationRow,
   stamp: ConfirmedTimestamp | null,

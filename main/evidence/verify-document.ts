@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import type { ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import type { Receipt, ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
 import { refusedReceipt, verifyReceipt } from '../../verifier/verify-receipt';
 import { checkSeal } from '../../verifier/pdf/seal-check';
@@ -27,17 +27,42 @@ export async function checkAgainstProof(
   const proof = await readProof(proofPath);
   if ('refused' in proof) return { verdict: refusedReceipt(proof.refused), demo: false, seal: null };
   if (!('json' in proof)) return { verdict: unreadableProof(proofPath, proof), demo: false, seal: null };
-  const verdict = await verifyReceipt(
+  let verdict = await verifyReceipt(
     sha256,
     proof.json,
     trust,
     nodeEd25519Verify,
     documentPath === undefined ? undefined : () => sha512OfFile(documentPath),
   );
+  if (!proof.pdf) verdict = await withRecordBeside(verdict, proofPath, proof.json, trust);
   // What was signed decides DEMO; a receipt that only claims it is still shown as DEMO.
   const demo =
     verdict.verdict === 'verified' ? verdict.demo : (proof.json as { demo?: unknown } | null)?.demo === true;
   return { verdict, demo, seal: proof.pdf ? await checkSeal(proof.seal, trust.tsaRoots) : null };
+}
+
+/**
+ * A receipt made before records has its record beside it (NAME.ers beside NAME.receipt.json), whose
+ * data object is the receipt file itself: checked too, its verdict added to the time's, or refused.
+ */
+async function withRecordBeside(
+  verdict: ReceiptVerdict,
+  proofPath: string,
+  json: unknown,
+  trust: Trust,
+): Promise<ReceiptVerdict> {
+  if (verdict.verdict !== 'verified' || !verdict.facts.time || (json as Receipt).evidence_record)
+    return verdict;
+  const besidePath = proofPath.replace(/(\.receipt)?\.json$/i, '') + '.ers';
+  if (besidePath === proofPath || !existsSync(besidePath)) return verdict;
+  const { checkRecordOfReceipt } = await import('../../verifier/timestamp/receipt-timestamp');
+  const record = await checkRecordOfReceipt(
+    readFileSync(proofPath),
+    readFileSync(besidePath),
+    trust.tsaRoots,
+  );
+  if ('verdict' in record) return record;
+  return { ...verdict, facts: { ...verdict.facts, time: { ...verdict.facts.time, record } } };
 }
 
 async function sha512OfFile(path: string): Promise<Uint8Array> {

@@ -9,6 +9,7 @@ import { CertificateStatusStore } from './certificate-status';
 import { KitSeals } from './kit-seals';
 import { RecordRenewals } from './record-renewals';
 import { HashTreeRenewals } from './hash-tree-renewals';
+import { ReceiptRecords } from './receipt-records';
 import { WatchedFolderStore } from './watched-folders';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
@@ -49,6 +50,7 @@ export interface Store {
   /** Evidence records' renewals: which are due, and each record's archive timestamps after its first. */
   renewals: RecordRenewals;
   hashTrees: HashTreeRenewals;
+  receiptRecords: ReceiptRecords;
   /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
   certificateStatus: CertificateStatusStore;
   /** Kits saved while their authority could not seal them, until their seal is added. */
@@ -78,6 +80,7 @@ function storeOn(db: QueueDb): Store {
     timestamps: new TimestampBatches(db, changes),
     renewals,
     hashTrees: new HashTreeRenewals(db, renewals),
+    receiptRecords: new ReceiptRecords(db, renewals),
     certificateStatus: new CertificateStatusStore(db),
     kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),

@@ -286,4 +286,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX chain_stamps_renewal ON chain_stamps(renewal_id);
   CREATE INDEX chain_stamps_from ON chain_stamps(from_id);
   `,
+  // 19: records for certifications timestamped before records (an RFC 6962 tree: v2 and v3 receipts).
+  // Their token cannot start a record of the document, so the record's data object is their receipt,
+  // token and validation data inside, kept here exactly as timestamped (receipt); a renewal row
+  // (new_chain) is its first archive timestamp, renewed like any other.
+  `
+  CREATE TABLE receipt_records (
+    certification_id INTEGER PRIMARY KEY REFERENCES certifications(id),
+    renewal_id INTEGER NOT NULL REFERENCES timestamp_batches(id),
+    receipt TEXT NOT NULL,
+    reduced TEXT NOT NULL
+  );
+  CREATE INDEX receipt_records_renewal ON receipt_records(renewal_id);
+  `,
 ];

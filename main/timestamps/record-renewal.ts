@@ -3,6 +3,7 @@ import type { Authority } from '../service/ask-authority';
 import type { DueRecord, RecordRenewals, SettingsStore } from '../store';
 import type { Weakness } from '../store/record-renewals';
 import type { DocumentToRenew, HashTreeRenewals } from '../store/hash-tree-renewals';
+import type { ReceiptRecords } from '../store/receipt-records';
 import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { SETTING } from '../store/setting-keys';
 import { DEFAULT_RENEWAL_MARGIN_MS, dueRecordOf } from '../store/record-renewals';
@@ -35,6 +36,9 @@ export const DEFAULT_RENEWAL_POLICY: RenewalPolicy = {
 export interface RecordRenewalDeps {
   renewals: RecordRenewals;
   hashTrees: HashTreeRenewals;
+  receiptRecords: ReceiptRecords;
+  /** A certification's receipt, as its kit writes it (null when it cannot be made). */
+  receiptTextOf(certificationId: number): string | null;
   settings: SettingsStore;
   authorityFor(profileId: string): Promise<Authority | null>;
   log: Logger;
@@ -58,6 +62,8 @@ export interface RenewalLook {
    * renewed to SHA-512, and those that could not be found (their records stay as they are).
    */
   hashTree: { renewing: number; missing: DocumentToRenew[] };
+  /** Receipts of certifications made before records, timestamped now to start their records. */
+  receiptRecords: number;
 }
 
 /** Where documents may be, beside where they were certified and the watched folders: folders a person gives. */
@@ -152,6 +158,33 @@ export class RecordRenewal {
     }
   }
 
+  /**
+   * Certifications timestamped before records (v2 and v3 receipts) get one: their receipts, token
+   * and validation data inside, are timestamped together, one request per authority.
+   */
+  private async recordReceipts(look: RenewalLook, now: number): Promise<void> {
+    const without = this.deps.receiptRecords.without();
+    for (const profileId of new Set(without.map((row) => row.profileId))) {
+      const authority = await this.deps.authorityFor(profileId);
+      if (!authority) continue;
+      const receipts = without
+        .filter((row) => row.profileId === profileId)
+        .map((row) => ({
+          certificationId: row.certificationId,
+          text: this.deps.receiptTextOf(row.certificationId),
+        }))
+        .filter((receipt): receipt is { certificationId: number; text: string } => receipt.text !== null);
+      const opened = this.deps.receiptRecords.open(profileId, authority.url, receipts, now);
+      if (opened === null) continue;
+      look.opened.push(opened);
+      look.receiptRecords += receipts.length;
+      this.deps.log.log('info', 'records.receipt_records_opened', {
+        renewal: opened,
+        receipts: receipts.length,
+      });
+    }
+  }
+
   /** Documents whose records are to be renewed to a stronger hash (for `renew --dry-run`): IT retired theirs. */
   hashTreeDue(): DocumentToRenew[] {
     const retired = this.deps.itPolicy?.().retiredAlgorithms ?? DEFAULT_RETIRED;
@@ -211,6 +244,7 @@ export class RecordRenewal {
       noAuthority: [],
       needsStrongerAuthority: due.filter((record) => record.why === 'retiredAgain'),
       hashTree: { renewing: 0, missing: [] },
+      receiptRecords: 0,
     };
     const renewable = due.filter((record) => record.why !== 'retiredAgain');
     // One request per authority and hash: a chain keeps its hash (RFC 4998 §5.1).
@@ -228,6 +262,7 @@ export class RecordRenewal {
       this.deps.log.log('info', 'records.renewal_opened', { renewal: opened, records: records.length });
     }
     await this.renewHashTrees(look, options, now);
+    await this.recordReceipts(look, now);
     this.deps.settings.set(SETTING.renewalCheckedAt, String(now));
     this.lastLook = look;
     return look;

@@ -930,6 +930,10 @@ export const de: Catalogue = {
         'Beweist die Zeit oben; {{count}}-mal erneuert, zuletzt am {{at}} durch {{authority}}; gültig bis {{until}}, wenn er nicht vorher nochmals erneuert wird',
       expired:
         'Handlungsbedarf: nicht rechtzeitig erneuert – das Zertifikat seines neuesten Zeitstempels lief am {{until}} ab; er beweist seine Zeit nicht mehr aus sich heraus',
+      receiptKept:
+        'Hält den Zeitstempel dieses Belegs prüfbar: Der Beleg samt Zeitstempel und Prüfdaten wurde am {{at}} durch {{authority}} erneut mit einem Zeitstempel versehen; gültig bis {{until}}, wenn er nicht vorher erneuert wird',
+      receiptKeptRenewed:
+        'Hält den Zeitstempel dieses Belegs prüfbar: Der Beleg samt Zeitstempel und Prüfdaten wurde am {{at}} durch {{authority}} erneut mit einem Zeitstempel versehen und zuletzt am {{last}} durch {{lastAuthority}} erneuert; gültig bis {{until}}, wenn er nicht vorher nochmals erneuert wird',
       unlinked:
         'Seine Zeitstempel sind gültig bis {{until}}; er wurde auf SHA-512 erneuert, und ob diese Erneuerung dieses Dokument erfasst, prüft man mit dem Dokument selbst, nicht mit seinem SHA-256 allein',
     },
@@ -1314,6 +1318,10 @@ export const de: Catalogue = {
         'Der Beweisdatensatz von {{count}} Dokument beruht auf SHA-256, das die IT ausgemustert hat: Er wird aus dem Dokument selbst auf SHA-512 erneuert (renew sucht es dort, wo es zertifiziert wurde, in überwachten Ordnern und in jedem --documents ORDNER).',
       hashTreeDue_other:
         'Die Beweisdatensätze von {{count}} Dokumenten beruhen auf SHA-256, das die IT ausgemustert hat: Sie werden aus den Dokumenten selbst auf SHA-512 erneuert (renew sucht sie dort, wo sie zertifiziert wurden, in überwachten Ordnern und in jedem --documents ORDNER).',
+      receiptRecords_one:
+        '{{count}} Zertifizierung erhielt ihren Zeitstempel, bevor es Beweisdatensätze gab: Ihr Beleg samt Zeitstempel und Prüfdaten erhält einen eigenen Beweisdatensatz (ein Zeitstempel für alle):',
+      receiptRecords_other:
+        '{{count}} Zertifizierungen erhielten ihren Zeitstempel, bevor es Beweisdatensätze gab: Ihre Belege samt Zeitstempel und Prüfdaten erhalten eigene Beweisdatensätze (ein Zeitstempel für alle):',
       hashTreeRenewing_one:
         '{{count}} Dokument wiedergefunden, um seinen Beweisdatensatz auf SHA-512 zu erneuern:',
       hashTreeRenewing_other:

@@ -882,6 +882,10 @@ export const en = {
         'Proves the time above; renewed {{count}} times, last on {{at}} by {{authority}}; holds until {{until}} unless renewed again',
       expired:
         'Needs attention: not renewed in time (the certificate of its newest timestamp expired on {{until}}); it no longer proves its time on its own',
+      receiptKept:
+        'Keeps this receipt’s own timestamp checkable: the receipt, its token and validation data inside, was timestamped again on {{at}} by {{authority}}; holds until {{until}} unless renewed before then',
+      receiptKeptRenewed:
+        'Keeps this receipt’s own timestamp checkable: the receipt, its token and validation data inside, was timestamped again on {{at}} by {{authority}} and last renewed on {{last}} by {{lastAuthority}}; holds until {{until}} unless renewed again',
       unlinked:
         'Its timestamps hold until {{until}}; it was renewed to SHA-512, and whether that renewal covers this document is checked with the document itself, not its SHA-256 alone',
     },
@@ -1249,6 +1253,10 @@ export const en = {
         '{{count}} document’s evidence record rests on SHA-256, which IT has retired: it is renewed to SHA-512 from the document itself (renew looks for it where it was certified, in watched folders and in each --documents FOLDER).',
       hashTreeDue_other:
         '{{count}} documents’ evidence records rest on SHA-256, which IT has retired: they are renewed to SHA-512 from the documents themselves (renew looks for them where they were certified, in watched folders and in each --documents FOLDER).',
+      receiptRecords_one:
+        '{{count}} certification was timestamped before evidence records: its receipt, timestamp and validation data inside, gets a record of its own (one timestamp for all):',
+      receiptRecords_other:
+        '{{count}} certifications were timestamped before evidence records: their receipts, timestamp and validation data inside, get records of their own (one timestamp for all):',
       hashTreeRenewing_one: 'Found {{count}} document again, to renew its evidence record to SHA-512:',
       hashTreeRenewing_other: 'Found {{count}} documents again, to renew their evidence records to SHA-512:',
       missing_one:

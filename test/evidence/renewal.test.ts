@@ -13,6 +13,7 @@ import { certificateFingerprint } from '../../verifier/timestamp/certificate-byt
 import { checkRecord } from '../../verifier/evidence-record/check-record';
 import { imprintHashOf, readEvidenceRecord } from '../../verifier/evidence-record/evidence-record';
 import { validationDataIn } from '../../verifier/evidence-record/token-validation';
+import { batchTree } from '../../verifier/merkle';
 import type { BouncyCastle } from '../support/bouncy-castle';
 import { bouncyCastle } from '../support/bouncy-castle';
 import { CLI, runCli, runCliWith } from '../support/cli';
@@ -71,6 +72,7 @@ async function until<T>(read: () => T, done: (value: T) => boolean, what: string
 }
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+type Queued = Awaited<ReturnType<EvidenceCore['certify']>>['queued'][number];
 const sha512 = (bytes: Uint8Array) => new Uint8Array(createHash('sha512').update(bytes).digest());
 const recordOf = (id: number) => Buffer.from(core.exports.receipt(id).evidence_record!, 'base64');
 /** The command line's verdict on a file with a receipt, as JSON. */
@@ -396,6 +398,141 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
     } finally {
       tsa.signerDigest = 'sha256';
       rehashWs.cleanup();
+    }
+  }, 90_000);
+  it('gives certifications made before records one: v1 by a batch of the document, v2 and v3 by timestamping their receipt, each checked by Bouncy Castle and verify', async () => {
+    const oldWs = workspace('evidence-old-receipts-');
+    try {
+      let old = await openCore(oldWs.dataDir, {
+        timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
+      });
+      await useSandboxProfile(old, sandbox, 'made-before', {
+        tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
+      });
+      // Three certifications, as three versions before records left them: their authority refused then.
+      tsa.behaviour = 'rejection';
+      const eras = ['v1', 'v2', 'v3'] as const;
+      const rows: Queued[] = [];
+      for (const era of eras)
+        rows.push(
+          ...(await old.certify(oldWs.files({ [`${era} letter.txt`]: `the ${era} letter` }), METADATA))
+            .queued,
+        );
+      const ids = rows.map((row) => row.id);
+      await until(
+        () => old.queue.rows(ids),
+        (all) => all.every((row) => row.state === 'anchored' && row.timestampProblem !== null),
+        'anchoring, and the refused timestamps',
+      );
+      await old.close();
+      // v1 had no timestamp; v2 and v3 one over an RFC 6962 tree of their batch (v2 without validation data).
+      const db = new Database(join(oldWs.dataDir, 'queue.sqlite'));
+      const batchOf = (id: number) =>
+        db.prepare('SELECT timestamp_batch_id FROM certifications WHERE id = ?').pluck().get(id) as number;
+      const [v1, v2, v3] = rows as [Queued, Queued, Queued];
+      const v1Batch = batchOf(v1.id);
+      const v2Batch = batchOf(v2.id);
+      db.prepare(
+        'UPDATE certifications SET timestamp_batch_id = NULL, timestamp_path = NULL WHERE id = ?',
+      ).run(v1.id);
+      db.prepare('DELETE FROM timestamp_batches WHERE id = ?').run(v1Batch);
+      for (const row of [v2, v3]) {
+        const { root, paths } = batchTree([Buffer.from(row.assetHash, 'hex')]);
+        db.prepare(
+          `UPDATE timestamp_batches SET tree = 'rfc6962', root = ?, next_attempt_at = 0, problem = NULL WHERE id = ?`,
+        ).run(Buffer.from(root).toString('hex'), batchOf(row.id));
+        db.prepare('UPDATE certifications SET timestamp_path = ? WHERE id = ?').run(
+          JSON.stringify(
+            paths[0]!.map((step) => ({ side: step.side, hash: Buffer.from(step.hash).toString('hex') })),
+          ),
+          row.id,
+        );
+      }
+      db.close();
+      tsa.behaviour = 'good';
+      // The one without a timestamp is batched at once (a stray, however recent).
+      old = await openCore(oldWs.dataDir, {
+        timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 0 },
+      });
+      await until(
+        () => old.queue.rows(ids),
+        (all) => all.every((row) => row.timestampState === 'confirmed' && row.timestampProblem === null),
+        'the old batches’ tokens, and a batch for the one that had none',
+      );
+      await old.close();
+      const era2 = new Database(join(oldWs.dataDir, 'queue.sqlite'));
+      era2
+        .prepare('UPDATE timestamp_batches SET validation = NULL, validation_due_at = NULL WHERE id = ?')
+        .run(v2Batch);
+      era2.close();
+
+      // One request timestamps the receipts of v2 and v3 (the app's daily look, or renew); asked again, nothing more.
+      old = await openCore(oldWs.dataDir);
+      await old.renewRecords();
+      const receiptRequests = () => {
+        const read = new Database(join(oldWs.dataDir, 'queue.sqlite'), { readonly: true });
+        const found = read.prepare(`SELECT size, state FROM timestamp_batches WHERE new_chain = 1`).all();
+        read.close();
+        return found;
+      };
+      await until(
+        receiptRequests,
+        (found) => found.length === 1 && (found[0] as { state: string }).state === 'confirmed',
+        'the receipts’ timestamp',
+      );
+      expect(receiptRequests()).toEqual([{ size: 2, state: 'confirmed' }]);
+      await old.renewRecords();
+      expect(receiptRequests()).toHaveLength(1);
+      const kit = join(oldWs.dir, 'kit');
+      await old.exports.exportEvidence({ ids }, { dir: kit });
+      await old.close();
+      const receiptFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.receipt.json`);
+      const recordFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.ers`);
+      // v1's record is the document's own, from the batch made for it.
+      const v1Receipt = JSON.parse(readFileSync(receiptFile(v1), 'utf8')) as { evidence_record: string };
+      const v1Check = await castle.validate(
+        Buffer.from(v1Receipt.evidence_record, 'base64'),
+        readFileSync(v1.filePath),
+        tsa.rootFile,
+      );
+      expect(v1Check.code, v1Check.said).toBe(0);
+      for (const row of [v2, v3]) {
+        // Its record's data object is its receipt, exactly as the kit holds it.
+        const receiptBytes = readFileSync(receiptFile(row));
+        const record = readFileSync(recordFile(row));
+        const theirs = await castle.validate(record, receiptBytes, tsa.rootFile, { revocation: true });
+        expect(theirs.code, theirs.said).toBe(0);
+        const verified = await runCli(oldWs.dataDir, ['verify', row.filePath, '--receipt', receiptFile(row)]);
+        expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+        expect(verified.stdout).toMatch(/Time confirmed by tsa-signer at /);
+        expect(verified.stdout).toMatch(
+          /Evidence record \(RFC 4998\): Keeps this receipt’s own timestamp checkable: the receipt, its token and validation data inside, was timestamped again on .+ by tsa-signer; holds until/,
+        );
+      }
+      const v1Verified = await runCli(oldWs.dataDir, ['verify', v1.filePath, '--receipt', receiptFile(v1)]);
+      expect(v1Verified.code, v1Verified.stdout).toBe(0);
+      expect(v1Verified.stdout).toMatch(
+        /Evidence record \(RFC 4998\): Proves the time above; not renewed yet/,
+      );
+      // One byte more in a receipt: its record no longer covers it, for both verifiers.
+      const edited = `${readFileSync(receiptFile(v3), 'utf8')} `;
+      writeFileSync(receiptFile(v3), edited);
+      expect(
+        (await castle.validate(readFileSync(recordFile(v3)), Buffer.from(edited), tsa.rootFile)).code,
+      ).toBe(1);
+      const refused = await runCli(oldWs.dataDir, [
+        'verify',
+        v3.filePath,
+        '--receipt',
+        receiptFile(v3),
+        '--json',
+      ]);
+      expect(JSON.parse(refused.stdout)).toMatchObject({
+        verdict: 'timestamp_invalid',
+        check: 'record',
+      });
+    } finally {
+      oldWs.cleanup();
     }
   }, 90_000);
   it('loses nothing and renews nothing twice when killed in the middle of renewing 10,000 documents’ records', async () => {

@@ -9,6 +9,8 @@ import { SANDBOX_TSA_POLICY } from '../../protocol/receipt';
 import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../bytes';
 import { rootFromSidedPath } from '../merkle';
 import { rootFrom } from '../evidence-record/hash-tree';
+import type { RecordFacts } from '../evidence-record/check-record';
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
 import { copyRefused } from '../signed-facts';
@@ -162,7 +164,7 @@ export async function checkReceiptRecord(
   if (!checked.ok && checked.untrusted)
     return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
   if (!checked.ok) return { verdict: 'timestamp_invalid', check: 'record', message: checked.why };
-  const { first, renewed, holdsUntil, expired, documentLinkUnchecked } = checked.facts;
+  const { renewed } = checked.facts;
   // The receipt's readable copies of the renewals are, each, what the record's tokens signed, or refused.
   const copies = receipt.timestamp?.renewals ?? [];
   if (
@@ -174,6 +176,41 @@ export async function checkReceiptRecord(
     )
   )
     return copyRefused({ field: 'timestamp.renewals', signedBy: 'the evidence record' });
+  return summaryOf(checked.facts);
+}
+
+/**
+ * The record beside a receipt made before records, whose data object is that receipt (its exact
+ * bytes): what it proves of the receipt, or why it does not hold (docs/evidence.md, "Evidence records").
+ */
+export async function checkRecordOfReceipt(
+  receiptBytes: Uint8Array,
+  record: Uint8Array,
+  trustedRoots: readonly string[],
+): Promise<ReceiptVerdict | RecordSummary> {
+  const { checkRecord } = await import('../evidence-record/check-record');
+  const checked = await checkRecord({ sha256: sha256(receiptBytes) }, record, {
+    certificates: [],
+    trustedRoots,
+  });
+  if (!checked.ok && checked.untrusted)
+    return { verdict: 'untrusted_tsa', message: checked.why, ...checked.untrusted };
+  if (!checked.ok)
+    return {
+      verdict: 'timestamp_invalid',
+      check: 'record',
+      message: checked.why.replace('not for this document', 'not for this receipt'),
+    };
+  return { ...summaryOf(checked.facts), over: 'receipt' };
+}
+
+function summaryOf({
+  first,
+  renewed,
+  holdsUntil,
+  expired,
+  documentLinkUnchecked,
+}: RecordFacts): RecordSummary {
   const lastRenewal = renewed.at(-1);
   return {
     firstTime: first.genTime.toISOString(),

@@ -48,11 +48,13 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
       withoutAuthority: result.noAuthority.map(jsonOf),
       needsStrongerAuthority: result.needsStrongerAuthority.map(jsonOf),
       hashTree: { renewing: result.hashTree.renewing, missing: missing.map(documentJson) },
+      receiptRecords: result.receiptRecords,
       nextDueAt: isoOrNull(core.records.nextDueAt()),
     });
   } else {
-    if (result.due.length || !result.hashTree.renewing) sayDue(core, result.due);
+    if (result.due.length || !(result.hashTree.renewing || result.receiptRecords)) sayDue(core, result.due);
     if (result.hashTree.renewing) out(words('renew.hashTreeRenewing', { count: result.hashTree.renewing }));
+    if (result.receiptRecords) out(words('renew.receiptRecords', { count: result.receiptRecords }));
     for (const renewal of result.renewals)
       out(
         renewal.state === 'confirmed'

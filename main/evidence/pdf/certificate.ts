@@ -5,6 +5,7 @@ import { personOf } from '../../../verifier/signed-facts';
 import QRCode from 'qrcode';
 import { ENVIRONMENT_LABELS } from '../../../protocol/profiles';
 import type { Receipt } from '../../../protocol/receipt';
+import { receiptText } from '../receipt';
 import type { LocalTimeOptions } from '../../../protocol/time-format';
 import { localAndUtc, localWithZone, utcIso } from '../../../protocol/time-format';
 import { logPosition } from '../../../verifier/sandbox-evidence';
@@ -172,7 +173,7 @@ export async function renderCertificate(
     doc,
     `Made by Evidence Desk on ${localWithZone(options.generatedAt.getTime(), options)}. Receipt attached: ${options.receiptName}`,
   );
-  doc.file(Buffer.from(`${JSON.stringify(receipt, null, 2)}\n`), {
+  doc.file(Buffer.from(receiptText(receipt)), {
     name: options.receiptName,
     type: 'application/json',
     description:

@@ -1,0 +1,104 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '../../verifier/bytes';
+import { hashTree } from '../../verifier/evidence-record/hash-tree';
+import type { QueueDb } from './database';
+import type { RecordParts } from './record-renewals';
+import type { RecordRenewals } from './record-renewals';
+import { statementCache } from './statements';
+
+/*
+ * Records for certifications timestamped before records were (an RFC 6962 tree: v2 and v3
+ * receipts). Their token cannot be a record's first archive timestamp of the document, so, as
+ * archive timestamps do for signatures, the record's data object is the receipt: token and
+ * validation data inside, kept byte for byte. One request covers every such receipt; from then on
+ * the record is renewed like any other, and the receipt's own token keeps proving the first time.
+ */
+
+/** A receipt timestamped into a record: its exact text, and its way to the first archive timestamp's root. */
+export interface ReceiptRecordRow {
+  renewalId: number;
+  receipt: string;
+  reduced: Uint8Array[][];
+}
+
+export class ReceiptRecords {
+  private readonly sql;
+
+  constructor(
+    private readonly db: QueueDb,
+    private readonly renewals: RecordRenewals,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  /** Anchored certifications whose timestamp is over an RFC 6962 tree and that have no record yet. */
+  without(): { certificationId: number; profileId: string }[] {
+    return this.sql(
+      `SELECT c.id AS certificationId, c.profile_id AS profileId FROM certifications c
+       JOIN timestamp_batches b ON b.id = c.timestamp_batch_id
+       WHERE b.tree = 'rfc6962' AND b.state = 'confirmed' AND c.state = 'anchored'
+         AND NOT EXISTS (SELECT 1 FROM receipt_records r WHERE r.certification_id = c.id)
+       ORDER BY c.id`,
+    ).all() as { certificationId: number; profileId: string }[];
+  }
+
+  /**
+   * Opens one request over these receipts (their exact text), all of one profile, asked of
+   * `tsaUrl`: its tree is over each receipt's SHA-256. Returns its id, or null when none was opened
+   * (each certification gets one record only).
+   */
+  open(
+    profileId: string,
+    tsaUrl: string,
+    receipts: readonly { certificationId: number; text: string }[],
+    now = Date.now(),
+  ): number | null {
+    return this.db.transaction(() => {
+      const fresh = receipts.filter((receipt) => !this.of(receipt.certificationId));
+      if (fresh.length === 0) return null;
+      const leafOf = (text: string) => sha256(new TextEncoder().encode(text));
+      const tree = hashTree(fresh.map((receipt) => leafOf(receipt.text)));
+      const { lastInsertRowid } = this.sql(
+        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, new_chain, kind, size, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, 'rfc4998', 'sha256', 1, 'renewal', ?, 'waiting', ?, ?, ?)`,
+      ).run(profileId, tsaUrl, bytesToHex(tree.root), fresh.length, now, now, now);
+      const renewalId = Number(lastInsertRowid);
+      const add = this.sql(
+        'INSERT INTO receipt_records (certification_id, renewal_id, receipt, reduced) VALUES (?, ?, ?, ?)',
+      );
+      for (const receipt of fresh)
+        add.run(
+          receipt.certificationId,
+          renewalId,
+          receipt.text,
+          JSON.stringify(tree.reduced(leafOf(receipt.text)).map((list) => list.map(bytesToHex))),
+        );
+      return renewalId;
+    })();
+  }
+
+  /** A certification's receipt record, confirmed or waiting; undefined when it has none. */
+  of(certificationId: number): (ReceiptRecordRow & { confirmed: boolean }) | undefined {
+    const row = this.sql(
+      `SELECT r.renewal_id AS renewalId, r.receipt, r.reduced, t.state FROM receipt_records r
+       JOIN timestamp_batches t ON t.id = r.renewal_id WHERE r.certification_id = ?`,
+    ).get(certificationId) as
+      { renewalId: number; receipt: string; reduced: string; state: string } | undefined;
+    return (
+      row && {
+        renewalId: row.renewalId,
+        receipt: row.receipt,
+        reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
+        confirmed: row.state === 'confirmed',
+      }
+    );
+  }
+
+  /** The record's parts once its first archive timestamp is confirmed: that token, then each renewal of it. */
+  partsOf(record: ReceiptRecordRow): RecordParts {
+    return {
+      first: this.renewals.coveredToken(record.renewalId),
+      renewals: this.renewals.renewalsOf(record.renewalId),
+    };
+  }
+}
