@@ -43,23 +43,46 @@ export const coveredBySeal = (path: string): boolean =>
 /** A path as a manifest's URI: each segment percent-encoded, so spaces and "&" stay plain XML. */
 const uriOf = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
-/** The manifest, files in name order. */
-export function asicManifest(files: readonly SealedFile[]): string {
-  const references = [...files]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map(
-      ({ path, sha256 }) =>
-        `<asic:DataObjectReference URI="${uriOf(path)}"><ds:DigestMethod Algorithm="${SHA256_URI}"/><ds:DigestValue>${bytesToBase64(sha256)}</ds:DigestValue></asic:DataObjectReference>`,
-    );
-  return [
+const dataObjectReference = ({ path, sha256 }: SealedFile) =>
+  `<asic:DataObjectReference URI="${uriOf(path)}"><ds:DigestMethod Algorithm="${SHA256_URI}"/><ds:DigestValue>${bytesToBase64(sha256)}</ds:DigestValue></asic:DataObjectReference>`;
+
+const manifestOf = (signature: string, references: readonly string[]) =>
+  [
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
     '<asic:ASiCManifest xmlns:asic="http://uri.etsi.org/02918/v1.2.1#" xmlns:ds="http://www.w3.org/2000/09/xmldsig#">',
-    `<asic:SigReference URI="${KIT_TOKEN_FILE}" MimeType="application/vnd.etsi.timestamp-token"/>`,
+    signature,
     ...references,
     '</asic:ASiCManifest>',
     '',
   ].join('\n');
+
+/** The manifest, files in name order. */
+export function asicManifest(files: readonly SealedFile[]): string {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return manifestOf(
+    `<asic:SigReference URI="${KIT_TOKEN_FILE}" MimeType="application/vnd.etsi.timestamp-token"/>`,
+    sorted.map(dataObjectReference),
+  );
 }
+
+/**
+ * The n-th evidence record of a kit's documents in META-INF/, as EN 319 162-1 puts records in an
+ * ASiC-E container: the record (RFC 4998, DER) and the ASiCEvidenceRecordManifest naming what it covers.
+ */
+export const kitRecordFiles = (n: number) => {
+  const number = String(n).padStart(3, '0');
+  return {
+    record: `META-INF/evidencerecord${number}.ers`,
+    manifest: `META-INF/ASiCEvidenceRecordManifest${number}.xml`,
+  };
+};
+
+/**
+ * An evidence record's manifest: the record, and the data object it covers with its SHA-256 (a
+ * document, named as certified, which travels apart from the kit; or a receipt in the kit).
+ */
+export const evidenceRecordManifest = (recordPath: string, covers: SealedFile): string =>
+  manifestOf(`<asic:SigReference URI="${uriOf(recordPath)}"/>`, [dataObjectReference(covers)]);
 
 /** What a manifest lists: path → SHA-256 in hex; or why it cannot be read. */
 export type ManifestReading = { files: Map<string, string> } | { unreadable: string };

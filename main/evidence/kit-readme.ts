@@ -54,7 +54,10 @@ ${keyLines}
 ${
   summary.sealed === true
     ? `  META-INF/  and  mimetype              The kit's seal: the list of every file with its SHA-256, and
-                                        one timestamp over it (see "THE KIT'S SEAL" below).
+                                        one timestamp over it (see "THE KIT'S SEAL" below). Also
+                                        each NAME.ers again, as evidencerecordNNN.ers, with an
+                                        ASiCEvidenceRecordManifestNNN.xml naming what it covers:
+                                        where ASiC-E tools look for records (ETSI EN 319 162-1).
 `
     : ''
 }

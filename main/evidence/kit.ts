@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
 import { receiptText } from './receipt';
-import { base64ToBytes } from '../../verifier/bytes';
+import { base64ToBytes, hexToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { pem } from './pem';
 import { kitSays, verifierPage } from './kit-verifier-page';
@@ -16,7 +16,13 @@ import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { SealedFile } from '../../verifier/kit-manifest';
-import { ASIC_E_MIMETYPE, KIT_MIMETYPE_FILE, coveredBySeal } from '../../verifier/kit-manifest';
+import {
+  ASIC_E_MIMETYPE,
+  KIT_MIMETYPE_FILE,
+  coveredBySeal,
+  evidenceRecordManifest,
+  kitRecordFiles,
+} from '../../verifier/kit-manifest';
 import type { RegisterEntry } from './pdf/register';
 import { registerEntryOf, registerPdf } from './pdf/register';
 import { computerTimeZone } from '../../protocol/time-format';
@@ -147,6 +153,7 @@ async function writeKitInto(
     keys: new Map(),
     tsaRoots: new Map(),
     environments: new Set(),
+    records: 0,
   };
   // Certificates are made a few at a time: while one waits for its seal (a round trip to the
   // timestamping authority), the next is drawn. Memory holds those few, not the kit.
@@ -160,13 +167,25 @@ async function writeKitInto(
       target.signal?.throwIfAborted();
       const base = names.take(safeFileName(receipt.file.name));
       const receiptName = `${base}.receipt.json`;
-      await sink.put(`certifications/${receiptName}`, receiptText(receipt));
+      const text = receiptText(receipt);
+      await sink.put(`certifications/${receiptName}`, text);
       // The evidence record on its own too (RFC 4998, DER), for tools that read records, not receipts;
       // beside a receipt made before records, the record whose data object is that receipt.
       const record = receipt.evidence_record
         ? Buffer.from(receipt.evidence_record, 'base64')
         : source.recordBeside?.(receipt);
-      if (record) await sink.put(`certifications/${base}.ers`, Buffer.from(record));
+      if (record) {
+        await sink.put(`certifications/${base}.ers`, Buffer.from(record));
+        // And where an ASiC-E reader looks for records (EN 319 162-1), each with what it covers.
+        if (target.timestamper) {
+          const covers = receipt.evidence_record
+            ? { path: receipt.file.name, sha256: hexToBytes(receipt.file.sha256) }
+            : { path: `certifications/${receiptName}`, sha256: createHash('sha256').update(text).digest() };
+          const files = kitRecordFiles(++seen.records);
+          await sink.put(files.record, Buffer.from(record));
+          await sink.put(files.manifest, evidenceRecordManifest(files.record, covers));
+        }
+      }
       if (!target.receiptsOnly) entries.push(registerEntryOf(receipt));
       if (!target.receiptsOnly) {
         if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
@@ -224,6 +243,8 @@ interface SeenInKit {
   /** Fingerprint → base64 DER of the root certificate each receipt's timestamp chains to. */
   tsaRoots: Map<string, string>;
   environments: Set<ProfileKind>;
+  /** Evidence records put in META-INF/ so far (they are numbered). */
+  records: number;
 }
 
 /** What the other side reads besides the receipts: the register, the verifier, the keys, the README. */

@@ -81,19 +81,41 @@ describe('the evidence kit', () => {
       'tsa-root.pem',
       'verify.html',
     ]);
-    expect(readdirSync(join(kit, 'META-INF')).sort()).toEqual([
-      'ASiCManifest.xml',
-      'timestamp-chain.pem',
-      'timestamp-ocsp-1.der',
-      'timestamp-root.pem',
-      'timestamp-signer.pem',
-      'timestamp.tst',
-    ]);
+    const numbered = [1, 2, 3, 4].map((n) => `00${n}`);
+    expect(readdirSync(join(kit, 'META-INF')).sort()).toEqual(
+      [
+        'ASiCManifest.xml',
+        'timestamp-chain.pem',
+        'timestamp-ocsp-1.der',
+        'timestamp-root.pem',
+        'timestamp-signer.pem',
+        'timestamp.tst',
+        ...numbered.flatMap((n) => [`ASiCEvidenceRecordManifest${n}.xml`, `evidencerecord${n}.ers`]),
+      ].sort(),
+    );
     expect(readdirSync(join(kit, 'certifications')).sort()).toEqual(
       names.flatMap((name) => [`${name}.certificate.pdf`, `${name}.receipt.json`, `${name}.ers`]).sort(),
     );
+    // Each document's record where an ASiC-E reader looks (EN 319 162-1), its manifest naming the
+    // document it covers and that document's SHA-256.
+    const covered = numbered.map((n) => {
+      const manifest = readFileSync(join(kit, 'META-INF', `ASiCEvidenceRecordManifest${n}.xml`), 'utf8');
+      expect(manifest).toContain(`<asic:SigReference URI="META-INF/evidencerecord${n}.ers"/>`);
+      const [, uri, digest] =
+        /DataObjectReference URI="([^"]+)">.*<ds:DigestValue>([^<]+)</.exec(manifest) ?? [];
+      const name = decodeURIComponent(uri!);
+      const receipt = JSON.parse(
+        readFileSync(join(kit, 'certifications', `${name}.receipt.json`), 'utf8'),
+      ) as Receipt;
+      expect(Buffer.from(digest!, 'base64').toString('hex')).toBe(receipt.file.sha256);
+      expect(readFileSync(join(kit, 'META-INF', `evidencerecord${n}.ers`))).toEqual(
+        readFileSync(join(kit, 'certifications', `${name}.ers`)),
+      );
+      return name;
+    });
+    expect(covered.sort()).toEqual([...names].sort());
     const listed = zipEntries(zip);
-    expect(listed).toHaveLength(24);
+    expect(listed).toHaveLength(32);
     expect(listed).toContain('verify.html');
     // An ASiC-E container (EN 319 162-1): "mimetype" first, stored, no extra field, as Python reads it.
     expect(

@@ -1,6 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -488,6 +496,14 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       await old.close();
       const receiptFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.receipt.json`);
       const recordFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.ers`);
+      // In the kit's META-INF (EN 319 162-1), each record names what it covers: the document, or the receipt.
+      const manifests = readdirSync(join(kit, 'META-INF'))
+        .filter((name) => name.startsWith('ASiCEvidenceRecordManifest'))
+        .map((name) => readFileSync(join(kit, 'META-INF', name), 'utf8'))
+        .join('\n');
+      expect(manifests).toContain('URI="v1%20letter.txt"');
+      expect(manifests).toContain('URI="certifications/v2%20letter.txt.receipt.json"');
+      expect(manifests).toContain('URI="certifications/v3%20letter.txt.receipt.json"');
       // v1's record is the document's own, from the batch made for it.
       const v1Receipt = JSON.parse(readFileSync(receiptFile(v1), 'utf8')) as { evidence_record: string };
       const v1Check = await castle.validate(
