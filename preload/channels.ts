@@ -31,6 +31,7 @@ export const CALL_NAMES = [
   'saveSetReport',
   'watchedFolders',
   'chooseFolderToWatch',
+  'findDocumentsToRenew',
   'addWatchedFolder',
   'updateWatchedFolder',
   'removeWatchedFolder',

@@ -129,6 +129,7 @@ export const CALLS = {
   watchedFolders: z.object({}),
   /** The folder dialog: the only way a path to watch reaches main from the window. */
   chooseFolderToWatch: z.object({}),
+  findDocumentsToRenew: z.object({}),
   addWatchedFolder: z.object({ path, choices: watchChoices }),
   updateWatchedFolder: z.object({ id, choices: watchChoices }),
   removeWatchedFolder: z.object({ id }),
@@ -170,6 +171,8 @@ export interface CallResults {
   watchedFolders: WatchedFolderView[];
   /** null when the person closed the folder dialog without choosing. */
   chooseFolderToWatch: string | null;
+  /** The documents found in the folder chosen and renewed to SHA-512, and those still missing; null when cancelled. */
+  findDocumentsToRenew: { found: number; missing: number } | null;
   addWatchedFolder: WatchedFolderView;
   updateWatchedFolder: WatchedFolderView;
   removeWatchedFolder: null;

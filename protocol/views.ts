@@ -190,6 +190,11 @@ export interface RecordsStatus {
   waiting: (RecordCount & { problem: Said | null }) | null;
   /** Past the end of their newest timestamp's certificates without a renewal: need attention. */
   expired: RecordCount;
+  /**
+   * To be renewed to SHA-512 (IT retired SHA-256), but the documents were not found where they were
+   * certified nor in a watched folder: how many, and the first few names of each matter.
+   */
+  notFound: { documents: number; matters: { matter: string | null; names: string[]; more: number }[] } | null;
 }
 
 export interface LogKeyChangeView {

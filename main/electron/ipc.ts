@@ -55,6 +55,14 @@ export function wireIpc(
       });
       return answer.canceled || !answer.filePaths[0] ? null : answer.filePaths[0];
     },
+    chooseDocumentsFolder: async () => {
+      const answer = await dialog.showOpenDialog(window, {
+        title: t()('dialogs.documentsFolder'),
+        buttonLabel: t()('dialogs.lookHere'),
+        properties: ['openDirectory'],
+      });
+      return answer.canceled || !answer.filePaths[0] ? null : answer.filePaths[0];
+    },
     chooseRegisterFile: (suggestedName) =>
       saveAs(suggestedName, 'csv', { title: 'exportRegister', button: 'export', filter: 'csvFilter' }),
     chooseReportFile: (suggestedName, format) =>

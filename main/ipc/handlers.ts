@@ -41,6 +41,8 @@ export interface ShellServices {
   chooseCertificateFile(suggestedName: string): Promise<string | null>;
   /** A folder to watch, or null when the person cancelled. */
   chooseFolderToWatch(): Promise<string | null>;
+  /** A folder that may hold documents to renew to SHA-512, or null when the person cancelled. */
+  chooseDocumentsFolder(): Promise<string | null>;
   /** Hands the file to the system's drag and drop, as the mouse drags it out of the window. */
   startDrag(path: string): void;
   /** Shows the file in the system's file manager (Explorer, Finder). */
@@ -59,6 +61,7 @@ export const WINDOWLESS_SHELL: ShellServices = {
   chooseReportFile: async () => null,
   chooseCertificateFile: async () => null,
   chooseFolderToWatch: async () => null,
+  chooseDocumentsFolder: async () => null,
   showInFolder: () => undefined,
   startDrag: () => undefined,
   launchAtLogin: () => null,
@@ -165,6 +168,12 @@ function implementations(core: EvidenceCore, shell: ShellServices): Implementati
       const folder = await shell.chooseFolderToWatch();
       if (folder !== null) session.chose(folder);
       return folder;
+    },
+    findDocumentsToRenew: async () => {
+      const folder = await shell.chooseDocumentsFolder();
+      if (folder === null) return null;
+      const { hashTree } = await core.renewRecords({ documentFolders: [folder] });
+      return { found: hashTree.renewing, missing: hashTree.missing.length };
     },
     addWatchedFolder: ({ path, choices }) => {
       if (!session.wasChosen(path)) throw new DeskError('forbidden', said('watch.notChosen'));

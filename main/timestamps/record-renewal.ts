@@ -17,6 +17,16 @@ const DAY_MS = 24 * 3_600_000;
 /** What a timestamp may no longer rest on, unless IT's policy (RetiredAlgorithms) says otherwise. */
 export const DEFAULT_RETIRED = ['md5', 'sha1', 'rsa<2048', 'ec<256'];
 
+/** Documents not found, by matter (a few matters, a few names each): what a banner can show. */
+function byMatter(missing: readonly DocumentToRenew[]): NonNullable<RecordsStatus['notFound']>['matters'] {
+  const matters = new Map<string | null, string[]>();
+  for (const document of missing)
+    matters.set(document.matter, [...(matters.get(document.matter) ?? []), document.fileName]);
+  return [...matters]
+    .slice(0, 4)
+    .map(([matter, names]) => ({ matter, names: names.slice(0, 3), more: Math.max(0, names.length - 3) }));
+}
+
 /** How early records are renewed, and how often the desk looks. */
 export interface RenewalPolicy {
   /** Renew this long before the newest archive timestamp's certificates expire (default 90 days). */
@@ -132,7 +142,7 @@ export class RecordRenewal {
    * (where certified, in a watched folder, in the folders given) are renewed to SHA-512, one request
    * per authority; the rest are listed, and their records stay as they are.
    */
-  private async renewHashTrees(look: RenewalLook, options: LookOptions, now: number): Promise<void> {
+  private async renewHashTrees(look: RenewalLook, options: LookOptions): Promise<void> {
     const documents = this.hashTreeDue();
     if (documents.length === 0) return;
     const { findDocuments } = await import('./find-documents');
@@ -147,7 +157,8 @@ export class RecordRenewal {
         look.hashTree.missing.push(...documents.filter((d) => d.profileId === profileId));
         continue;
       }
-      const opened = this.deps.hashTrees.open(profileId, authority.url, mine, now);
+      // A request's times are the engine's (real time), not the clock renewal reads.
+      const opened = this.deps.hashTrees.open(profileId, authority.url, mine);
       if (opened === null) continue;
       look.opened.push(opened);
       look.hashTree.renewing += mine.length;
@@ -162,7 +173,7 @@ export class RecordRenewal {
    * Certifications timestamped before records (v2 and v3 receipts) get one: their receipts, token
    * and validation data inside, are timestamped together, one request per authority.
    */
-  private async recordReceipts(look: RenewalLook, now: number): Promise<void> {
+  private async recordReceipts(look: RenewalLook): Promise<void> {
     const without = this.deps.receiptRecords.without();
     for (const profileId of new Set(without.map((row) => row.profileId))) {
       const authority = await this.deps.authorityFor(profileId);
@@ -174,7 +185,7 @@ export class RecordRenewal {
           text: this.deps.receiptTextOf(row.certificationId),
         }))
         .filter((receipt): receipt is { certificationId: number; text: string } => receipt.text !== null);
-      const opened = this.deps.receiptRecords.open(profileId, authority.url, receipts, now);
+      const opened = this.deps.receiptRecords.open(profileId, authority.url, receipts);
       if (opened === null) continue;
       look.opened.push(opened);
       look.receiptRecords += receipts.length;
@@ -201,7 +212,9 @@ export class RecordRenewal {
     const sum = (key: 'records' | 'documents') => waiting.reduce((total, renewal) => total + renewal[key], 0);
     const problem = waiting.find((renewal) => renewal.problem !== null)?.problem ?? null;
     const noAuthority = this.lastLook?.noAuthority ?? [];
+    const missing = this.lastLook?.hashTree.missing ?? [];
     return {
+      notFound: missing.length ? { documents: missing.length, matters: byMatter(missing) } : null,
       all: renewals.all(),
       lastRenewal: last && { at: last.genTime, authority: last.authority },
       ...outlook,
@@ -261,8 +274,8 @@ export class RecordRenewal {
       look.opened.push(opened);
       this.deps.log.log('info', 'records.renewal_opened', { renewal: opened, records: records.length });
     }
-    await this.renewHashTrees(look, options, now);
-    await this.recordReceipts(look, now);
+    await this.renewHashTrees(look, options);
+    await this.recordReceipts(look);
     this.deps.settings.set(SETTING.renewalCheckedAt, String(now));
     this.lastLook = look;
     return look;

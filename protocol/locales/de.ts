@@ -532,6 +532,14 @@ export const de: Catalogue = {
         'Der Beweisdatensatz von {{count}} Dokument ist zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} in den Einstellungen einen Zeitstempeldienst aus.',
       noAuthority_other:
         'Die Beweisdatensätze von {{count}} Dokumenten sind zur Erneuerung fällig, aber das Profil nennt keinen Zeitstempeldienst. Wählen Sie vor dem {{until, when}} in den Einstellungen einen Zeitstempeldienst aus.',
+      notFound_one:
+        'Die IT hat SHA-256 ausgemustert; Beweisdatensätze werden daher aus den Dokumenten selbst auf SHA-512 erneuert. {{count}} Dokument wurde weder dort gefunden, wo es zertifiziert wurde, noch in einem überwachten Ordner; sein Beweisdatensatz bleibt, wie er ist, bis Sie Evidence Desk zeigen, wo es jetzt liegt:',
+      notFound_other:
+        'Die IT hat SHA-256 ausgemustert; Beweisdatensätze werden daher aus den Dokumenten selbst auf SHA-512 erneuert. {{count}} Dokumente wurden weder dort gefunden, wo sie zertifiziert wurden, noch in einem überwachten Ordner; ihre Beweisdatensätze bleiben, wie sie sind, bis Sie Evidence Desk zeigen, wo sie jetzt liegen:',
+      notFoundMatter: 'Akte {{matter}}: {{names}}',
+      notFoundNoMatter: 'Ohne Akte: {{names}}',
+      andMore: '{{names}} und {{count}} weitere',
+      lookInFolder: 'In einem Ordner suchen …',
       openSettings: 'Einstellungen öffnen',
     },
     watch: {
@@ -1471,6 +1479,8 @@ export const de: Catalogue = {
     dialogs: {
       watchFolder: 'Ordner zum Überwachen wählen',
       watchHere: 'Diesen Ordner überwachen',
+      documentsFolder: 'Ordner mit den Dokumenten wählen',
+      lookHere: 'In diesem Ordner suchen',
       saveKit: 'Nachweispaket speichern in…',
       saveHere: 'Hier speichern',
       exportRegister: 'Register exportieren',

@@ -520,6 +520,14 @@ export const en = {
         'The evidence record of {{count}} document is due for renewal, but the profile names no timestamping authority. Choose one in Settings before {{until, when}}.',
       noAuthority_other:
         'The evidence records of {{count}} documents are due for renewal, but the profile names no timestamping authority. Choose one in Settings before {{until, when}}.',
+      notFound_one:
+        'IT has retired SHA-256, so evidence records are renewed to SHA-512 from the documents themselves. {{count}} document was not found where it was certified or in a watched folder; its record stays as it is until you show Evidence Desk where it is now:',
+      notFound_other:
+        'IT has retired SHA-256, so evidence records are renewed to SHA-512 from the documents themselves. {{count}} documents were not found where they were certified or in a watched folder; their records stay as they are until you show Evidence Desk where they are now:',
+      notFoundMatter: 'Matter {{matter}}: {{names}}',
+      notFoundNoMatter: 'No matter: {{names}}',
+      andMore: '{{names}} and {{count}} more',
+      lookInFolder: 'Look in a folder…',
       openSettings: 'Open Settings',
     },
     watch: {
@@ -1402,6 +1410,8 @@ export const en = {
     dialogs: {
       watchFolder: 'Choose a folder to watch',
       watchHere: 'Watch this folder',
+      documentsFolder: 'Choose the folder that holds the documents',
+      lookHere: 'Look in this folder',
       saveKit: 'Save the evidence kit in…',
       saveHere: 'Save here',
       exportRegister: 'Export the register',

@@ -79,6 +79,7 @@ describe('the bridge to the core', () => {
         'setSendingPaused',
         'watchedFolders',
         'chooseFolderToWatch',
+        'findDocumentsToRenew',
         'addWatchedFolder',
         'updateWatchedFolder',
         'removeWatchedFolder',

@@ -1,11 +1,21 @@
 import { withAttachmentsUpdated } from '../support/hostile';
 import { DEFAULT_TIMESTAMP_PACING } from '../../main/timestamps/timestamp-engine';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ItPolicy } from '../../main/desktop-policy/it-policy';
 import type { Receipt } from '../../protocol/receipt';
 import { de } from '../../protocol/locales/de';
 import { en } from '../../protocol/locales/en';
@@ -489,11 +499,20 @@ describe('evidence records in the app', () => {
       const tsa = await startOpensslTsa(tsaDir, 'short-lived');
       const service = await startTestSandbox({ batchIntervalMs: 100 });
       let ahead = 0;
+      // IT's policy, as the core reads it each time: the test retires SHA-256 later.
+      const policy: ItPolicy = {
+        locked: false,
+        trusted: [],
+        sourceSystem: null,
+        retiredAlgorithms: null,
+        renewalMarginDays: null,
+      };
       try {
         // The first signer's certificate ends in an hour; records are renewed 30 minutes before.
         const harness = await harnesses.start({
           locale,
           core: {
+            itPolicy: policy,
             renewal: { marginMs: 30 * 60_000 },
             clock: () => Date.now() + ahead,
             timestampPacing: { ...DEFAULT_TIMESTAMP_PACING, firstRetryMs: 500, capMs: 1_000 },
@@ -506,7 +525,7 @@ describe('evidence records in the app', () => {
         const { page, core } = harness;
         const { queued } = await core.certify(
           harness.ws.files({ 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' }),
-          METADATA,
+          { ...METADATA, matter: 'Lessing ./. Meyer' },
         );
         const ids = queued.map((row) => row.id);
         await expect
@@ -546,6 +565,29 @@ describe('evidence records in the app', () => {
         expect(await line.textContent()).toContain(lead(words.renewed_other));
         expect(await banner.count()).toBe(0);
         await harness.screenshotEverywhere(`records-renewed-${locale}`);
+
+        // IT retires SHA-256: records are renewed to SHA-512 from the documents themselves. The annex
+        // was moved since: the banner names it under its matter, and the person shows where it is now.
+        policy.retiredAlgorithms = ['md5', 'sha1', 'sha256'];
+        tsa.signerDigest = 'sha512';
+        const annex = queued.find((row) => row.fileName === 'Annex 1.pdf')!;
+        mkdirSync(join(harness.ws.dir, 'moved'), { recursive: true });
+        renameSync(annex.filePath, join(harness.ws.dir, 'moved', 'Annex 1 (final).pdf'));
+        expect((await core.renewRecords()).hashTree).toMatchObject({
+          renewing: 1,
+          missing: [{ fileName: 'Annex 1.pdf' }],
+        });
+        await page.reload();
+        await expect.poll(() => banner.textContent()).toContain(words.notFound_one.replace('{{count}}', '1'));
+        expect(await banner.textContent()).toContain(
+          words.notFoundMatter.replace('{{matter}}', 'Lessing ./. Meyer').replace('{{names}}', 'Annex 1.pdf'),
+        );
+        // "Nothing to do" would contradict it: the quiet line gives way.
+        expect(await line.count()).toBe(0);
+        await harness.screenshotEverywhere(`records-not-found-${locale}`);
+        await banner.getByRole('button', { name: words.lookInFolder }).click();
+        await expect.poll(() => banner.count()).toBe(0);
+        await expect.poll(() => line.textContent()).toContain(lead(words.renewed_other));
       } finally {
         await tsa.close();
         await service.stop();

@@ -167,6 +167,11 @@ export async function startHarness(
       mkdirSync(join(ws.dir, 'inbox'), { recursive: true });
       return join(ws.dir, 'inbox');
     },
+    // Stand-in for the folder dialog: the documents were moved to moved/ in the workspace.
+    chooseDocumentsFolder: async () => {
+      mkdirSync(join(ws.dir, 'moved'), { recursive: true });
+      return join(ws.dir, 'moved');
+    },
     chooseReportFile: async (suggestedName) => {
       mkdirSync(join(ws.dir, 'saved'), { recursive: true });
       return join(ws.dir, 'saved', suggestedName);

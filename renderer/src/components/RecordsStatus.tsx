@@ -1,6 +1,11 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { RecordsStatus } from '../../../protocol/views';
+import { findDocumentsToRenew } from '../calls/watched';
 import { useStatus } from '../hooks/useStatus';
 import { useSay } from '../i18n';
+import { keys } from '../store';
 
 /**
  * Evidence records (RFC 4998) renew themselves in the background. A quiet line says when they were
@@ -10,14 +15,15 @@ import { useSay } from '../i18n';
 export function RecordsLine() {
   const { t } = useTranslation();
   const records = useStatus().data?.records;
-  // Records past their end, or a renewal delayed, are the banner's to say: "renews them before then"
-  // or "nothing to do" would no longer be true.
+  // Records past their end, a renewal delayed, or documents not found are the banner's to say:
+  // "renews them before then" or "nothing to do" would no longer be true.
   if (
     !records ||
     records.all.records === 0 ||
     records.holdsUntil === null ||
     records.expired.records > 0 ||
-    records.waiting?.problem
+    records.waiting?.problem ||
+    records.notFound
   )
     return null;
   const count = records.all.documents;
@@ -59,6 +65,7 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
         </button>
       </div>
     );
+  if (records.notFound) return <NotFoundBanner notFound={records.notFound} />;
   if (records.waiting?.problem)
     return (
       <div className="banner banner-offline" role="status" data-testid="records-banner">
@@ -75,4 +82,45 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
       </div>
     );
   return null;
+}
+
+/**
+ * Records to renew to SHA-512 whose documents were not found: which, by matter, and a way to show
+ * Evidence Desk the folder they are in now (a folder dialog; the rest of the records are renewed).
+ */
+function NotFoundBanner({ notFound }: { notFound: NonNullable<RecordsStatus['notFound']> }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [looking, setLooking] = useState(false);
+  const look = async () => {
+    setLooking(true);
+    try {
+      await findDocumentsToRenew();
+    } finally {
+      setLooking(false);
+      await queryClient.invalidateQueries({ queryKey: keys.status });
+    }
+  };
+  return (
+    <div className="banner banner-offline" role="status" data-testid="records-banner">
+      <span>
+        {t('records.notFound', { count: notFound.documents })}
+        {notFound.matters.map(({ matter, names, more }) => {
+          const listed = more
+            ? t('records.andMore', { names: names.join(', '), count: more })
+            : names.join(', ');
+          return (
+            <span className="records-missing" key={matter ?? ''}>
+              {matter === null
+                ? t('records.notFoundNoMatter', { names: listed })
+                : t('records.notFoundMatter', { matter, names: listed })}
+            </span>
+          );
+        })}
+      </span>
+      <button type="button" onClick={() => void look()} disabled={looking}>
+        {t('records.lookInFolder')}
+      </button>
+    </div>
+  );
 }
