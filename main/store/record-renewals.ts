@@ -372,9 +372,17 @@ export class RecordRenewals {
     const batchId = this.sql('SELECT timestamp_batch_id FROM certifications WHERE id = ?').pluck().get(id) as
       number | null;
     if (batchId === null || batchId === undefined) return [];
-    return this.chainRefs(id, batchId)
-      .flatMap((chain, i) => (i === 0 ? chain.renewals : [chain.first, ...chain.renewals]))
-      .map((stamp) => ({ at: stamp.genTime, authority: stamp.authority }));
+    // A receipt made before records: its record's first timestamp covers the receipt (and its token).
+    const overReceipt = this.sql(
+      `SELECT t.id, t.gen_time AS genTime, t.authority FROM receipt_records r
+       JOIN timestamp_batches t ON t.id = r.renewal_id WHERE r.certification_id = ? AND t.state = 'confirmed'`,
+    ).get(id) as Omit<StampRow, 'seq' | 'reduced'> | undefined;
+    const stamps = overReceipt
+      ? [overReceipt, ...this.renewalRows(overReceipt.id)]
+      : this.chainRefs(id, batchId).flatMap((chain, i) =>
+          i === 0 ? chain.renewals : [chain.first, ...chain.renewals],
+        );
+    return stamps.map((stamp) => ({ at: stamp.genTime, authority: stamp.authority }));
   }
 
   /** Where renewals stand: confirmed (by whom, when), or waiting and why. */

@@ -493,6 +493,11 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       expect(receiptRequests()).toHaveLength(1);
       const kit = join(oldWs.dir, 'kit');
       await old.exports.exportEvidence({ ids }, { dir: kit });
+      // The custody register records the timestamp over each old receipt, as a renewal of its evidence.
+      const { eventsFile } = await old.exports.exportRegister({ ids }, join(oldWs.dir, 'register.csv'));
+      expect(readFileSync(eventsFile!, 'utf8').match(/evidence record renewed \(RFC 4998\)/g)).toHaveLength(
+        2,
+      );
       await old.close();
       const receiptFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.receipt.json`);
       const recordFile = (row: Queued) => join(kit, 'certifications', `${row.fileName}.ers`);

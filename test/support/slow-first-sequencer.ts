@@ -1,0 +1,34 @@
+import type { TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
+
+/*
+ * On a fresh checkout (CI) Vitest has no timings yet and starts larger files first: a small file that
+ * runs long (the benchmarks' smoke run, the npm package's install) then starts last and ends the run
+ * alone, a minute after the rest. These start first, longest first; then Vitest's own order.
+ */
+const SLOW_FIRST = [
+  'test/unit/benchmarks.test.ts',
+  'test/evidence/timestamps.test.ts',
+  'test/evidence/renewal.test.ts',
+  'test/core/cli.test.ts',
+  'test/evidence/receipts.test.ts',
+  'test/evidence/kit.test.ts',
+  'test/core/watch.test.ts',
+  'test/e2e/evidence.test.ts',
+  'test/core/cli-blocked.test.ts',
+  'test/core/sync-lease.test.ts',
+  'test/foundation/npm-package.test.ts',
+  'test/core/crash.test.ts',
+];
+
+const rank = (spec: TestSpecification) => {
+  const at = SLOW_FIRST.findIndex((file) => spec.moduleId.replaceAll('\\', '/').endsWith(file));
+  return at < 0 ? SLOW_FIRST.length : at;
+};
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // Array.prototype.sort is stable: files outside the list keep Vitest's order among themselves.
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
