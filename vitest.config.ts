@@ -10,9 +10,9 @@ export default defineConfig({
     // file still opens its own core, data folder, sandbox and pages, and closes them after.
     isolate: false,
     // Vitest's default on two cores is one worker; most files wait on sockets, timers and Chromium
-    // rather than on the processor: four side by side keep both cores busy (npm test: 266 s of
-    // tests, 497 CPU-s, against 290 s with three; five were no faster).
-    maxWorkers: 4,
+    // rather than on the processor, so three run side by side in well under half the time (four were
+    // faster here, but a fresh checkout then timed out a sandbox's exit and a provisioning).
+    maxWorkers: 3,
     // Files known to run long start first, also on a fresh checkout with no timings cached (CI).
     sequence: { sequencer: SlowFirstSequencer },
     // The app is built once for the whole run (test/support/build-once.ts).

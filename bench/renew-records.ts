@@ -52,7 +52,7 @@ export async function renewRecords(): Promise<BenchFigure[]> {
           const reduced = (JSON.parse(row.timestampPath as string) as string[][]).map((list) =>
             list.map(hexToBytes),
           );
-          const record = evidenceRecordOf(store.renewals.partsFor(row.id, stamp.id), reduced);
+          const record = evidenceRecordOf(store.recordChains.partsFor(row.id, stamp.id), reduced);
           bytes += record?.length ?? 0;
         }
       }
@@ -161,8 +161,11 @@ async function checkedRecords(
       const reduced = (JSON.parse(row.timestampPath as string) as string[][]).map((list) =>
         list.map(hexToBytes),
       );
-      const renewals = whole ? store.renewals.renewalsOf(stamp.id) : [];
-      const record = evidenceRecordOf({ first: store.renewals.coveredToken(stamp.id), renewals }, reduced);
+      const renewals = whole ? store.recordChains.renewalsOf(stamp.id) : [];
+      const record = evidenceRecordOf(
+        { first: store.recordChains.coveredToken(stamp.id), renewals },
+        reduced,
+      );
       if (!record) throw new Error('A record could not be made.');
       return { sha256: hexToBytes(row.assetHash), record };
     });

@@ -148,7 +148,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       reads: store.certifications.reads,
       settings: store.settings,
       timestamps: store.timestamps,
-      renewals: store.renewals,
+      recordChains: store.recordChains,
       receiptRecords: store.receiptRecords,
       watched: store.watched,
       profiles: this.connections,

@@ -21,7 +21,7 @@ import { safeFileName } from './kit-folder';
 import { LogTrust } from './log-trust';
 import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
-import type { RecordRenewals } from '../store/record-renewals';
+import type { RecordChains } from '../store/record-chains';
 import type { ReceiptRecords } from '../store/receipt-records';
 import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
@@ -42,7 +42,7 @@ export interface EvidenceExportsDeps {
   /** Pinned log keys, for each receipt's. */
   settings: SettingsStore;
   timestamps: TimestampBatches;
-  renewals: RecordRenewals;
+  recordChains: RecordChains;
   receiptRecords: ReceiptRecords;
   /** Where a row's watched folder was, for the register. */
   watched: Pick<WatchedFolderStore, 'get'>;
@@ -82,7 +82,7 @@ export class EvidenceExports {
   }
 
   receiptFor(row: CertificationRow): Receipt {
-    const { settings, timestamps, renewals, receiptRecords } = this.deps;
+    const { settings, timestamps, recordChains, receiptRecords } = this.deps;
     // A receipt made before records, timestamped into one: exactly those bytes, its record beside it.
     const recorded = receiptRecords.of(row.id);
     if (recorded) {
@@ -98,7 +98,7 @@ export class EvidenceExports {
       environment: this.environmentOf(row.profileId),
       logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
       timestamp,
-      record: timestamp?.tree === 'rfc4998' ? renewals.partsFor(row.id, timestamp.id) : null,
+      record: timestamp?.tree === 'rfc4998' ? recordChains.partsFor(row.id, timestamp.id) : null,
     });
   }
 
@@ -347,7 +347,7 @@ export class EvidenceExports {
    * selection is a matter or everything (chosen rows or a state have no removed rows).
    */
   async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const { reads: queue, watched, renewals } = this.deps;
+    const { reads: queue, watched, recordChains } = this.deps;
     const ids = this.selectedIds(selection);
     const byFilterOnly = !selection.ids && !selection.states?.length;
     const search = selection.search?.toLowerCase();
@@ -370,7 +370,7 @@ export class EvidenceExports {
               yield {
                 row,
                 history: queue.history(row.id),
-                renewals: renewals.renewalsOfCertification(row.id),
+                renewals: recordChains.renewalsOfCertification(row.id),
                 environment,
                 watchedFolder:
                   row.watchedFolderId === null ? null : (watched.get(row.watchedFolderId)?.path ?? null),

@@ -4,8 +4,8 @@ import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import { chainsDer, chainsOfStamps } from '../../verifier/evidence-record/evidence-record';
 import type { QueueDb } from './database';
-import type { RecordRenewals } from './record-renewals';
-import { stampsOfRecord } from './record-renewals';
+import type { RecordChains } from './record-chains';
+import { stampsOfRecord } from './record-chains';
 import { statementCache } from './statements';
 
 /*
@@ -42,7 +42,7 @@ export class HashTreeRenewals {
 
   constructor(
     private readonly db: QueueDb,
-    private readonly renewals: RecordRenewals,
+    private readonly chains: RecordChains,
   ) {
     this.sql = statementCache(db);
   }
@@ -101,12 +101,12 @@ export class HashTreeRenewals {
           { profileId: string; batchId: number; reduced: string } | undefined;
         // Renewed to SHA-512 already, or being renewed: never twice.
         if (!row || row.profileId !== profileId || this.renewedBefore(document.certificationId)) continue;
-        const chains = this.renewals.chainRefs(document.certificationId, row.batchId);
+        const chains = this.chains.chainRefs(document.certificationId, row.batchId);
         // What the new chain covers must never change again: every token of the chains so far is frozen.
         for (const chain of chains)
-          for (const stamp of [chain.first, ...chain.renewals]) this.renewals.freeze(stamp.id);
+          for (const stamp of [chain.first, ...chain.renewals]) this.chains.freeze(stamp.id);
         const reduced = (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes));
-        const parts = this.renewals.partsFor(document.certificationId, row.batchId, 'uncached');
+        const parts = this.chains.partsFor(document.certificationId, row.batchId, 'uncached');
         const sequence = chainsDer(chainsOfStamps(stampsOfRecord(parts, reduced)));
         const last = chains.at(-1);
         leaves.set(document.certificationId, {

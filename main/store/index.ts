@@ -9,6 +9,7 @@ import { CertificateStatusStore } from './certificate-status';
 import { KitSeals } from './kit-seals';
 import { RecordRenewals } from './record-renewals';
 import { HashTreeRenewals } from './hash-tree-renewals';
+import { RecordChains } from './record-chains';
 import { ReceiptRecords } from './receipt-records';
 import { WatchedFolderStore } from './watched-folders';
 
@@ -36,7 +37,8 @@ export type {
 } from './timestamp-batches';
 export type { CertificateStatusStore, KeptStatus } from './certificate-status';
 export type { KitSeal, KitSeals } from './kit-seals';
-export type { DueRecord, RecordRenewals, RenewalStamp } from './record-renewals';
+export type { DueRecord, RecordRenewals } from './record-renewals';
+export type { RecordChains, RenewalStamp } from './record-chains';
 export type { ArrivedFile, Look, WatchedFolderStore } from './watched-folders';
 export { ReportLines } from './report-lines';
 
@@ -49,6 +51,7 @@ export interface Store {
   timestamps: TimestampBatches;
   /** Evidence records' renewals: which are due, and each record's archive timestamps after its first. */
   renewals: RecordRenewals;
+  recordChains: RecordChains;
   hashTrees: HashTreeRenewals;
   receiptRecords: ReceiptRecords;
   /** Issuers' OCSP responses and CRLs, per certificate, while they hold. */
@@ -72,15 +75,17 @@ function storeOn(db: QueueDb): Store {
   });
   const settings: SettingsStore = new SettingsStore(db, changes);
   const certifications = new CertificationTable(db, changes);
-  const renewals = new RecordRenewals(db);
+  const recordChains = new RecordChains(db);
+  const renewals = new RecordRenewals(db, recordChains);
   return {
     certifications,
     settings,
     lease: new SyncLeaseStore(db),
     timestamps: new TimestampBatches(db, changes),
     renewals,
-    hashTrees: new HashTreeRenewals(db, renewals),
-    receiptRecords: new ReceiptRecords(db, renewals),
+    recordChains,
+    hashTrees: new HashTreeRenewals(db, recordChains),
+    receiptRecords: new ReceiptRecords(db, recordChains),
     certificateStatus: new CertificateStatusStore(db),
     kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),

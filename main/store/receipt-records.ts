@@ -2,8 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '../../verifier/bytes';
 import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import type { QueueDb } from './database';
-import type { RecordParts } from './record-renewals';
-import type { RecordRenewals } from './record-renewals';
+import type { RecordChains, RecordParts } from './record-chains';
 import { statementCache } from './statements';
 
 /*
@@ -26,7 +25,7 @@ export class ReceiptRecords {
 
   constructor(
     private readonly db: QueueDb,
-    private readonly renewals: RecordRenewals,
+    private readonly chains: RecordChains,
   ) {
     this.sql = statementCache(db);
   }
@@ -97,8 +96,8 @@ export class ReceiptRecords {
   /** The record's parts once its first archive timestamp is confirmed: that token, then each renewal of it. */
   partsOf(record: ReceiptRecordRow): RecordParts {
     return {
-      first: this.renewals.coveredToken(record.renewalId),
-      renewals: this.renewals.renewalsOf(record.renewalId),
+      first: this.chains.coveredToken(record.renewalId),
+      renewals: this.chains.renewalsOf(record.renewalId),
     };
   }
 }

@@ -3,11 +3,11 @@ import { BaseSequencer } from 'vitest/node';
 
 /*
  * On a fresh checkout (CI) Vitest has no timings yet and starts larger files first: a small file that
- * runs long (the benchmarks' smoke run, the npm package's install) then starts last and ends the run
- * alone, a minute after the rest. These start first, longest first; then Vitest's own order.
+ * runs long (the npm package's install) then starts late and ends the run alone. These start first,
+ * longest first; then Vitest's own order. (The benchmarks' test only waits for the smoke run the
+ * global setup started: test/support/bench-smoke.ts.)
  */
 const SLOW_FIRST = [
-  'test/unit/benchmarks.test.ts',
   'test/evidence/timestamps.test.ts',
   'test/evidence/renewal.test.ts',
   'test/core/cli.test.ts',

@@ -4,10 +4,10 @@ import {
   imprintAlgorithmOf,
   recordDer,
 } from '../../../verifier/evidence-record/evidence-record';
-import type { RecordParts, RenewalStamp } from '../../store/record-renewals';
-import { stampsOfRecord } from '../../store/record-renewals';
+import type { RecordParts, RenewalStamp } from '../../store/record-chains';
+import { stampsOfRecord } from '../../store/record-chains';
 
-export type { RecordParts } from '../../store/record-renewals';
+export type { RecordParts } from '../../store/record-chains';
 
 /**
  * A document's evidence record (DER): the batch's token over the tree its reduced tree leads to,
