@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { LIMITS } from '../../protocol/limits';
 import type { Receipt, ReceiptVerdict, SealVerdict } from '../../protocol/receipt';
 import type { Trust } from '../../verifier/verify-receipt';
 import { refusedReceipt, verifyReceipt } from '../../verifier/verify-receipt';
 import { checkSeal } from '../../verifier/pdf/seal-check';
 import { nodeEd25519Verify } from '../tools/native-signature';
-import { readProof } from './read-proof';
+import { readFileAtMost, readProof } from './read-proof';
 import { NO_RECEIPT_WORDS } from '../../verifier/pdf-attachment';
 
 export interface ProofVerification {
@@ -54,13 +55,20 @@ async function withRecordBeside(
   if (verdict.verdict !== 'verified' || !verdict.facts.time || (json as Receipt).evidence_record)
     return verdict;
   const besidePath = proofPath.replace(/(\.receipt)?\.json$/i, '') + '.ers';
-  if (besidePath === proofPath || !existsSync(besidePath)) return verdict;
+  if (besidePath === proofPath) return verdict;
+  // Both read as another's files are: regular files only, bounded; the receipt's bytes must be
+  // the ones just verified (a file changed since is not the receipt that held).
+  let receiptBytes: Buffer;
+  let recordBytes: Buffer;
+  try {
+    receiptBytes = readFileAtMost(proofPath, () => LIMITS.receiptBytes);
+    recordBytes = readFileAtMost(besidePath, () => LIMITS.receiptBytes);
+    if (JSON.stringify(JSON.parse(receiptBytes.toString('utf8'))) !== JSON.stringify(json)) return verdict;
+  } catch {
+    return verdict;
+  }
   const { checkRecordOfReceipt } = await import('../../verifier/timestamp/receipt-timestamp');
-  const record = await checkRecordOfReceipt(
-    readFileSync(proofPath),
-    readFileSync(besidePath),
-    trust.tsaRoots,
-  );
+  const record = await checkRecordOfReceipt(receiptBytes, recordBytes, trust.tsaRoots);
   if ('verdict' in record) return record;
   return { ...verdict, facts: { ...verdict.facts, time: { ...verdict.facts.time, record } } };
 }

@@ -51,31 +51,49 @@ export class HashTreeRenewals {
    * Documents whose record's newest chain uses a retired hash (`retired`), not being renewed to a
    * stronger one already; by matter and name.
    */
-  due(retired: readonly TreeHash[]): DocumentToRenew[] {
+  due(retired: readonly TreeHash[], now = Date.now()): DocumentToRenew[] {
     if (!retired.includes('sha256')) return [];
     const rows = this.sql(
       `SELECT c.id AS certificationId, c.profile_id AS profileId, c.timestamp_batch_id AS batchId,
          c.file_name AS fileName, c.file_path AS filePath, c.file_size AS fileSize, c.asset_hash AS assetHash,
-         c.matter, o.hash, o.state
+         c.matter, o.hash, o.state,
+         COALESCE((SELECT t.holds_until FROM archive_stamps s JOIN timestamp_batches t ON t.id = s.renewal_id
+                   WHERE s.batch_id = o.id AND t.state = 'confirmed' ORDER BY s.seq DESC LIMIT 1),
+                  o.holds_until) AS holdsUntil
        FROM certifications c
        JOIN timestamp_batches b ON b.id = c.timestamp_batch_id
        JOIN timestamp_batches o ON o.id = COALESCE(
          (SELECT MAX(cs.renewal_id) FROM chain_stamps cs WHERE cs.certification_id = c.id), b.id)
        WHERE b.kind = 'batch' AND b.tree = 'rfc4998' AND b.state = 'confirmed'
        ORDER BY c.matter, c.file_name, c.id`,
-    ).all() as (Omit<DocumentToRenew, 'watchedPaths'> & { hash: TreeHash; state: string })[];
+    ).all() as (Omit<DocumentToRenew, 'watchedPaths'> & {
+      hash: TreeHash;
+      state: string;
+      holdsUntil: number | null;
+    })[];
     const seenIn = this.sql(
       `SELECT f.path AS folder, w.path FROM watched_files w JOIN watched_folders f ON f.id = w.folder_id
        WHERE w.asset_hash = ?`,
     );
+    // A record past its newest timestamp's end is not renewed: a renewal would come too late to carry it.
     return rows
-      .filter((row) => row.state === 'confirmed' && retired.includes(row.hash))
-      .map(({ hash: _hash, state: _state, ...row }) => ({
+      .filter(
+        (row) =>
+          row.state === 'confirmed' &&
+          retired.includes(row.hash) &&
+          (row.holdsUntil === null || row.holdsUntil > now),
+      )
+      .map(({ hash: _hash, state: _state, holdsUntil: _holdsUntil, ...row }) => ({
         ...row,
         watchedPaths: (seenIn.all(row.assetHash) as { folder: string; path: string }[]).map(
           ({ folder, path }) => `${folder.replace(/[\\/]+$/, '')}/${path}`,
         ),
       }));
+  }
+
+  /** A token whose validation data is still being collected. */
+  private collecting(id: number): boolean {
+    return this.sql('SELECT validation_due_at FROM timestamp_batches WHERE id = ?').pluck().get(id) !== null;
   }
 
   private renewedBefore(certificationId: number): boolean {
@@ -87,11 +105,18 @@ export class HashTreeRenewals {
   /**
    * Opens one hash-tree renewal over the documents found (all of one profile, asked of `tsaUrl`):
    * each record's chains so far are frozen as they are, and the new chain's leaf covers the
-   * document and them. Returns the renewal's id, or null when there was nothing to open.
+   * document and them. A document whose tokens' validation data is still being collected waits for
+   * it (frozen without it, it would be missing for good). Returns the renewal's id and how many
+   * documents it took on, or null when there was nothing to open.
    */
-  open(profileId: string, tsaUrl: string, found: readonly FoundDocument[], now = Date.now()): number | null {
+  open(
+    profileId: string,
+    tsaUrl: string,
+    found: readonly FoundDocument[],
+    now = Date.now(),
+  ): { id: number; documents: number } | null {
     if (found.length === 0) return null;
-    return this.db.transaction(() => {
+    const opening = this.db.transaction(() => {
       const leaves = new Map<number, { leaf: Uint8Array; fromId: number; priorSeq: number }>();
       for (const document of found) {
         const row = this.sql(
@@ -102,6 +127,11 @@ export class HashTreeRenewals {
         // Renewed to SHA-512 already, or being renewed: never twice.
         if (!row || row.profileId !== profileId || this.renewedBefore(document.certificationId)) continue;
         const chains = this.chains.chainRefs(document.certificationId, row.batchId);
+        const stampIds = chains.flatMap((chain) => [
+          chain.first.id,
+          ...chain.renewals.map((stamp) => stamp.id),
+        ]);
+        if (stampIds.some((id) => this.collecting(id))) continue;
         // What the new chain covers must never change again: every token of the chains so far is frozen.
         for (const chain of chains)
           for (const stamp of [chain.first, ...chain.renewals]) this.chains.freeze(stamp.id);
@@ -136,7 +166,9 @@ export class HashTreeRenewals {
           entry.priorSeq,
           JSON.stringify(tree.reduced(entry.leaf).map((list) => list.map(bytesToHex))),
         );
-      return renewalId;
-    })();
+      return { id: renewalId, documents: leaves.size };
+    });
+    // Immediate: the app and a `renew` beside it never both open one.
+    return opening.immediate();
   }
 }

@@ -30,12 +30,15 @@ export class ReceiptRecords {
     this.sql = statementCache(db);
   }
 
-  /** Anchored certifications whose timestamp is over an RFC 6962 tree and that have no record yet. */
+  /**
+   * Anchored certifications whose timestamp is over an RFC 6962 tree and that have no record yet;
+   * not while their token's validation data is being collected (a receipt is frozen whole, once).
+   */
   without(): { certificationId: number; profileId: string }[] {
     return this.sql(
       `SELECT c.id AS certificationId, c.profile_id AS profileId FROM certifications c
        JOIN timestamp_batches b ON b.id = c.timestamp_batch_id
-       WHERE b.tree = 'rfc6962' AND b.state = 'confirmed' AND c.state = 'anchored'
+       WHERE b.tree = 'rfc6962' AND b.state = 'confirmed' AND c.state = 'anchored' AND b.validation_due_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM receipt_records r WHERE r.certification_id = c.id)
        ORDER BY c.id`,
     ).all() as { certificationId: number; profileId: string }[];
@@ -52,7 +55,7 @@ export class ReceiptRecords {
     receipts: readonly { certificationId: number; text: string }[],
     now = Date.now(),
   ): number | null {
-    return this.db.transaction(() => {
+    const opening = this.db.transaction(() => {
       const fresh = receipts.filter((receipt) => !this.of(receipt.certificationId));
       if (fresh.length === 0) return null;
       const leafOf = (text: string) => sha256(new TextEncoder().encode(text));
@@ -73,7 +76,9 @@ export class ReceiptRecords {
           JSON.stringify(tree.reduced(leafOf(receipt.text)).map((list) => list.map(bytesToHex))),
         );
       return renewalId;
-    })();
+    });
+    // Immediate: the app and a `renew` beside it never both open one.
+    return opening.immediate();
   }
 
   /** A certification's receipt record, confirmed or waiting; undefined when it has none. */

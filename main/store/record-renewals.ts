@@ -99,7 +99,8 @@ export class RecordRenewals {
         // (they leave the chain they were in: documents counts those it still holds).
         `WITH newest AS (
            SELECT b.id AS batchId, b.profile_id AS profileId, b.hash,
-             b.size - (SELECT COUNT(*) FROM chain_stamps cs WHERE cs.from_id = b.id) AS documents,
+             b.size - (SELECT COUNT(*) FROM chain_stamps cs JOIN timestamp_batches r ON r.id = cs.renewal_id
+                       WHERE cs.from_id = b.id AND r.state = 'confirmed') AS documents,
              COALESCE((SELECT s.renewal_id FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id
                        WHERE s.batch_id = b.id AND r.state = 'confirmed' ORDER BY s.seq DESC LIMIT 1), b.id) AS newestId,
              EXISTS (SELECT 1 FROM archive_stamps s JOIN timestamp_batches r ON r.id = s.renewal_id

@@ -11,7 +11,9 @@ import type { DocumentToRenew, FoundDocument } from '../store/hash-tree-renewals
  */
 
 /** Both hashes of a file, in one read. */
-async function hashesOf(path: string): Promise<{ sha256: string; sha512: Uint8Array } | null> {
+type Hashes = { sha256: string; sha512: Uint8Array };
+
+async function hashesOf(path: string): Promise<Hashes | null> {
   const sha256 = createHash('sha256');
   const sha512 = createHash('sha512');
   try {
@@ -34,21 +36,29 @@ async function sizeOf(path: string): Promise<number | null> {
   }
 }
 
-/** Every file under the folders given, by size: a document is looked for among files of its size only. */
+/**
+ * Every file under the folders given, by size: a document is looked for among files of its size only.
+ * A folder that cannot be read is passed over, not the rest with it; links are not followed.
+ */
 async function filesBySize(folders: readonly string[]): Promise<Map<number, string[]>> {
   const bySize = new Map<number, string[]>();
-  for (const folder of folders) {
+  const pending = [...folders];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     let entries;
     try {
-      entries = await readdir(folder, { recursive: true, withFileTypes: true });
+      entries = await readdir(folder, { withFileTypes: true });
     } catch {
       continue;
     }
     for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) pending.push(path);
       if (!entry.isFile()) continue;
-      const path = join(entry.parentPath, entry.name);
       const size = await sizeOf(path);
-      if (size !== null) bySize.set(size, [...(bySize.get(size) ?? []), path]);
+      if (size === null) continue;
+      const same = bySize.get(size);
+      if (same) same.push(path);
+      else bySize.set(size, [path]);
     }
   }
   return bySize;
@@ -62,17 +72,18 @@ export async function findDocuments(
   const found: FoundDocument[] = [];
   const missing: DocumentToRenew[] = [];
   let given: Map<number, string[]> | undefined;
+  const hashed = new Map<string, Promise<Hashes | null>>();
   for (const document of documents) {
     const known = [document.filePath, ...document.watchedPaths];
     let sha512: Uint8Array | null = null;
     for (const path of known) {
-      sha512 = await sameDocument(path, document);
+      sha512 = await sameDocument(path, document, hashed);
       if (sha512) break;
     }
     if (!sha512 && folders.length) {
       given ??= await filesBySize(folders);
       for (const path of given.get(document.fileSize) ?? []) {
-        sha512 = await sameDocument(path, document);
+        sha512 = await sameDocument(path, document, hashed);
         if (sha512) break;
       }
     }
@@ -83,8 +94,15 @@ export async function findDocuments(
 }
 
 /** The file's SHA-512 when it is the certified document (its size, then its SHA-256), else null. */
-async function sameDocument(path: string, document: DocumentToRenew): Promise<Uint8Array | null> {
+async function sameDocument(
+  path: string,
+  document: DocumentToRenew,
+  hashed: Map<string, Promise<Hashes | null>>,
+): Promise<Uint8Array | null> {
   if ((await sizeOf(path)) !== document.fileSize) return null;
-  const hashes = await hashesOf(path);
-  return hashes?.sha256 === document.assetHash ? hashes.sha512 : null;
+  // A file of a common size is read once, whichever documents of that size it is compared with.
+  let hashes = hashed.get(path);
+  if (!hashes) hashed.set(path, (hashes = hashesOf(path)));
+  const read = await hashes;
+  return read?.sha256 === document.assetHash ? read.sha512 : null;
 }

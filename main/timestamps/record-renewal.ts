@@ -153,15 +153,13 @@ export class RecordRenewal {
       const mine = found.filter((document) => ids.has(document.certificationId));
       if (mine.length === 0) continue;
       const authority = await this.deps.authorityFor(profileId);
-      if (!authority) {
-        look.hashTree.missing.push(...documents.filter((d) => d.profileId === profileId));
-        continue;
-      }
+      // Without an authority nothing is renewed; the documents are not "missing" for it.
+      if (!authority) continue;
       // A request's times are the engine's (real time), not the clock renewal reads.
       const opened = this.deps.hashTrees.open(profileId, authority.url, mine);
       if (opened === null) continue;
-      look.opened.push(opened);
-      look.hashTree.renewing += mine.length;
+      look.opened.push(opened.id);
+      look.hashTree.renewing += opened.documents;
       this.deps.log.log('info', 'records.hash_tree_renewal_opened', {
         renewal: opened,
         documents: mine.length,
@@ -184,7 +182,11 @@ export class RecordRenewal {
           certificationId: row.certificationId,
           text: this.deps.receiptTextOf(row.certificationId),
         }))
-        .filter((receipt): receipt is { certificationId: number; text: string } => receipt.text !== null);
+        // Frozen for good: only a receipt that can be checked (its log key known) is timestamped.
+        .filter(
+          (receipt): receipt is { certificationId: number; text: string } =>
+            receipt.text !== null && (JSON.parse(receipt.text) as { log_key: unknown }).log_key !== null,
+        );
       const opened = this.deps.receiptRecords.open(profileId, authority.url, receipts);
       if (opened === null) continue;
       look.opened.push(opened);
@@ -199,7 +201,10 @@ export class RecordRenewal {
   /** Documents whose records are to be renewed to a stronger hash (for `renew --dry-run`): IT retired theirs. */
   hashTreeDue(): DocumentToRenew[] {
     const retired = this.deps.itPolicy?.().retiredAlgorithms ?? DEFAULT_RETIRED;
-    return this.deps.hashTrees.due(retired.filter((name): name is TreeHash => name === 'sha256'));
+    return this.deps.hashTrees.due(
+      retired.filter((name): name is TreeHash => name === 'sha256'),
+      this.deps.now(),
+    );
   }
 
   /** What the app shows: renewed when, and what needs attention. */

@@ -19,7 +19,12 @@ import { plainEnglish } from '../../protocol/locales/plain';
 import type { Sandbox } from '../../sandbox/server';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
 import { checkRecord } from '../../verifier/evidence-record/check-record';
-import { imprintHashOf, readEvidenceRecord } from '../../verifier/evidence-record/evidence-record';
+import {
+  imprintAlgorithmOf,
+  imprintHashOf,
+  readEvidenceRecord,
+  recordDer,
+} from '../../verifier/evidence-record/evidence-record';
 import { validationDataIn } from '../../verifier/evidence-record/token-validation';
 import { batchTree } from '../../verifier/merkle';
 import type { BouncyCastle } from '../support/bouncy-castle';
@@ -387,6 +392,10 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
           expect(
             (await checkRecord({ sha256: sha256(document), sha512: sha512(changed) }, record, trust())).ok,
           ).toBe(false);
+          // The SHA-512 chain on its own, as someone's .ers: tied to nothing without the document's
+          // SHA-512, so refused, never "its timestamps hold".
+          const alone = recordDer([chains[1]!.der], [imprintAlgorithmOf(chains[1]!.stamps[0]!.token)!]);
+          expect((await checkRecord({ sha256: sha256(document) }, alone, trust())).ok).toBe(false);
         }
         // The command line checks the record with the document's SHA-512 and names the renewal.
         const receiptPath = join(rehashWs.dir, 'plan.receipt.json');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /*
@@ -22,9 +22,14 @@ export interface BenchSmokeRun {
   stderr: string;
 }
 
+/** Forgets an earlier run's smoke result: a run that does not start one must never read the last one's. */
+export function forgetBenchSmoke(): void {
+  rmSync(DIR, { recursive: true, force: true });
+}
+
 /** Starts the smoke run beside the tests; answers a function that stops it if it is still running. */
 export function startBenchSmoke(): () => void {
-  rmSync(DIR, { recursive: true, force: true });
+  forgetBenchSmoke();
   mkdirSync(DIR, { recursive: true });
   const [command, ...args] = COMMAND;
   const child = spawn(command, args, { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,8 +37,13 @@ export function startBenchSmoke(): () => void {
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.once('close', (status) => writeFileSync(RESULT, JSON.stringify({ status, stdout, stderr })));
-  writeFileSync(STARTED, String(child.pid));
+  // Written whole, then renamed: the test never reads half a result.
+  child.once('close', (status) => {
+    writeFileSync(`${RESULT}.partial`, JSON.stringify({ status, stdout, stderr }));
+    renameSync(`${RESULT}.partial`, RESULT);
+  });
+  // Which Vitest started it: its test files' parent process. A file run by another never reads it.
+  writeFileSync(STARTED, String(process.pid));
   return () => {
     if (child.exitCode === null) child.kill('SIGTERM');
   };
@@ -41,14 +51,18 @@ export function startBenchSmoke(): () => void {
 
 /** The smoke run's result: the global setup's, waited for; or, when it did not start one, a run now. */
 export async function benchSmokeResult(timeoutMs: number): Promise<BenchSmokeRun> {
-  if (!existsSync(STARTED)) return runNow(timeoutMs);
+  const startedHere = existsSync(STARTED) && Number(readFileSync(STARTED, 'utf8')) === process.ppid;
+  if (!startedHere) return runNow(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(RESULT)) {
     if (Date.now() > deadline)
       throw new Error(`The benchmarks' smoke run did not end within ${timeoutMs} ms.`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return JSON.parse(readFileSync(RESULT, 'utf8')) as BenchSmokeRun;
+  const run = JSON.parse(readFileSync(RESULT, 'utf8')) as BenchSmokeRun;
+  // Read once: a rerun of the test (watch mode) runs the benchmarks again rather than reading it twice.
+  rmSync(STARTED);
+  return run;
 }
 
 function runNow(timeoutMs: number): Promise<BenchSmokeRun> {

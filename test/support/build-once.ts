@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { startBenchSmoke } from './bench-smoke';
+import { forgetBenchSmoke, startBenchSmoke } from './bench-smoke';
 
 /**
  * Vitest's global setup: builds the app (renderer, main, preload, verify.html) once for the whole
@@ -7,6 +7,7 @@ import { startBenchSmoke } from './bench-smoke';
  * rewriting, and no file pays for a build of its own.
  */
 export default function buildOnce(): (() => void) | undefined {
+  forgetBenchSmoke();
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // The benchmarks' smoke run starts now, beside the files, when this run includes its test.
   return runIncludes('test/unit/benchmarks.test.ts') ? startBenchSmoke() : undefined;

@@ -229,6 +229,8 @@ function coveredHash(
   const previous = chains[chainIndex]?.stamps[stampIndex - 1];
   if (previous) return { hash: hash(previous.token) };
   const own = algorithm === 'sha256' ? document.sha256 : document.sha512;
+  // A record's first chain must be tied to the document: only a later chain's link may go unchecked.
+  if (!own && chainIndex === 0) return { hash: new Uint8Array() };
   if (!own) return { unchecked: true };
   if (chainIndex === 0) return { hash: own };
   const before = chainsDer(chains.slice(0, chainIndex).map((chain) => chain.der));

@@ -10,7 +10,7 @@ import { base64ToBytes, bytesToHex, hexToBytes, isCanonicalBase64 } from '../byt
 import { rootFromSidedPath } from '../merkle';
 import { rootFrom } from '../evidence-record/hash-tree';
 import type { RecordFacts } from '../evidence-record/check-record';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import type { TokenCheck } from './token';
 import { checkTimestampToken } from './token';
 import { copyRefused } from '../signed-facts';
@@ -189,7 +189,7 @@ export async function checkRecordOfReceipt(
   trustedRoots: readonly string[],
 ): Promise<ReceiptVerdict | RecordSummary> {
   const { checkRecord } = await import('../evidence-record/check-record');
-  const checked = await checkRecord({ sha256: sha256(receiptBytes) }, record, {
+  const checked = await checkRecord({ sha256: sha256(receiptBytes), sha512: sha512(receiptBytes) }, record, {
     certificates: [],
     trustedRoots,
   });

@@ -65,7 +65,6 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
         </button>
       </div>
     );
-  if (records.notFound) return <NotFoundBanner notFound={records.notFound} />;
   if (records.waiting?.problem)
     return (
       <div className="banner banner-offline" role="status" data-testid="records-banner">
@@ -81,6 +80,7 @@ export function RecordsBanner({ onOpenSettings }: { onOpenSettings(): void }) {
         </button>
       </div>
     );
+  if (records.notFound) return <NotFoundBanner notFound={records.notFound} />;
   return null;
 }
 
