@@ -150,11 +150,7 @@ export class HashTreeRenewals {
         [...leaves.values()].map((entry) => entry.leaf),
         'sha512',
       );
-      const { lastInsertRowid } = this.sql(
-        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, new_chain, kind, size, state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, 'rfc4998', 'sha512', 1, 'renewal', ?, 'waiting', ?, ?, ?)`,
-      ).run(profileId, tsaUrl, bytesToHex(tree.root), leaves.size, now, now, now);
-      const renewalId = Number(lastInsertRowid);
+      const renewalId = this.chains.openChainStart(profileId, tsaUrl, tree.root, 'sha512', leaves.size, now);
       const add = this.sql(
         `INSERT INTO chain_stamps (certification_id, renewal_id, from_id, prior_seq, reduced) VALUES (?, ?, ?, ?, ?)`,
       );

@@ -60,11 +60,7 @@ export class ReceiptRecords {
       if (fresh.length === 0) return null;
       const leafOf = (text: string) => sha256(new TextEncoder().encode(text));
       const tree = hashTree(fresh.map((receipt) => leafOf(receipt.text)));
-      const { lastInsertRowid } = this.sql(
-        `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, new_chain, kind, size, state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, 'rfc4998', 'sha256', 1, 'renewal', ?, 'waiting', ?, ?, ?)`,
-      ).run(profileId, tsaUrl, bytesToHex(tree.root), fresh.length, now, now, now);
-      const renewalId = Number(lastInsertRowid);
+      const renewalId = this.chains.openChainStart(profileId, tsaUrl, tree.root, 'sha256', fresh.length, now);
       const add = this.sql(
         'INSERT INTO receipt_records (certification_id, renewal_id, receipt, reduced) VALUES (?, ?, ?, ?)',
       );

@@ -1,4 +1,5 @@
-import { base64ToBytes, bytesToBase64, hexToBytes } from '../../verifier/bytes';
+import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../../verifier/bytes';
+import type { TreeHash } from '../../verifier/evidence-record/hash-tree';
 import { withValidationData } from '../../verifier/evidence-record/token-validation';
 import type { QueueDb } from './database';
 import { statementCache } from './statements';
@@ -75,6 +76,25 @@ export class RecordChains {
 
   constructor(db: QueueDb) {
     this.sql = statementCache(db);
+  }
+
+  /**
+   * A request that starts new chains (a hash-tree renewal, or records over old receipts): a
+   * renewal row, waiting like any request, over a tree of `size` data objects. Returns its id.
+   */
+  openChainStart(
+    profileId: string,
+    tsaUrl: string,
+    root: Uint8Array,
+    hash: TreeHash,
+    size: number,
+    now: number,
+  ): number {
+    const { lastInsertRowid } = this.sql(
+      `INSERT INTO timestamp_batches (profile_id, tsa_url, root, tree, hash, new_chain, kind, size, state, next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, 'rfc4998', ?, 1, 'renewal', ?, 'waiting', ?, ?, ?)`,
+    ).run(profileId, tsaUrl, bytesToHex(root), hash, size, now, now, now);
+    return Number(lastInsertRowid);
   }
 
   /**

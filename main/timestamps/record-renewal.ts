@@ -10,22 +10,13 @@ import { DEFAULT_RENEWAL_MARGIN_MS, dueRecordOf } from '../store/record-renewals
 import type { ItPolicy } from '../desktop-policy/it-policy';
 
 import type { RecordsStatus } from '../../protocol/views';
+import { byMatter } from '../../protocol/by-matter';
 import { readStoredSaid } from '../../protocol/said';
 
 const DAY_MS = 24 * 3_600_000;
 
 /** What a timestamp may no longer rest on, unless IT's policy (RetiredAlgorithms) says otherwise. */
 export const DEFAULT_RETIRED = ['md5', 'sha1', 'rsa<2048', 'ec<256'];
-
-/** Documents not found, by matter (a few matters, a few names each): what a banner can show. */
-function byMatter(missing: readonly DocumentToRenew[]): NonNullable<RecordsStatus['notFound']>['matters'] {
-  const matters = new Map<string | null, string[]>();
-  for (const document of missing)
-    matters.set(document.matter, [...(matters.get(document.matter) ?? []), document.fileName]);
-  return [...matters]
-    .slice(0, 4)
-    .map(([matter, names]) => ({ matter, names: names.slice(0, 3), more: Math.max(0, names.length - 3) }));
-}
 
 /** How early records are renewed, and how often the desk looks. */
 export interface RenewalPolicy {

@@ -89,6 +89,7 @@ export async function checkRecord(
         stampIndex,
         algorithm,
       );
+      if ('why' in covered) return { ok: false, why: covered.why };
       documentLinkUnchecked ||= 'unchecked' in covered;
       const root =
         'unchecked' in covered ? imprintOf(stamp.token) : rootFrom(covered.hash, stamp.reduced, algorithm);
@@ -224,13 +225,16 @@ function coveredHash(
   chainIndex: number,
   stampIndex: number,
   algorithm: TreeHash,
-): { hash: Uint8Array } | { unchecked: true } {
+): { hash: Uint8Array } | { unchecked: true } | { why: string } {
   const hash = HASHES[algorithm];
   const previous = chains[chainIndex]?.stamps[stampIndex - 1];
   if (previous) return { hash: hash(previous.token) };
   const own = algorithm === 'sha256' ? document.sha256 : document.sha512;
   // A record's first chain must be tied to the document: only a later chain's link may go unchecked.
-  if (!own && chainIndex === 0) return { hash: new Uint8Array() };
+  if (!own && chainIndex === 0)
+    return {
+      why: 'The evidence record is not for this document (its first timestamp is over another hash).',
+    };
   if (!own) return { unchecked: true };
   if (chainIndex === 0) return { hash: own };
   const before = chainsDer(chains.slice(0, chainIndex).map((chain) => chain.der));

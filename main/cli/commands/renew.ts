@@ -1,6 +1,7 @@
 import { localWithZone, utcIso } from '../../../protocol/time-format';
 import { readStoredSaid } from '../../../protocol/said';
 import type { EvidenceCore } from '../../core';
+import { byMatter } from '../../../protocol/by-matter';
 import type { Values } from '../arguments';
 import { EXIT } from '../arguments';
 import { englishOrNull, out, outJson } from '../output';
@@ -82,15 +83,9 @@ export async function renew(core: EvidenceCore, values: Values): Promise<number>
 /** Documents not found again, by matter: the first few names of each, and how many more. */
 function sayMissing(missing: readonly DocumentToRenew[]): void {
   out(words('renew.missing', { count: missing.length }));
-  const matters = new Map<string | null, string[]>();
-  for (const document of missing)
-    matters.set(document.matter, [...(matters.get(document.matter) ?? []), document.fileName]);
-  for (const [matter, names] of matters) {
-    const shown = names.slice(0, NAMES_SHOWN).join(', ');
-    const listed =
-      names.length > NAMES_SHOWN
-        ? words('renew.andMore', { names: shown, count: names.length - NAMES_SHOWN })
-        : shown;
+  // Every matter on the command line, the first few names of each.
+  for (const { matter, names, more } of byMatter(missing, { matters: Infinity, names: 5 })) {
+    const listed = more ? words('renew.andMore', { names: names.join(', '), count: more }) : names.join(', ');
     out(
       matter === null
         ? words('renew.missingNoMatter', { names: listed })
@@ -98,8 +93,6 @@ function sayMissing(missing: readonly DocumentToRenew[]): void {
     );
   }
 }
-
-const NAMES_SHOWN = 5;
 
 const documentJson = (document: DocumentToRenew) => ({
   certificationId: document.certificationId,
