@@ -17,6 +17,7 @@ import { LogTrust } from './evidence/log-trust';
 import { HashPool } from './hashing/hash-pool';
 import type { IntakeReport } from './intake/certify-paths';
 import { IntakeService } from './intake/intake';
+import { keepNamesIndexed } from './queue/name-indexing';
 import type { CoreOptions } from './core-options';
 
 export type { CoreOptions };
@@ -82,6 +83,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   /** Folders whose new files are certified unattended. */
   readonly watched: WatchedFolders;
   private readonly intake: IntakeService;
+  private readonly namesIndexing: ReturnType<typeof keepNamesIndexed>;
 
   private constructor(
     private readonly options: CoreOptions,
@@ -90,6 +92,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     super();
     this.pool = new HashPool(options.hashWorkers);
     this.log = options.log ?? fileLogger(join(options.dataDir, 'logs', 'evidence-desk.log'));
+    this.namesIndexing = keepNamesIndexed(store.names, this.log);
     this.connections = new ProfileConnections(
       store.settings,
       options.secrets,
@@ -199,7 +202,10 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       log: this.log,
       activeProfileId,
       identity: () => this.identity(),
-      wake: () => this.sync.wake(),
+      wake: () => {
+        this.sync.wake();
+        this.namesIndexing.soon();
+      },
       sealBatch: (profileId) => this.timestamps.sealBatch(profileId),
       onProgress: (progress) => this.emit('progress', progress),
     });
@@ -237,6 +243,8 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     try {
       await core.sync.connect();
       if (options.watch) await core.watched.start();
+      // A running app catches up on names queued while it was closed (by the command line).
+      if (options.sync !== false) core.namesIndexing.soon();
       core.log.log('info', 'core.opened', { profile: core.activeProfileId, sync: options.sync !== false });
     } catch (error) {
       await core.close();
@@ -288,6 +296,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
   }
 
   async close(): Promise<void> {
+    this.namesIndexing.stop();
     await this.watched.stop();
     this.stopReceiptsBeside?.();
     await this.disconnect();

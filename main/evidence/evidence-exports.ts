@@ -365,17 +365,20 @@ export class EvidenceExports {
     const { certifications, eventsFile } = await writeCustodyRegister(
       {
         *entries() {
-          for (let i = 0; i < ids.length; i += 200)
-            for (const row of queue.getMany(ids.slice(i, i + 200)))
+          for (let i = 0; i < ids.length; i += 200) {
+            const rows = queue.getMany(ids.slice(i, i + 200));
+            const histories = queue.histories(rows);
+            for (const row of rows)
               yield {
                 row,
-                history: queue.history(row.id),
+                history: histories.get(row.id) ?? [],
                 renewals: recordChains.renewalsOfCertification(row.id),
                 environment,
                 watchedFolder:
                   row.watchedFolderId === null ? null : (watched.get(row.watchedFolderId)?.path ?? null),
                 follows: row.followsId === null ? null : (queue.get(row.followsId) ?? null),
               };
+          }
         },
         removals,
       },
@@ -424,19 +427,13 @@ export class EvidenceExports {
             (a.batchId ?? 0) - (b.batchId ?? 0) || a.filePath.localeCompare(b.filePath) || a.id - b.id,
         )
         .map((row) => row.id);
-    const ids: number[] = [];
-    const query = {
+    // Read once, ids only: paged by offset, a register of a million rows read its pages over and over.
+    return queue.ids({
       profileId,
       states: selection.states,
       search: selection.search,
       matter: selection.matter,
-      sort: { column: 'added', direction: 'asc' } as const,
-    };
-    for (let offset = 0; ; offset += 1000) {
-      const page = queue.list({ ...query, limit: 1000, offset });
-      ids.push(...page.map((row) => row.id));
-      if (page.length < 1000) break;
-    }
-    return ids;
+      sort: { column: 'added', direction: 'asc' },
+    });
   }
 }

@@ -12,6 +12,7 @@ import { HashTreeRenewals } from './hash-tree-renewals';
 import { RecordChains } from './record-chains';
 import { ReceiptRecords } from './receipt-records';
 import { WatchedFolderStore } from './watched-folders';
+import { NameIndex } from './name-index';
 
 export type { ChangeFeed, ChangeListener } from './change-feed';
 export type {
@@ -27,6 +28,7 @@ export type {
 export type { CertificationTable };
 export type { AnchoredFacts } from './queue-reads';
 export type { SettingsStore } from './settings';
+export type { NameIndex } from './name-index';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';
 export type {
   ConfirmedTimestamp,
@@ -59,6 +61,8 @@ export interface Store {
   /** Kits saved while their authority could not seal them, until their seal is added. */
   kitSeals: KitSeals;
   watched: WatchedFolderStore;
+  /** The names' search index, caught up after rows are queued. */
+  names: NameIndex;
   changes: ChangeFeed;
   close(): void;
 }
@@ -89,6 +93,7 @@ function storeOn(db: QueueDb): Store {
     certificateStatus: new CertificateStatusStore(db),
     kitSeals: new KitSeals(db),
     watched: new WatchedFolderStore(db, certifications.intake),
+    names: new NameIndex(db),
     changes,
     close: () => {
       changes.close();

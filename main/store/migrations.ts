@@ -299,4 +299,40 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX receipt_records_renewal ON receipt_records(renewal_id);
   `,
+  // 20: a million rows answer as ten do. Counts by matter and state are kept as rows change, by the
+  // store (state-counts.ts; a trigger per row made queueing slower by a half): the status line and the
+  // matters' panel read a few dozen rows, not a million. Names are searched
+  // through a trigram index, filled after queueing rather than by it (name-index.ts) and up to
+  // names_indexed.upto; a filter by state or by matter reads its own rows in the list's order.
+  `
+  CREATE TABLE state_counts (
+    profile_id TEXT NOT NULL,
+    matter TEXT,
+    state TEXT NOT NULL,
+    n INTEGER NOT NULL
+  );
+  CREATE INDEX state_counts_by_matter ON state_counts(profile_id, matter, state);
+  INSERT INTO state_counts (profile_id, matter, state, n)
+    SELECT profile_id, matter, state, COUNT(*) FROM certifications GROUP BY profile_id, matter, state;
+  CREATE INDEX certifications_by_state ON certifications(profile_id, state, batch_id DESC);
+  DROP INDEX certifications_by_matter;
+  CREATE INDEX certifications_by_matter ON certifications(profile_id, matter, batch_id DESC);
+  CREATE VIRTUAL TABLE certification_names USING fts5(
+    file_name, content = 'certifications', content_rowid = 'id', tokenize = 'trigram'
+  );
+  INSERT INTO certification_names (certification_names) VALUES ('rebuild');
+  CREATE TABLE names_indexed (upto INTEGER NOT NULL);
+  INSERT INTO names_indexed (upto) SELECT IFNULL(MAX(id), 0) FROM certifications;
+  CREATE TRIGGER certification_names_delete AFTER DELETE ON certifications
+    WHEN OLD.id <= (SELECT upto FROM names_indexed)
+  BEGIN
+    INSERT INTO certification_names (certification_names, rowid, file_name) VALUES ('delete', OLD.id, OLD.file_name);
+  END;
+  CREATE TRIGGER certification_names_update AFTER UPDATE OF file_name ON certifications
+    WHEN OLD.id <= (SELECT upto FROM names_indexed)
+  BEGIN
+    INSERT INTO certification_names (certification_names, rowid, file_name) VALUES ('delete', OLD.id, OLD.file_name);
+    INSERT INTO certification_names (rowid, file_name) VALUES (NEW.id, NEW.file_name);
+  END;
+  `,
 ];

@@ -52,6 +52,7 @@ export class QueueCorrections {
         }
         this.rows.audit('removed', row, by, now);
         this.rows.sql('DELETE FROM certifications WHERE id = ?').run(id);
+        this.rows.counts.add(row.profileId, row.matter, row.state, -1);
       })
       .immediate();
     this.rows.feed.noteRemoved(id);

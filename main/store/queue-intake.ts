@@ -27,7 +27,7 @@ export class QueueIntake {
        certifier_name, certifier_firm, matter, batch_id, watched_folder_id, follows_id, hash_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const rows = this.rows.db.transaction(() =>
+    const inserted = () =>
       items.map((item): CertificationRow => {
         const requestId = timeOrderedUuid(now);
         const { lastInsertRowid } = insert.run(
@@ -54,8 +54,12 @@ export class QueueIntake {
           hashKeyOf(item.assetHash),
         );
         return freshRow(item, Number(lastInsertRowid), requestId, now);
-      }),
-    )();
+      });
+    const rows = this.rows.db.transaction(() => {
+      const written = inserted();
+      this.rows.counts.addQueued(items);
+      return written;
+    })();
     for (const row of rows) this.rows.feed.noteChanged(row.id, 'queued');
     return rows;
   }

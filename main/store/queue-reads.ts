@@ -6,7 +6,7 @@ import { readStoredSaid } from '../../protocol/said';
 import { DeskError } from '../errors';
 import type { QueueDb } from './database';
 import type { ListQuery } from './list-query';
-import { orderOf, whereOf } from './list-query';
+import { candidatesOf, orderOf, searchableByIndex, whereOf } from './list-query';
 import { inChunks, statementCache } from './statements';
 import { said } from '../../protocol/said';
 
@@ -25,6 +25,8 @@ export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, fi
   (SELECT authority FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedBy,
   (SELECT gen_time FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timeConfirmedAt,
   (SELECT COALESCE(problem, validation_problem) FROM timestamp_batches t WHERE t.id = timestamp_batch_id) AS timestampProblem`;
+// A search that matches more rows than this reads the list in order rather than by id (filterOf).
+const FEW_MATCHES = 5000;
 const WAITING = WAITING_STATES.map((state) => `'${state}'`).join(', ');
 
 /**
@@ -105,19 +107,55 @@ export class QueueReads {
   counts(profileId: string): StateCounts {
     const counts = emptyCounts();
     const rows = this.sql(
-      'SELECT state, COUNT(*) AS n FROM certifications WHERE profile_id = ? GROUP BY state',
+      'SELECT state, SUM(n) AS n FROM state_counts WHERE profile_id = ? GROUP BY state',
     ).all(profileId) as { state: LocalState; n: number }[];
     for (const row of rows) counts[row.state] = row.n;
     return counts;
   }
 
   list(query: ListQuery): CertificationRow[] {
-    const { where, params } = whereOf(query);
+    const { from, where, params } = this.filterOf(query);
     return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE ${where} ORDER BY ${orderOf(query.sort)} LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${orderOf(query.sort)} LIMIT ? OFFSET ?`,
     )
       .all(...params, query.limit, query.offset ?? 0)
       .map(rowOf);
+  }
+
+  /** The ids of every row the filter matches, in the list's order: an export's selection, read once. */
+  ids(query: Omit<ListQuery, 'limit' | 'offset'>): number[] {
+    const { from, where, params } = this.filterOf(query);
+    return this.sql(`SELECT id FROM ${from} WHERE ${where} ORDER BY ${orderOf(query.sort)}`)
+      .pluck()
+      .all(...params) as number[];
+  }
+
+  /**
+   * Where a list or count reads from. A search with few matches reads them by id (NOT INDEXED: or
+   * SQLite walks the list's order index through a million rows, testing each id); any other filter
+   * reads its own index in the list's order.
+   */
+  private filterOf(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): {
+    from: string;
+    where: string;
+    params: unknown[];
+  } {
+    const byIndex = query.search !== undefined && query.search !== '' && this.fewMatch(query);
+    return {
+      from: byIndex ? 'certifications NOT INDEXED' : 'certifications',
+      ...whereOf(query, byIndex ? 'by-index' : 'in-order'),
+    };
+  }
+
+  /** At most FEW_MATCHES names or hashes hold the search, counted in their indexes. */
+  private fewMatch(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): boolean {
+    const search = query.search as string;
+    if (!searchableByIndex(search)) return false;
+    const { sql, params } = candidatesOf(query.profileId, search);
+    const found = this.sql(`SELECT COUNT(*) FROM (${sql} LIMIT ${FEW_MATCHES + 1})`)
+      .pluck()
+      .get(...params) as number;
+    return found <= FEW_MATCHES;
   }
 
   /**
@@ -155,8 +193,15 @@ export class QueueReads {
 
   /** How many rows `list` would page through for the same filter and search. */
   count(query: Omit<ListQuery, 'limit' | 'offset' | 'sort'>): number {
-    const { where, params } = whereOf(query);
-    return this.sql(`SELECT COUNT(*) FROM certifications WHERE ${where}`)
+    // Without a search, the counts kept by matter and state answer (migration 20).
+    if (!query.search) {
+      const { where, params } = whereOf(query);
+      return this.sql(`SELECT COALESCE(SUM(n), 0) FROM state_counts WHERE ${where}`)
+        .pluck()
+        .get(...params) as number;
+    }
+    const { from, where, params } = this.filterOf(query);
+    return this.sql(`SELECT COUNT(*) FROM ${from} WHERE ${where}`)
       .pluck()
       .get(...params) as number;
   }
@@ -208,7 +253,7 @@ export class QueueReads {
   getMany(ids: readonly number[]): CertificationRow[] {
     const byId = new Map(
       inChunks(ids, (chunk, marks) =>
-        this.db.prepare(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
+        this.sql(`SELECT ${COLUMNS} FROM certifications WHERE id IN (${marks})`).all(...chunk),
       ).map((stored) => {
         const row = rowOf(stored);
         return [row.id, row] as const;
@@ -231,31 +276,44 @@ export class QueueReads {
 
   /** The row's timeline: queued when it was created (no history row of its own), then every later state. */
   history(id: number): HistoryEntry[] {
-    const row = this.require(id);
-    const later = this.sql(
-      'SELECT state, at, note FROM state_history WHERE certification_id = ? ORDER BY at, rowid',
-    ).all(id) as (Omit<HistoryEntry, 'note'> & { note: string | null })[];
-    return [
-      { state: 'queued', at: row.createdAt, note: null },
-      ...later.map((entry) => ({ ...entry, note: readStoredSaid(entry.note) })),
-    ];
+    return this.histories([this.require(id)]).get(id) ?? [];
+  }
+
+  /** The timelines of these rows (at most a few hundred), in two statements rather than one per row. */
+  histories(rows: readonly Pick<CertificationRow, 'id' | 'createdAt'>[]): Map<number, HistoryEntry[]> {
+    const timelines = new Map<number, HistoryEntry[]>(
+      rows.map((row) => [row.id, [{ state: 'queued', at: row.createdAt, note: null }]]),
+    );
+    const later = inChunks(
+      rows.map((row) => row.id),
+      (chunk, marks) =>
+        this.sql(
+          `SELECT certification_id AS id, state, at, note FROM state_history
+           WHERE certification_id IN (${marks}) ORDER BY certification_id, at, rowid`,
+        ).all(...chunk) as (Omit<HistoryEntry, 'note'> & { id: number; note: string | null })[],
+    );
+    for (const { id, ...entry } of later)
+      timelines.get(id)?.push({ ...entry, note: readStoredSaid(entry.note) });
+    return timelines;
   }
 
   /** The matters of a profile, most recently used first: the batch form offers them. */
   recentMatters(profileId: string, limit = 10): string[] {
     return this.sql(
-      `SELECT matter FROM certifications WHERE profile_id = ? AND matter IS NOT NULL
-       GROUP BY matter ORDER BY MAX(id) DESC LIMIT ?`,
+      // Each matter's newest batch read from the top of its index, not from every row it has.
+      `SELECT matter FROM (SELECT DISTINCT matter FROM state_counts WHERE profile_id = @profileId AND matter IS NOT NULL AND n > 0) m
+       ORDER BY (SELECT MAX(batch_id) FROM certifications c WHERE c.profile_id = @profileId AND c.matter = m.matter) DESC,
+         matter LIMIT @limit`,
     )
       .pluck()
-      .all(profileId, limit) as string[];
+      .all({ profileId, limit }) as string[];
   }
 
   /** Every matter of a profile with its counts by state, in name order (no matter last). */
   matterCounts(profileId: string): MatterCount[] {
     const rows = this.sql(
-      `SELECT matter, state, COUNT(*) AS n FROM certifications WHERE profile_id = ?
-       GROUP BY matter, state ORDER BY matter IS NULL, matter COLLATE NOCASE`,
+      `SELECT matter, state, n FROM state_counts WHERE profile_id = ? AND n > 0
+       ORDER BY matter IS NULL, matter COLLATE NOCASE`,
     ).all(profileId) as { matter: string | null; state: LocalState; n: number }[];
     const byMatter = new Map<string | null, MatterCount>();
     for (const row of rows) {

@@ -10,6 +10,7 @@ import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
 import { notFound } from './queue-reads';
 import { statementCache } from './statements';
+import { StateCounts } from './state-counts';
 
 /** Who did something to a row, for the audit trail. */
 export interface Actor {
@@ -131,12 +132,15 @@ export function freshRow(
  */
 export class RowTransitions {
   readonly sql;
+  /** Counts by profile, matter and state, kept with every write that changes them. */
+  readonly counts: StateCounts;
 
   constructor(
     readonly db: QueueDb,
     readonly feed: ChangeFeed,
   ) {
     this.sql = statementCache(db);
+    this.counts = new StateCounts(db);
   }
 
   /** An entry in the audit trail, keeping what the row was (a removed row's timeline goes with it). */
@@ -174,13 +178,19 @@ export class RowTransitions {
     const names = Object.keys(set) as (keyof TransitionColumns)[];
     this.db
       .transaction(() => {
-        const from = this.sql('SELECT state FROM certifications WHERE id = ?').pluck().get(id) as
-          LocalState | undefined;
-        if (from === undefined) throw notFound(id);
+        const row = this.sql(
+          'SELECT state, profile_id AS profileId, matter FROM certifications WHERE id = ?',
+        ).get(id) as { state: LocalState; profileId: string; matter: string | null } | undefined;
+        if (row === undefined) throw notFound(id);
+        const from = row.state;
         if (!canTransition(from, to)) throw new IllegalTransition(from, to);
         this.sql(
           `UPDATE certifications SET state = ?, updated_at = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE id = ?`,
         ).run(to, change.now, ...names.map((n) => set[n]), id);
+        if (from !== to) {
+          this.counts.add(row.profileId, row.matter, from, -1);
+          this.counts.add(row.profileId, row.matter, to, 1);
+        }
         this.appendHistory(id, to, change.now, change.note);
       })
       .immediate();

@@ -341,6 +341,63 @@ describe('certification queue', () => {
     expect(table.reads.count({ profileId: 'embedded', states: ['failed'] })).toBe(0);
   });
 
+  it('finds a name or a hash the same whether a few rows or thousands match, and keeps its counts through every change', () => {
+    // More names hold "file-" than a search reads by id (5,000): that one is read in the list's order.
+    const rows = table.intake.enqueue(
+      Array.from({ length: 6000 }, (_, n) => ({ ...item(n), matter: n % 2 ? 'Smith v Jones' : null })),
+    );
+    const [odd] = table.intake.enqueue([
+      { ...item(7000), fileName: 'Exhibit "A".pdf', assetHash: 'cafe'.repeat(16) },
+    ]);
+    const names = (search: string) =>
+      table.reads.list({ profileId: 'embedded', search, limit: 3 }).map((row) => row.fileName);
+    const query = {
+      profileId: 'embedded',
+      search: 'file-47',
+      sort: { column: 'file', direction: 'asc' },
+    } as const;
+    // Found the same just queued (names read one by one) and once the names' index has caught up.
+    for (const indexed of [false, true]) {
+      if (indexed) while (opened.names.catchUp());
+      expect(opened.names.upto()).toBe(indexed ? odd!.id : 0);
+      expect(names('FILE-4711')).toEqual(['file-4711.pdf']);
+      expect(names('"a"')).toEqual(['Exhibit "A".pdf']);
+      expect(names('CAFEcafe')).toEqual(['Exhibit "A".pdf']);
+      expect(names('a"')).toEqual(['Exhibit "A".pdf']);
+      expect(table.reads.count({ profileId: 'embedded', search: 'file-' })).toBe(6000);
+      expect(table.reads.count({ profileId: 'embedded', search: 'file-47' })).toBe(111);
+      // An export reads the same rows in the same order as the list pages through them.
+      expect(table.reads.ids(query)).toEqual(table.reads.list({ ...query, limit: 200 }).map((row) => row.id));
+    }
+
+    table.sending.claimDue('embedded', Date.now(), 10);
+    table.sending.markPending(rows[0]!.id, {
+      serviceId: 'svc',
+      serviceState: 'pending',
+      rawResponse: '{}',
+      nextPollAt: 0,
+    });
+    table.corrections.remove(odd!.id, PARALEGAL);
+    expect(names('Exhibit')).toEqual([]);
+    // The counts kept as rows change are the counts of the rows.
+    const truth = opened.certifications.reads;
+    const db = new Database(path, { readonly: true });
+    const counted = db
+      .prepare('SELECT matter, state, COUNT(*) AS n FROM certifications GROUP BY matter, state')
+      .all() as { matter: string | null; state: keyof ReturnType<typeof emptyCounts>; n: number }[];
+    db.close();
+    const expected = emptyCounts();
+    for (const { state, n } of counted) expected[state] += n;
+    expect(truth.counts('embedded')).toEqual(expected);
+    expect(truth.count({ profileId: 'embedded', states: ['submitting'], matter: 'Smith v Jones' })).toBe(
+      counted.find((c) => c.matter === 'Smith v Jones' && c.state === 'submitting')?.n,
+    );
+    expect(truth.matterCounts('embedded').map((m) => [m.matter, m.counts.pending, m.counts.queued])).toEqual([
+      ['Smith v Jones', 0, 3000 - 5],
+      [null, 1, 3000 - 5],
+    ]);
+  });
+
   it('lists a batch in path order whatever order its hashes finished in, newest batch first', () => {
     const file = (name: string, batchId: number, matter: string | null) => ({
       ...item(name.length),
