@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../main/store';
-import { coreOnSandbox } from './support/core';
+import { coreOnSandbox, sendUntilEmpty } from './support/core';
 import type { BenchFigure } from './figure';
 import { drive } from './support/load';
 import { accessToken, freshCreation, serveSandbox, sha256 } from './support/sandbox';
@@ -37,15 +37,7 @@ export async function queueDrain(): Promise<BenchFigure> {
     seed.close();
 
     const started = performance.now();
-    core.sync.start();
-    // Done when nothing is left to send, heard on the change stream.
-    await new Promise<void>((resolve) => {
-      const stop = core.onChanges(({ counts }) => {
-        if (counts.queued + counts.submitting > 0) return;
-        stop();
-        resolve();
-      });
-    });
+    await sendUntilEmpty(core);
     const drainRate = COUNT / ((performance.now() - started) / 1000);
     const failed = core.status().counts.failed;
 

@@ -21,13 +21,17 @@ const all: Record<string, () => Promise<BenchFigure | BenchFigure[]>> = {
   watch: async () => (await import('./watch')).watching(),
   'cli-start': async () => (await import('./cli-start')).cliStart(),
   'renew-records': async () => (await import('./renew-records')).renewRecords(),
+  production: async () => (await import('./production')).realisticProduction(),
+  million: async () => (await import('./million')).millionDocuments(),
 };
+// Run only when named (`npm run bench -- million`, up to 45 minutes), or at the smoke run's tiny size.
+const ON_ITS_OWN = process.env.BENCH_SCALE ? [] : ['million'];
 // `npm run bench -- drain hash-large-file` runs only those.
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in all));
 if (unknown.length)
   throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(all).join(', ')}.`);
-const names = chosen.length ? chosen : Object.keys(all);
+const names = chosen.length ? chosen : Object.keys(all).filter((name) => !ON_ITS_OWN.includes(name));
 
 const figures: BenchFigure[] = [];
 for (const name of names) {

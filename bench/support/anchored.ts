@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openStore } from '../../main/store';
 import type { RegisterEntry } from '../../main/evidence/custody-register';
 import type { CertificationRow } from '../../protocol/views';
+import type { QueueSending } from '../../main/store';
 import { said } from '../../protocol/said';
 
 // A production as the computer that certified it holds it: a register line per document, and the
@@ -78,49 +79,59 @@ export function holdAnchored(
     const now = Date.now();
     store.certifications.sending.claimDue(profileId, now, rows.length);
     rows.forEach((row, index) => {
-      const serviceId = serviceIdOf(row.assetHash);
       store.certifications.sending.markPending(row.id, {
-        serviceId,
+        serviceId: serviceIdOf(row.assetHash),
         serviceState: 'pending',
         rawResponse: '{}',
         nextPollAt: now,
       });
-      const hex = (seed: number) => createHash('sha256').update(`${seed}`).digest('hex');
-      store.certifications.sending.markAnchored(row.id, {
-        serviceState: 'anchored',
-        rawResponse: '{}',
-        evidence: JSON.stringify({
-          format: 'rfc6962-merkle-inclusion/v1',
-          leaf_input: JSON.stringify({
-            v: 1,
-            certification_id: serviceId,
-            asset_hash: row.assetHash,
-            certified_at: new Date(now - 60_000).toISOString(),
-          }),
-          leaf_hash: hex(index),
-          leaf_index: index,
-          tree_size: rows.length,
-          inclusion_proof: Array.from({ length: 14 }, (_, step) => hex(index * 14 + step)),
-          root_hash: hex(-1),
-          signed_tree_head: {
-            tree_size: rows.length,
-            timestamp: now - 30_000,
-            root_hash: hex(-1),
-            signature: 'c2lnbmVk'.repeat(11),
-          },
-        }),
-        verification: 'verified',
-        verificationMessage: said('evidence.verified', {
-          entry: index + 1,
-          size: rows.length,
-          signedAt: new Date(now - 30_000).toISOString(),
-        }),
-      });
+      store.certifications.sending.markAnchored(row.id, fakeEvidence(row, index, rows.length));
     });
   } finally {
     store.close();
   }
 }
 
-const serviceIdOf = (sha256: string) =>
+/** What the sandbox answers for an anchored certification, shaped as its evidence (and about as long). */
+export function fakeEvidence(
+  row: Pick<CertificationRow, 'assetHash'>,
+  index: number,
+  treeSize: number,
+): Parameters<QueueSending['markAnchored']>[1] {
+  const now = Date.now();
+  const serviceId = serviceIdOf(row.assetHash);
+  const hex = (seed: number) => createHash('sha256').update(`${seed}`).digest('hex');
+  return {
+    serviceState: 'anchored',
+    rawResponse: '{}',
+    evidence: JSON.stringify({
+      format: 'rfc6962-merkle-inclusion/v1',
+      leaf_input: JSON.stringify({
+        v: 1,
+        certification_id: serviceId,
+        asset_hash: row.assetHash,
+        certified_at: new Date(now - 60_000).toISOString(),
+      }),
+      leaf_hash: hex(index),
+      leaf_index: index,
+      tree_size: treeSize,
+      inclusion_proof: Array.from({ length: 14 }, (_, step) => hex(index * 14 + step)),
+      root_hash: hex(-1),
+      signed_tree_head: {
+        tree_size: treeSize,
+        timestamp: now - 30_000,
+        root_hash: hex(-1),
+        signature: 'c2lnbmVk'.repeat(11),
+      },
+    }),
+    verification: 'verified',
+    verificationMessage: said('evidence.verified', {
+      entry: index + 1,
+      size: treeSize,
+      signedAt: new Date(now - 30_000).toISOString(),
+    }),
+  };
+}
+
+export const serviceIdOf = (sha256: string) =>
   `cert_${sha256.slice(0, 8)}-${sha256.slice(8, 12)}-${sha256.slice(12, 16)}`;

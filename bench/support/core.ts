@@ -42,3 +42,15 @@ export function anchoringSandbox(dir: string): Promise<Sandbox> {
     rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
   });
 }
+
+/** Starts sending and resolves when nothing is left to send, as heard on the change stream. */
+export async function sendUntilEmpty(core: EvidenceCore): Promise<void> {
+  core.sync.start();
+  await new Promise<void>((resolve) => {
+    const stop = core.onChanges(({ counts }) => {
+      if (counts.queued + counts.submitting > 0) return;
+      stop();
+      resolve();
+    });
+  });
+}

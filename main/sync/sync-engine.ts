@@ -13,7 +13,7 @@ import type { PolicyContext } from './outcome-policy';
 import type { decideSubmit } from './outcome-policy';
 import { RowExchange } from './row-exchange';
 import { Rounds } from '../tools/rounds';
-import { runBounded } from './run-bounded';
+import { runLanes } from './run-bounded';
 import { said } from '../../protocol/said';
 
 export type { ConnectivityStatus, EvidenceCheck };
@@ -128,31 +128,58 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   }
 
   private async tick(): Promise<void> {
-    const { queue, profileId } = this.options;
     while (this.rounds.isRunning) {
       if (!this.takeLease()) return;
       if (this.connectivity.waitingForProbe(this.now())) return;
-      const width = this.connectivity.reachable ? this.concurrency * 4 : 1;
-      // While unreachable, one request probes; the rest wait for its answer.
-      const submits = queue.claimDue(profileId, this.now(), width);
-      // Sending the queue comes first: status polls wait while a backlog is still being sent.
-      const polls = submits.length === width ? [] : queue.duePolls(profileId, this.now(), width);
-      if (submits.length + polls.length === 0) return;
       this.leaseLost = false;
       this.withdraw = new AbortController();
+      // While unreachable, one request probes; the rest wait for its answer.
+      const lanes = this.connectivity.reachable ? this.concurrency : 1;
+      const work = this.roundOfWork();
       await this.lease.keepWhile(
-        () =>
-          runBounded(
-            [
-              ...submits.map((row) => () => this.guarded(row, () => this.exchange.submit(row))),
-              ...polls.map((row) => () => this.guarded(row, () => this.exchange.poll(row))),
-            ],
-            this.concurrency,
-          ),
+        () => runLanes(work.next, lanes),
         () => this.loseLease(),
       );
-      if (this.leaseLost) return;
+      if (this.leaseLost || work.handedOut() === 0) return;
     }
+  }
+
+  /**
+   * A round's requests, handed out as lanes free up. A row to send comes first, claimed one at a
+   * time: a crash leaves claimed only what is on the wire, and only that is sent again. Then the
+   * status polls due, none twice at once.
+   */
+  private roundOfWork(): { next: () => (() => Promise<void>) | undefined; handedOut: () => number } {
+    const { queue, profileId } = this.options;
+    let handedOut = 0;
+    let polls: CertificationRow[] = [];
+    const polling = new Set<number>();
+    const next = (): (() => Promise<void>) | undefined => {
+      if (!this.mayProceed()) return undefined;
+      // Cut off during the round: what is on the wire finishes, nothing more starts.
+      if (handedOut > 0 && !this.connectivity.reachable) return undefined;
+      const [submit] = queue.claimDue(profileId, this.now(), 1);
+      if (submit) {
+        handedOut++;
+        return () => this.guarded(submit, () => this.exchange.submit(submit));
+      }
+      if (polls.length === 0)
+        polls = queue
+          .duePolls(profileId, this.now(), this.concurrency * 4)
+          .filter((row) => !polling.has(row.id));
+      const poll = polls.shift();
+      if (!poll) return undefined;
+      handedOut++;
+      polling.add(poll.id);
+      return async () => {
+        try {
+          await this.guarded(poll, () => this.exchange.poll(poll));
+        } finally {
+          polling.delete(poll.id);
+        }
+      };
+    };
+    return { next, handedOut: () => handedOut };
   }
 
   /**

@@ -372,7 +372,9 @@ describe('verifying a set', () => {
     made.certifications.intake.enqueue(queuedRows(20_000, (i) => sha256(`${i}`)));
     made.close();
     const raw = new Database(file);
+    // The counts by state too, as the store keeps them when it writes a change of state.
     raw.exec(`UPDATE certifications SET state = 'anchored', service_id = 'cert_' || id;
+      UPDATE state_counts SET state = 'anchored';
       INSERT INTO logged_times SELECT id, 1, '2026-11-02T09:00:00.000Z', '2026-11-02T09:00:01.000Z' FROM certifications`);
     raw.close();
     const store = openStore(file);

@@ -17,6 +17,9 @@ const BENCHMARKS = [
   'watch',
   'cli-start',
   'renew-records',
+  'production',
+  // Run on its own at full size (`npm run bench -- million`); at the smoke run's size, with the rest.
+  'million',
 ];
 
 describe('npm run bench', () => {

@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { BenchFigure } from './figure';
+import { writeSmallFiles } from './support/files';
+import { drive } from './support/load';
+import type { SandboxInfo } from './support/sandbox';
+import { accessToken, freshCreation, serveSandbox } from './support/sandbox';
+import { sized } from './size';
+
+// Scaled down (the smoke run), a tenth again: every document is sent through a sandbox.
+const FRACTION = process.env.BENCH_SCALE ? 0.1 : 1;
+const SIZES = [sized(100_000 * FRACTION, 20), sized(1_000_000 * FRACTION, 200)] as const;
+const CONNECTIONS = 8;
+
+interface StepRun {
+  ms: number;
+  heldMb: number;
+  rssMb: number;
+  [fact: string]: unknown;
+}
+
+const STEPS = ['intake', 'sending', 'register', 'kit', 'check'] as const;
+type Step = (typeof STEPS)[number];
+const WORDS: Record<Step, string> = {
+  intake: 'hash and queue',
+  sending: 'send to the sandbox (killed halfway at the larger size, then resumed)',
+  register: 'write the register (CSV)',
+  kit: 'save a receipts-only kit',
+  check: 'check the set against the register',
+};
+
+/**
+ * A production of 100,000 small documents and one of 1,000,000, end to end: hashed and queued, sent
+ * to the sandbox, then (anchored as the sandbox would answer) its register written, a receipts-only
+ * kit saved and the set checked against the register. Each step runs in a process of its own; each
+ * figure is the larger production's against the smaller's: ten times the documents should take at
+ * most 11 times as long, and hold at most 1.5 times the memory. At the larger size the sending is
+ * killed halfway and resumed: what that costs is counted in sends started again.
+ */
+export async function millionDocuments(): Promise<BenchFigure[]> {
+  const runs = new Map<number, Record<Step, StepRun>>();
+  let resent = { again: 0, inFlight: CONNECTIONS };
+  let throughput = { sending: 0, autocannon: 0 };
+  for (const size of SIZES) {
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-million-'));
+    try {
+      const docs = join(dir, 'docs');
+      const data = join(dir, 'data');
+      writeSmallFiles(docs, size);
+      // The sandbox runs from the start: the documents are queued for it, as the app would queue them.
+      const sandbox = await serveSandbox();
+      let intake: StepRun;
+      let sending: StepRun;
+      try {
+        const info = JSON.stringify(sandbox.info);
+        intake = await step('intake', [data, docs, info]);
+        if (intake.queued !== size) throw new Error(`queued ${String(intake.queued)} of ${size}`);
+        const largest = size === SIZES[1];
+        sending = await sendAll(data, info, largest ? size / 2 : null);
+        if (largest) {
+          resent = { again: Number(sending.resent), inFlight: CONNECTIONS };
+          throughput = {
+            sending: size / (sending.ms / 1000),
+            autocannon: await autocannonRate(sandbox.info, Math.max(3, Math.ceil(sending.ms / 10_000))),
+          };
+        }
+      } finally {
+        await sandbox.stop();
+      }
+      await step('anchor', [data]);
+      const register = join(dir, 'register.csv');
+      const kit = join(dir, 'kit');
+      mkdirSync(kit);
+      runs.set(size, {
+        intake,
+        sending,
+        register: await step('register', [data, register]),
+        kit: await step('kit', [data, kit]),
+        check: await step('check', [data, docs, register]),
+      });
+      if (runs.get(size)?.check.passed !== true) throw new Error(`the set of ${size} did not pass`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [small, large] = SIZES.map((size) => runs.get(size) as Record<Step, StepRun>) as [
+    Record<Step, StepRun>,
+    Record<Step, StepRun>,
+  ];
+  const sizes = `${SIZES[1].toLocaleString('en')} against ${SIZES[0].toLocaleString('en')} documents`;
+  const measures = [
+    { what: 'time', of: (run: StepRun) => run.ms, unit: 'ms', atMost: 11 },
+    { what: 'heap held', of: (run: StepRun) => run.heldMb, unit: 'MB', atMost: 1.5 },
+    { what: 'peak RSS', of: (run: StepRun) => run.rssMb, unit: 'MB', atMost: 1.5 },
+  ];
+  const growth = (step: Step): BenchFigure[] =>
+    measures.map(({ what, of, unit, atMost }) => ({
+      name: `${WORDS[step]}: ${what}, ${sizes}`,
+      value: of(large[step]),
+      reference: of(small[step]),
+      unit,
+      referenceName: 'the same at a tenth of the size',
+      failures: 0,
+      target: { atMost },
+    }));
+  return [
+    ...STEPS.flatMap(growth),
+    {
+      name: `send ${SIZES[1].toLocaleString('en')} certifications`,
+      value: throughput.sending,
+      reference: throughput.autocannon,
+      unit: 'certifications/s',
+      referenceName: `autocannon on the same route (${CONNECTIONS} connections)`,
+      failures: Number(large.sending.failed ?? 0),
+    },
+    {
+      name: 'sends started again after a kill halfway',
+      value: resent.again,
+      reference: resent.inFlight,
+      unit: 'requests',
+      referenceName: 'requests in flight at most',
+      failures: 0,
+      target: { atMost: 1 },
+    },
+  ];
+}
+
+/** Sends everything queued; killed with SIGKILL once `killAt` are sent, then run again to the end. */
+async function sendAll(data: string, sandbox: string, killAt: number | null): Promise<StepRun> {
+  const started = performance.now();
+  const first = await step('send', [data, sandbox], killAt);
+  if (killAt === null) return first;
+  const second = await step('send', [data, sandbox]);
+  return {
+    ...second,
+    ms: performance.now() - started,
+    heldMb: Math.max(first.heldMb, second.heldMb),
+    rssMb: Math.max(first.rssMb, second.rssMb),
+  };
+}
+
+async function autocannonRate(sandbox: SandboxInfo, seconds: number): Promise<number> {
+  const token = await accessToken(sandbox);
+  const load = await drive(
+    {
+      url: `${sandbox.baseUrl}/v1/certifications`,
+      method: 'POST',
+      seconds,
+      connections: CONNECTIONS,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      vary: freshCreation,
+    },
+    201,
+  );
+  return load.requestsPerSecond;
+}
+
+/** Runs a step in its own process and reads what it measured; `killAt` kills it once that many are sent. */
+function step(name: string, args: string[], killAt: number | null = null): Promise<StepRun> {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/support/million-step.ts', name, ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let result: StepRun | null = null;
+  let killed = false;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const sent = /^sent (\d+)$/.exec(line);
+    if (sent) {
+      if (killAt !== null && !killed && Number(sent[1]) >= killAt) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+      return;
+    }
+    result = JSON.parse(line) as StepRun;
+  });
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) => {
+      if (killed) resolve({ ms: 0, heldMb: 0, rssMb: 0 });
+      else if (code === 0 && result) resolve(result);
+      else reject(new Error(`the ${name} step exited with ${code}`));
+    }),
+  );
+}
