@@ -95,7 +95,7 @@ describe('a queue of 100,000 certifications', () => {
     expect(await page.getByTestId('environment').innerText()).toBe('Demo sandbox — no legal weight');
     await harness.screenshotEverywhere('desk-short-window-saving-kit');
     // Measured through the harness, whose stand-in for IPC (Playwright's exposeFunction over the
-    // debugger protocol) costs ~0.5 s a page; the core answers a page of 200 in about 1 ms.
+    // debugger protocol) costs ~0.5 s a page; the core answers a page of 50 in about 1 ms.
     process.stdout.write(
       `time to first rows with ${ROWS.toLocaleString('en')} certifications (harness): ${firstRowsMs} ms\n`,
     );
