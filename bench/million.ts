@@ -132,7 +132,8 @@ export async function millionDocuments(): Promise<BenchFigure[]> {
 async function sendAll(data: string, sandbox: string, killAt: number | null): Promise<StepRun> {
   const started = performance.now();
   const first = await step('send', [data, sandbox], killAt);
-  if (killAt === null) return first;
+  // Sent before the kill came (a small size sends in one go): nothing was interrupted.
+  if (killAt === null || first.ms > 0) return first;
   const second = await step('send', [data, sandbox]);
   return {
     ...second,

@@ -59,6 +59,8 @@ if (!process.env.BENCH_SCALE) {
   );
 }
 if (figures.some((f) => f.failures > 0)) process.exitCode = 1;
+// The desk benchmark's Chromium is shared by the e2e harness and ended only with its process.
+process.exit();
 
 function targetVerdict(figure: BenchFigure, ratio: number): string {
   if (!figure.target) return '';

@@ -45,6 +45,12 @@ export function anchoringSandbox(dir: string): Promise<Sandbox> {
 
 /** Starts sending and resolves when nothing is left to send, as heard on the change stream. */
 export async function sendUntilEmpty(core: EvidenceCore): Promise<void> {
+  const waiting = () => {
+    const { counts } = core.status();
+    return counts.queued + counts.submitting > 0;
+  };
+  // Nothing to send (a run before this one sent it all): no change will ever be heard.
+  if (!waiting()) return;
   core.sync.start();
   await new Promise<void>((resolve) => {
     const stop = core.onChanges(({ counts }) => {
