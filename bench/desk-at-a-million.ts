@@ -19,7 +19,7 @@ const NOTICED_MS = 100;
  * preload's bridge factory (test/e2e/harness.ts): how long the first page of the list, a search by
  * name, a filter by state or by matter, and opening a certification's details take to show, from
  * the person's action to the rows on screen (95th percentile of 40 each); and the longest the
- * window is frozen (Chromium's long tasks) while 10,000 more files are dropped and queued.
+ * window's thread is held (a heartbeat's longest gap) while 10,000 more files are dropped and queued.
  * Screenshots of the list at a million rows when SCREENSHOTS=1.
  */
 export async function deskAtAMillion(): Promise<BenchFigure[]> {
@@ -166,7 +166,7 @@ const IN_PAGE = `async (action, rowCount) => {
   return performance.now() - started;
 }`;
 
-/** The longest task that held the window's thread while files are dropped and queued, in ms. */
+/** The longest the window's thread was held while files are dropped and queued, in ms. */
 async function longestFreezeWhileDropping(
   harness: Awaited<ReturnType<typeof startHarness>>,
   count: number,
@@ -179,21 +179,28 @@ async function longestFreezeWhileDropping(
     return path;
   });
   const { page } = harness;
-  await page.evaluate(() => {
-    const held: number[] = [];
-    (window as unknown as { heldFor: number[] }).heldFor = held;
-    new PerformanceObserver((list) => held.push(...list.getEntries().map((entry) => entry.duration))).observe(
-      {
-        type: 'longtask',
-      },
-    );
-  });
+  // Chromium here reports no long tasks (PerformanceObserver stays silent, even for a freeze made on
+  // purpose): the page's thread is timed by a heartbeat instead, the longest gap between its beats.
+  // Sent as text, as in timed(). Checked first on a freeze of 150 ms made on purpose.
+  await page.evaluate(`window.longestGap = 0;
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      window.longestGap = Math.max(window.longestGap, now - last);
+      last = now;
+    }, 10);
+    const until = performance.now() + 150;
+    while (performance.now() < until);`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!(((await page.evaluate('window.longestGap')) as number) >= 150))
+    throw new Error('The heartbeat missed a freeze made on purpose: a freeze could not be measured.');
+  await page.evaluate('window.longestGap = 0');
   await harness.drop(paths);
   await page.getByRole('button', { name: 'Certify' }).click();
   await page
     .getByText(new RegExp(`${count.toLocaleString('en').replace(/,/g, ',?')} files queued`))
     .waitFor({ timeout: 300_000 });
-  return page.evaluate('Math.max(0, ...window.heldFor)') as Promise<number>;
+  return page.evaluate('window.longestGap') as Promise<number>;
 }
 
 function p95(samples: number[] | undefined): number {

@@ -38,12 +38,12 @@ export function whereOf(
     params.push(...query.states);
   }
   if (query.search) {
-    const hash = hashRangeOf(query.search);
     if (way === 'by-index') {
       const candidates = candidatesOf(query.profileId, query.search);
       where.push(`id IN (${candidates.sql})`);
       params.push(...candidates.params);
     } else {
+      const hash = hashRangeOf(query.search);
       where.push(`(file_name LIKE ? ESCAPE '\\'${hash ? ' OR (asset_hash >= ? AND asset_hash < ?)' : ''})`);
       params.push(`%${escapedForLike(query.search)}%`, ...(hash ?? []));
     }
