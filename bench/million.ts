@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { BenchFigure } from './figure';
+import { anchorAll } from './support/anchored';
 import { writeSmallFiles } from './support/files';
 import { drive } from './support/load';
 import type { SandboxInfo } from './support/sandbox';
@@ -40,7 +41,7 @@ const WORDS: Record<Step, string> = {
  * most 11 times as long, and hold at most 1.5 times the memory. At the larger size the sending is
  * killed halfway and resumed: what that costs is counted in sends started again.
  */
-export async function millionDocuments(): Promise<BenchFigure[]> {
+export async function millionDocuments(loadSeconds: number): Promise<BenchFigure[]> {
   const runs = new Map<number, Record<Step, StepRun>>();
   let resent = { again: 0, inFlight: CONNECTIONS };
   let throughput = { sending: 0, autocannon: 0 };
@@ -64,13 +65,16 @@ export async function millionDocuments(): Promise<BenchFigure[]> {
           resent = { again: Number(sending.resent), inFlight: CONNECTIONS };
           throughput = {
             sending: size / (sending.ms / 1000),
-            autocannon: await autocannonRate(sandbox.info, Math.max(3, Math.ceil(sending.ms / 10_000))),
+            autocannon: await autocannonRate(
+              sandbox.info,
+              Math.min(loadSeconds, Math.ceil(sending.ms / 10_000)),
+            ),
           };
         }
       } finally {
         await sandbox.stop();
       }
-      await step('anchor', [data]);
+      anchorAll(join(data, 'queue.sqlite'));
       const register = join(dir, 'register.csv');
       const kit = join(dir, 'kit');
       mkdirSync(kit);

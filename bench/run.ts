@@ -23,7 +23,7 @@ const all: Record<string, () => Promise<BenchFigure | BenchFigure[]>> = {
   'renew-records': async () => (await import('./renew-records')).renewRecords(),
   production: async () => (await import('./production')).realisticProduction(),
   desk: async () => (await import('./desk-at-a-million')).deskAtAMillion(),
-  million: async () => (await import('./million')).millionDocuments(),
+  million: async () => (await import('./million')).millionDocuments(seconds),
 };
 // A million rows, run only when named (`npm run bench -- million desk`, up to 45 minutes), or at
 // the smoke run's tiny size with the rest.

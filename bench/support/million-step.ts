@@ -4,11 +4,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EvidenceCore } from '../../main/core';
-import { openStore } from '../../main/store';
 import { benchSecrets, coreOnSandbox, sendUntilEmpty } from './core';
 import { BENCH_METADATA } from './files';
 import type { SandboxInfo } from './sandbox';
-import { fakeEvidence } from './anchored';
 
 const [step, dataDir, ...rest] = process.argv.slice(2) as [string, string, ...string[]];
 const collect = (globalThis as { gc?: () => void }).gc;
@@ -83,9 +81,6 @@ async function run(): Promise<Record<string, unknown>> {
         const report = await core.sets.verifySet([rest[0] as string], { path: rest[1] as string });
         return { passed: report.summary.passed, counts: report.summary.counts };
       });
-    case 'anchor':
-      anchorAll(join(dataDir, 'queue.sqlite'));
-      return {};
     default:
       throw new Error(`Unknown step ${step}`);
   }
@@ -97,21 +92,5 @@ async function withCore<T>(options: { sync: boolean }, work: (core: EvidenceCore
     return await work(core);
   } finally {
     await core.close();
-  }
-}
-
-/** What the sandbox would have answered for every pending row, written as the sync writes it (untimed set-up). */
-function anchorAll(queueFile: string): void {
-  const store = openStore(queueFile);
-  const { reads, sending } = store.certifications;
-  try {
-    const profileId = store.settings.activeProfile();
-    for (;;) {
-      const page = reads.list({ profileId, states: ['pending'], limit: 5000 });
-      if (page.length === 0) break;
-      for (const row of page) sending.markAnchored(row.id, fakeEvidence(row, row.id, 1_000_000));
-    }
-  } finally {
-    store.close();
   }
 }
