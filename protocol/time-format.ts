@@ -12,19 +12,29 @@ export interface LocalTimeOptions {
   timeZone?: string;
 }
 
-// Making a format costs far more than using one (a kit of 10,000 certificates writes 40,000 times):
-// formats for a named zone are kept. The computer's own zone is read afresh each time, since a
-// laptop that travels changes it while the app runs.
-const longFormats = new Map<string, Intl.DateTimeFormat>();
+// Making a format costs far more than using one (a kit of 10,000 certificates writes 40,000 times;
+// a list of 50 rows re-rendered as a drop is queued made one per row, 120 ms of the window's
+// thread): formats are kept. One for a named zone is kept for good; one for the computer's own
+// zone for a second, since a laptop that travels changes its zone while the app runs.
+const COMPUTER_ZONE_KEPT_MS = 1000;
+const formats = new Map<string, { format: Intl.DateTimeFormat; madeAt: number }>();
 
-function longFormat({ locale, timeZone }: LocalTimeOptions): Intl.DateTimeFormat {
-  const make = () => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone });
-  if (timeZone === undefined) return make();
-  const key = `${locale ?? ''} ${timeZone}`;
-  let format = longFormats.get(key);
-  if (!format) longFormats.set(key, (format = make()));
+function keptFormat(
+  style: 'long' | 'short',
+  { locale, timeZone }: LocalTimeOptions,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = `${style} ${locale ?? ''} ${timeZone ?? ''}`;
+  const now = Date.now();
+  const kept = formats.get(key);
+  if (kept && (timeZone !== undefined || now - kept.madeAt < COMPUTER_ZONE_KEPT_MS)) return kept.format;
+  const format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+  formats.set(key, { format, madeAt: now });
   return format;
 }
+
+const longFormat = (options: LocalTimeOptions): Intl.DateTimeFormat =>
+  keptFormat('long', options, { dateStyle: 'long', timeStyle: 'long' });
 
 /** Whether a zone (the computer's when left out) keeps UTC itself: its local time already is UTC. */
 export const isUtc = (timeZone?: string): boolean =>
@@ -66,13 +76,12 @@ export function localAndUtc(ms: number, options: LocalTimeOptions = {}, between 
 
 /** "22 Nov 2026, 20:46 CET": for lists, where a line has little room; the zone still named. */
 export function localShort(ms: number, options: LocalTimeOptions = {}): string {
-  return new Intl.DateTimeFormat(options.locale, {
+  return keptFormat('short', options, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
     timeZoneName: 'short',
-    timeZone: options.timeZone,
   }).format(ms);
 }

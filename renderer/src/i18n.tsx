@@ -39,11 +39,19 @@ function formattingLocale(language: string): string {
   return systemLanguages().find((tag) => tag.toLowerCase().split(/[-_]/)[0] === language) ?? language;
 }
 
+// Made once per locale: a list's rows format counts and sizes on every render.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const numberFormat = (locale: string): Intl.NumberFormat => {
+  let format = numberFormats.get(locale);
+  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(locale)));
+  return format;
+};
+
 /** Numbers, sizes and times in the language shown, each time with its zone and UTC on hover. */
 export function useFormat() {
   const { t, i18n } = useTranslation();
   const locale = formattingLocale(i18n.language);
-  const number = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const number = (value: number) => numberFormat(locale).format(value);
   return {
     number,
     /** 2.4 MB (2,400,000 bytes): the exact count matters in a dispute, the round one for reading. */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { JSHandle, Page } from 'playwright-core';
 import type { EvidenceCore } from '../../main/core';
 import { CONTENT_SECURITY_POLICY } from '../../protocol/content-security-policy';
 import { kitFolderIn } from '../../main/evidence/kit-folder';
@@ -45,6 +45,13 @@ export interface Harness {
   registerPaths(paths: string[]): Promise<void>;
   /** Drops files (by registered name) onto the window, as a person would with the mouse. */
   drop(paths: string[]): Promise<void>;
+  /**
+   * The dragged files, as the system hands them to the window (built in the page, a stand-in for
+   * the operating system's drag: 10,000 take seconds there), ready for `dropTransfer`.
+   */
+  dragTransfer(paths: string[]): Promise<JSHandle<DataTransfer>>;
+  /** Lets go of files dragged onto the window. */
+  dropTransfer(transfer: JSHandle<DataTransfer>): Promise<void>;
   screenshot(name: string): Promise<string>;
   /** The page as it is now, light and dark, at 800×600 and 1440×900 (NAME-light-small.png …). */
   screenshotEverywhere(name: string): Promise<void>;
@@ -219,14 +226,17 @@ export async function startHarness(
         table,
       );
     },
-    drop: async (paths) => {
+    drop: async (paths) => harness.dropTransfer(await harness.dragTransfer(paths)),
+    dragTransfer: async (paths) => {
       await harness.registerPaths(paths);
       const names = paths.map((path) => path.split('/').at(-1) as string);
-      const transfer = await page.evaluateHandle((fileNames) => {
+      return page.evaluateHandle((fileNames) => {
         const data = new DataTransfer();
         for (const name of fileNames) data.items.add(new File(['(contents stay on disk)'], name));
         return data;
       }, names);
+    },
+    dropTransfer: async (transfer) => {
       await page.dispatchEvent('[data-testid="drop-zone"]', 'dragover', { dataTransfer: transfer });
       await page.dispatchEvent('[data-testid="drop-zone"]', 'drop', { dataTransfer: transfer });
     },

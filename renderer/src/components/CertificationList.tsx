@@ -1,5 +1,4 @@
 import { useQueries } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LocalState } from '../../../protocol/states';
@@ -11,6 +10,7 @@ import { StateBadge } from './StateBadge';
 import { TimeMark } from './TimeMark';
 import { WatchedFrom } from './WatchedFrom';
 import { useRowHeight } from '../hooks/useRowHeight';
+import { useRowWindow } from '../hooks/useRowWindow';
 import type { RowMenuAt } from './RowMenu';
 import { RowMenu } from './RowMenu';
 import { useTranslation } from 'react-i18next';
@@ -75,14 +75,8 @@ export function CertificationList({
   const count = total?.for === filterKey ? total.count : null;
 
   const rowHeight = useRowHeight();
-  const virtualizer = useVirtualizer({
-    count: count ?? 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
-    overscan: 12,
-  });
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
-  const items = virtualizer.getVirtualItems();
+  const shown = useRowWindow(scroller, count ?? 0, rowHeight, 12);
+  const items = shown.rows;
   const firstPage = Math.floor((items[0]?.index ?? 0) / PAGE);
   const lastPage = Math.floor((items.at(-1)?.index ?? 0) / PAGE);
   const pageNumbers = Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i);
@@ -169,12 +163,12 @@ export function CertificationList({
         {count === 0 && !failed ? (
           <p className="empty">{filtered ? t('list.noMatch') : t('list.empty')}</p>
         ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div style={{ height: shown.height, position: 'relative' }}>
             {items.map((item) => {
               const row = rowAt(item.index);
               return (
                 <div
-                  key={item.key}
+                  key={item.index}
                   role="row"
                   aria-rowindex={item.index + 1}
                   className="list-row"
