@@ -26,7 +26,7 @@ export async function certifyWaitScaling(): Promise<BenchFigure> {
     try {
       return await timeIt(async () => {
         const report = await core.certify([docs], BENCH_METADATA);
-        const rows = await core.sync.waitUntilSettled(report.queued.map((row) => row.id));
+        const rows = await core.sync.waitUntilSettled(report.queued);
         const anchored = rows.filter((row) => row.state === 'anchored').length;
         if (anchored !== files) throw new Error(`anchored ${anchored} of ${files}`);
       });

@@ -82,7 +82,7 @@ export async function exportKit(): Promise<BenchFigure[]> {
       process.stderr.write('export: certifying\n');
       const report = await core.certify([docs], BENCH_METADATA);
       process.stderr.write('export: queued, waiting for anchoring and the timestamp\n');
-      const ids = report.queued.map((row) => row.id);
+      const ids = report.queued;
       const rows = await core.sync.waitUntilSettled(ids);
       const anchored = rows.filter((row) => row.state === 'anchored').length;
       if (anchored !== CERTIFICATIONS) throw new Error(`anchored ${anchored} of ${CERTIFICATIONS}`);

@@ -58,35 +58,39 @@ const fsPath = (target: Target): string | Buffer => target.raw ?? target.path;
 
 export type { PathProblem, PathProblemCode };
 
-export interface Expansion {
-  files: FoundFile[];
-  problems: PathProblem[];
-}
-
 /**
- * Turns dropped paths into regular files, expanding folders; every other path fails alone.
- * Synchronous on purpose: it runs in a hashing worker (a folder of thousands is thousands of
- * stat calls, far cheaper blocking there than as thread-pool round trips), never on the main thread.
+ * Turns dropped paths into regular files, expanding folders; every other path fails alone (the
+ * problems are the generator's result). One file at a time, in the order people read a folder, so
+ * a listing of a million is never held whole: its reader takes files as fast as they are hashed.
+ * Synchronous on purpose: it runs in a worker (a folder of thousands is thousands of stat calls,
+ * far cheaper blocking there than as thread-pool round trips), never on the main thread.
  */
-export function expandPathsSync(
-  paths: readonly string[],
-  onFiles?: (files: FoundFile[]) => void,
-  chunk = 1024,
-): Expansion {
-  const out: Expansion = { files: [], problems: [] };
-  // Files found so far are handed out in chunks, so hashing starts while a big folder is still listed.
-  let handedOut = 0;
-  const handOut = (force: boolean) => {
-    if (onFiles && (force || out.files.length - handedOut >= chunk) && out.files.length > handedOut) {
-      onFiles(out.files.slice(handedOut));
-      handedOut = out.files.length;
-    }
-  };
+export function* listFiles(paths: readonly string[]): Generator<FoundFile, PathProblem[]> {
+  const problems: PathProblem[] = [];
   const listed = new Set<string>();
   for (const path of paths)
-    visit(resolveLossyPath(path) ?? { path }, new Set(), out, handOut, null, false, listed);
-  handOut(true);
-  return out;
+    yield* visit(resolveLossyPath(path) ?? { path }, new Set(), problems, null, false, listed);
+  return problems;
+}
+
+/** The same files in chunks of at most `size`: a message each, not one per file. */
+export function* inChunks(
+  files: Generator<FoundFile, PathProblem[]>,
+  size: number,
+): Generator<FoundFile[], PathProblem[]> {
+  let chunk: FoundFile[] = [];
+  for (;;) {
+    const next = files.next();
+    if (next.done) {
+      if (chunk.length) yield chunk;
+      return next.value;
+    }
+    chunk.push(next.value);
+    if (chunk.length >= size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
 }
 
 /**
@@ -94,23 +98,22 @@ export function expandPathsSync(
  * link inside it that leads out of it is reported, never followed, so a production cannot have a
  * file from elsewhere on this computer hashed in its name (docs/security.md).
  */
-function visit(
+function* visit(
   target: Target,
   ancestors: ReadonlySet<string>,
-  out: Expansion,
-  handOut: (force: boolean) => void,
+  problems: PathProblem[],
   chosen: string | null,
   isLink: boolean,
   /** The real paths of the folders listed so far: links to one of them are not listed again. */
   listed: Set<string>,
-): void {
+): Generator<FoundFile, void> {
   const { path } = target;
   let info: Stats;
   try {
     if (isLink && chosen !== null) {
       const real = realpathSync(fsPath(target), { encoding: 'buffer' }).toString('latin1');
       if (real !== chosen && !real.startsWith(chosen + sep)) {
-        out.problems.push({
+        problems.push({
           path,
           code: 'outside_folder',
           said: said('file.linkOutside', { name: basename(path) }),
@@ -120,17 +123,16 @@ function visit(
     }
     info = statSync(fsPath(target));
   } catch (error) {
-    out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
+    problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
   }
   if (info.isFile()) {
     const found: FoundFile = { path, size: info.size, mtimeMs: info.mtimeMs };
-    out.files.push(target.raw ? { ...found, rawPath: target.raw } : found);
-    handOut(false);
+    yield target.raw ? { ...found, rawPath: target.raw } : found;
     return;
   }
   if (!info.isDirectory()) {
-    out.problems.push({
+    problems.push({
       path,
       code: 'not_regular_file',
       said: said('file.notADocument', { kind: kindOf(info) }),
@@ -138,7 +140,7 @@ function visit(
     return;
   }
   if (ancestors.size >= MOST_FOLDERS_DEEP) {
-    out.problems.push({ path, code: 'too_deep', said: said('file.tooDeep', { name: basename(path) }) });
+    problems.push({ path, code: 'too_deep', said: said('file.tooDeep', { name: basename(path) }) });
     return;
   }
   let real: string;
@@ -148,11 +150,11 @@ function visit(
     real = realpathSync(fsPath(target), { encoding: 'buffer' }).toString('latin1');
     entries = readdirSync(fsPath(target), { encoding: 'buffer', withFileTypes: true });
   } catch (error) {
-    out.problems.push(problemFromError(path, error as NodeJS.ErrnoException));
+    problems.push(problemFromError(path, error as NodeJS.ErrnoException));
     return;
   }
   if (ancestors.has(real)) {
-    out.problems.push({
+    problems.push({
       path,
       code: 'folder_loop',
       said: said('file.folderLoop'),
@@ -162,7 +164,7 @@ function visit(
   // Links to one folder from many places would list it again each time (two links a level, 40
   // levels: 2^40 listings): a folder reached by a link is listed once.
   if (isLink && listed.has(real)) {
-    out.problems.push({
+    problems.push({
       path,
       code: 'folder_loop',
       said: said('file.linkedAgain', { name: basename(path) }),
@@ -178,7 +180,7 @@ function visit(
   for (const child of entries
     .map((entry) => ({ ...childOf(target, folder, entry.name), link: entry.isSymbolicLink() }))
     .sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    if (!isClutter(basename(child.path))) visit(child, inside, out, handOut, within, child.link, listed);
+    if (!isClutter(basename(child.path))) yield* visit(child, inside, problems, within, child.link, listed);
   }
 }
 

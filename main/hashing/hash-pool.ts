@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerBeside } from '../worker-url';
-import type { Expansion, FoundFile, PathProblemCode } from './expand-paths';
+import type { FoundFile, PathProblem, PathProblemCode } from './expand-paths';
 import { NOT_REGULAR } from './expand-paths';
 import type { ExtraDigest, HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
 
@@ -19,14 +19,23 @@ export interface FileHash {
 
 export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; said: Said };
 
+/**
+ * Takes in a chunk of found files; the next chunk is listed once what it returns has settled, so
+ * a consumer that waits for its hashing to catch up holds a bounded number of files, not the folder.
+ */
+export type TakeFiles = (files: FoundFile[]) => void | Promise<void>;
+
 interface PendingExpansion {
   paths: string[];
-  onFiles(files: FoundFile[]): void;
-  resolve(expansion: Pick<Expansion, 'problems'>): void;
+  onFiles: TakeFiles;
+  onCounted?: (files: number, bytes: number) => void;
+  resolve(expansion: { problems: PathProblem[] }): void;
   reject(error: Error): void;
 }
 
-type Assignment = { kind: 'hash'; jobs: Map<number, PendingJob> } | ({ kind: 'expand' } & PendingExpansion);
+interface Assignment {
+  jobs: Map<number, PendingJob>;
+}
 
 interface PendingJob {
   job: HashJob;
@@ -65,7 +74,9 @@ export class HashPool {
   /** Each worker's assignments, oldest first: a worker answers them in order. */
   private readonly inFlight = new Map<Worker, Assignment[]>();
   private readonly waiting: PendingJob[] = [];
+  /** Listings wait their turn at the one lister; the first is being listed. */
   private readonly expansions: PendingExpansion[] = [];
+  private lister: Worker | undefined;
   private nextJobId = 1;
   private closed = false;
 
@@ -75,20 +86,29 @@ export class HashPool {
   ) {
     // Workers start with the pool, so the first file dropped does not wait for a thread to boot.
     for (let i = 0; i < this.size; i++) this.spawn();
+    this.lister = this.spawnLister();
   }
 
   /**
-   * Expands dropped paths into files (see expand-paths.ts) on a worker, off the main thread.
-   * Files are handed to `onFiles` in chunks as they are found; the result carries the problems.
+   * Expands dropped paths into files (see expand-paths.ts) on a worker of its own, off the main
+   * thread. Files are handed to `onFiles` in chunks, each listed once the last was taken in; with
+   * `onCounted`, the files and bytes are counted first (a total to show). The result carries the problems.
    */
   expand(
     paths: readonly string[],
-    onFiles: (files: FoundFile[]) => void,
-  ): Promise<Pick<Expansion, 'problems'>> {
+    onFiles: TakeFiles,
+    onCounted?: (files: number, bytes: number) => void,
+  ): Promise<{ problems: PathProblem[] }> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
     return new Promise((resolve, reject) => {
-      this.expansions.push({ paths: [...paths], onFiles, resolve, reject });
-      this.dispatch();
+      this.expansions.push({
+        paths: [...paths],
+        onFiles,
+        ...(onCounted ? { onCounted } : {}),
+        resolve,
+        reject,
+      });
+      if (this.expansions.length === 1) this.startListing();
     });
   }
 
@@ -118,33 +138,82 @@ export class HashPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.inFlight.keys()].map(stopped));
+    await Promise.all([...this.inFlight.keys(), ...(this.lister ? [this.lister] : [])].map(stopped));
     this.inFlight.clear();
   }
 
   private dispatch(): void {
-    while (this.expansions.length > 0 || this.waiting.length > 0) {
+    while (this.waiting.length > 0) {
       const worker = this.leastBusyWorker();
       if (!worker) return;
-      const queue = this.inFlight.get(worker) as Assignment[];
-      const expansion = this.expansions.shift();
-      let request: WorkerRequest;
-      if (expansion) {
-        queue.push({ kind: 'expand', ...expansion });
-        request = { kind: 'expand', paths: expansion.paths };
-      } else {
-        const batch = this.cutBatch();
-        queue.push({ kind: 'hash', jobs: new Map(batch.map((pending) => [pending.job.jobId, pending])) });
-        request = {
-          kind: 'hash',
-          jobs: batch.map((pending) => pending.job),
-          progressEveryBytes: this.progressEveryBytes,
-        };
-      }
+      const batch = this.cutBatch();
+      (this.inFlight.get(worker) as Assignment[]).push({
+        jobs: new Map(batch.map((pending) => [pending.job.jobId, pending])),
+      });
+      const request: WorkerRequest = {
+        kind: 'hash',
+        jobs: batch.map((pending) => pending.job),
+        progressEveryBytes: this.progressEveryBytes,
+      };
       // A busy worker keeps the process alive until its answers arrive; an idle one does not.
       worker.ref();
       worker.postMessage(request);
     }
+  }
+
+  private startListing(): void {
+    const current = this.expansions[0];
+    if (!current || this.closed) return;
+    this.lister ??= this.spawnLister();
+    this.lister.ref();
+    const request: WorkerRequest = { kind: 'expand', paths: current.paths, count: !!current.onCounted };
+    this.lister.postMessage(request);
+  }
+
+  private spawnLister(): Worker {
+    const lister = new Worker(WORKER_URL);
+    lister.on('message', (message: HashMessage) => this.onListed(lister, message));
+    lister.on('error', (error) => this.onListerDeath(lister, error.message));
+    lister.on('exit', () => this.onListerDeath(lister, 'the listing worker stopped'));
+    lister.unref();
+    return lister;
+  }
+
+  private onListed(lister: Worker, message: HashMessage): void {
+    const current = this.expansions[0];
+    if (lister !== this.lister || !current) return;
+    if (message.kind === 'counted') current.onCounted?.(message.files, message.bytes);
+    else if (message.kind === 'found')
+      Promise.resolve()
+        .then(() => current.onFiles(message.files))
+        .then(
+          () => {
+            if (this.expansions[0] === current) lister.postMessage({ kind: 'more' } satisfies WorkerRequest);
+          },
+          // The listing is abandoned with its taker: the lister is replaced for the next.
+          (error: unknown) => this.endListing(current, error as Error),
+        );
+    else if (message.kind === 'expansion') this.endListing(current, null, message.problems);
+  }
+
+  private endListing(current: PendingExpansion, error: Error | null, problems: PathProblem[] = []): void {
+    if (this.expansions[0] !== current) return;
+    this.expansions.shift();
+    if (error) {
+      const lister = this.lister;
+      this.lister = undefined;
+      if (lister) void stopped(lister);
+      current.reject(error);
+    } else current.resolve({ problems });
+    if (this.expansions.length > 0) this.startListing();
+    else this.lister?.unref();
+  }
+
+  private onListerDeath(lister: Worker, reason: string): void {
+    if (lister !== this.lister) return;
+    this.lister = undefined;
+    const current = this.expansions[0];
+    if (current && !this.closed) this.endListing(current, new Error(`Listing the files failed: ${reason}.`));
   }
 
   /**
@@ -191,20 +260,13 @@ export class HashPool {
     const current = queue?.[0];
     if (!queue || !current) return;
     if (message.kind === 'progress') {
-      if (current.kind === 'hash')
-        current.jobs.get(message.jobId)?.onProgress?.(message.bytesDone, message.bytesTotal);
+      current.jobs.get(message.jobId)?.onProgress?.(message.bytesDone, message.bytesTotal);
       return;
     }
-    if (message.kind === 'found') {
-      if (current.kind === 'expand') current.onFiles(message.files);
-      return;
-    }
+    if (message.kind !== 'batch') return;
     queue.shift();
     if (queue.length === 0) worker.unref();
-    if (message.kind === 'expansion' && current.kind === 'expand') current.resolve(message.expansion);
-    if (message.kind === 'batch' && current.kind === 'hash') {
-      for (const result of message.results) current.jobs.get(result.jobId)?.resolve(toOutcome(result));
-    }
+    for (const result of message.results) current.jobs.get(result.jobId)?.resolve(toOutcome(result));
     this.dispatch();
   }
 
@@ -214,12 +276,9 @@ export class HashPool {
     if (!queue) return;
     this.inFlight.delete(worker);
     if (this.closed) return;
-    for (const assignment of queue) {
-      if (assignment.kind === 'expand') assignment.reject(new Error(`Listing the files failed: ${reason}.`));
-      else
-        for (const pending of assignment.jobs.values())
-          pending.resolve({ ok: false, code: 'unreadable', said: said('file.hashingFailed', { reason }) });
-    }
+    for (const assignment of queue)
+      for (const pending of assignment.jobs.values())
+        pending.resolve({ ok: false, code: 'unreadable', said: said('file.hashingFailed', { reason }) });
     this.spawn();
     this.dispatch();
   }

@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { Expansion, FoundFile } from './expand-paths.ts';
-import { NOT_REGULAR, expandPathsSync } from './expand-paths.ts';
+import type { FoundFile, PathProblem } from './expand-paths.ts';
+import { NOT_REGULAR, inChunks, listFiles } from './expand-paths.ts';
 
 export interface HashJob {
   jobId: number;
@@ -28,7 +28,9 @@ export type WorkerRequest =
       /** Progress is reported about every this many bytes of a file. */
       progressEveryBytes: number;
     }
-  | { kind: 'expand'; paths: string[] };
+  /** Lists the paths' files (counted first when `count`), a chunk at a time: the next on `more`. */
+  | { kind: 'expand'; paths: string[]; count: boolean }
+  | { kind: 'more' };
 
 export type HashResult =
   | {
@@ -45,8 +47,9 @@ export type HashResult =
 export type HashMessage =
   | { kind: 'progress'; jobId: number; bytesDone: number; bytesTotal: number }
   | { kind: 'batch'; results: HashResult[] }
+  | { kind: 'counted'; files: number; bytes: number }
   | { kind: 'found'; files: FoundFile[] }
-  | { kind: 'expansion'; expansion: Expansion };
+  | { kind: 'expansion'; problems: PathProblem[] };
 
 // One reusable buffer per worker keeps memory flat whatever the file size.
 const CHUNK = 4 * 1024 * 1024;
@@ -125,13 +128,46 @@ const notRegular = (job: HashJob): HashResult => ({
   message: 'not a regular file',
 });
 
+// A chunk of found files is a message; the next is listed when asked for.
+const CHUNK_FILES = 1024;
+let listing: Generator<FoundFile[], PathProblem[]> | null = null;
+
+function handOutNext(): void {
+  const next = listing?.next();
+  if (!next) return;
+  if (next.done) {
+    listing = null;
+    parentPort?.postMessage({ kind: 'expansion', problems: next.value });
+  } else parentPort?.postMessage({ kind: 'found', files: next.value });
+}
+
+// While counting, the count so far is said this often: once for a local folder, growing on a slow share.
+const COUNT_SAID_EVERY_MS = 1000;
+
+/** How many files and bytes the paths hold, said as they are counted: a total to show before hashing. */
+function countAhead(paths: readonly string[]): void {
+  const counted = { kind: 'counted', files: 0, bytes: 0 };
+  let saidAt = performance.now();
+  for (const file of listFiles(paths)) {
+    counted.files++;
+    counted.bytes += file.size;
+    if (counted.files % CHUNK_FILES === 0 && performance.now() - saidAt >= COUNT_SAID_EVERY_MS) {
+      parentPort?.postMessage(counted);
+      saidAt = performance.now();
+    }
+  }
+  parentPort?.postMessage(counted);
+}
+
 parentPort?.on('message', (request: WorkerRequest) => {
   if (request.kind === 'expand') {
-    const expansion = expandPathsSync(request.paths, (files) =>
-      parentPort?.postMessage({ kind: 'found', files }),
-    );
-    // The files went out as they were found; the answer carries the problems only.
-    parentPort?.postMessage({ kind: 'expansion', expansion: { files: [], problems: expansion.problems } });
+    if (request.count) countAhead(request.paths);
+    listing = inChunks(listFiles(request.paths), CHUNK_FILES);
+    handOutNext();
+    return;
+  }
+  if (request.kind === 'more') {
+    handOutNext();
     return;
   }
   const results = request.jobs.map((job): HashResult => {

@@ -10,11 +10,15 @@ import type { NewCertification, QueueIntake } from '../store';
 const FLUSH_AFTER_MS = 20;
 const PROGRESS_EVERY_MS = 50;
 const FLUSH_ROWS = 1000;
+// Files listed ahead of their hashing: enough to keep every worker busy, few enough that a
+// production of a million is never held at once (each file waiting holds its path and a promise).
+const LISTED_AHEAD = 4096;
 
 export type { IntakeProgress };
 
 export interface IntakeReport {
-  queued: CertificationRow[];
+  /** The certifications queued, by id, in the order the files were given. */
+  queued: number[];
   problems: PathProblem[];
   /** Files whose exact content is already certified here: not queued again unless asked to. */
   alreadyCertified: AlreadyCertified[];
@@ -35,7 +39,9 @@ export interface IntakeDeps {
 
 /**
  * Paths in, queued certifications out: expand folders, hash every file in the pool, and write
- * each row the moment its hash is known. A bad path or file fails alone, with its reason.
+ * each row the moment its hash is known. A bad path or file fails alone, with its reason. Files
+ * are listed as fast as they are hashed, after being counted for the progress shown: memory stays
+ * the same for a thousand files or a million.
  */
 export async function certifyPaths(
   paths: readonly string[],
@@ -43,17 +49,24 @@ export async function certifyPaths(
   deps: IntakeDeps,
 ): Promise<IntakeReport> {
   const batchId = Date.now();
-  const files: FoundFile[] = [];
-  const report: IntakeReport = { queued: [], problems: [], alreadyCertified: [] };
-  // Totals grow while a folder is still being listed; the last batch event has the final ones.
+  const problems: PathProblem[] = [];
+  // The count comes first; files found beyond it (added meanwhile) raise it.
+  const counted = { files: 0, bytes: 0 };
+  const found = { files: 0, bytes: 0 };
   const progress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
   const due = progressPace(PROGRESS_EVERY_MS);
   const reportBatch = (final = false) => {
+    progress.filesTotal = final ? found.files : Math.max(counted.files, found.files);
+    progress.bytesTotal = final ? found.bytes : Math.max(counted.bytes, found.bytes);
     if (due(final)) deps.onProgress?.({ kind: 'batch', ...progress });
   };
-  const writer = new RowWriter(deps, report);
+  const writer = new RowWriter(deps);
 
-  const hashOne = async (file: FoundFile) => {
+  let hashing = 0;
+  let failure: Error | null = null;
+  let caughtUp: (() => void) | null = null;
+  let allHashed: (() => void) | null = null;
+  const hashOne = async (file: FoundFile, place: number) => {
     let reported = 0;
     const outcome = await deps.pool.hash(
       file,
@@ -70,7 +83,7 @@ export async function certifyPaths(
     // Content already certified is found as the rows are written (RowWriter.flush), in the same
     // transaction: one check, and none that another process could slip between.
     if (outcome.ok) {
-      writer.add({
+      writer.add(place, {
         profileId: deps.profileId,
         filePath: file.path,
         fileName: basename(file.path),
@@ -87,48 +100,71 @@ export async function certifyPaths(
         batchId,
       });
     } else {
-      report.problems.push({ path: file.path, code: outcome.code, said: outcome.said });
+      problems.push({ path: file.path, code: outcome.code, said: outcome.said });
     }
     reportBatch();
   };
-
-  const hashing: Promise<void>[] = [];
-  const { problems } = await deps.pool.expand(paths, (found) => {
-    for (const file of found) {
-      files.push(file);
-      progress.filesTotal++;
-      progress.bytesTotal += file.size;
-      hashing.push(hashOne(file));
+  const settle = () => {
+    hashing--;
+    if (caughtUp && hashing < LISTED_AHEAD / 2) {
+      caughtUp();
+      caughtUp = null;
     }
-    reportBatch();
-  });
-  report.problems.unshift(...problems);
-  await Promise.all(hashing);
+    if (hashing === 0) allHashed?.();
+  };
+
+  const listing = await deps.pool.expand(
+    paths,
+    (files) => {
+      for (const file of files) {
+        hashing++;
+        found.files++;
+        found.bytes += file.size;
+        hashOne(file, found.files - 1)
+          .catch((error: unknown) => void (failure ??= error as Error))
+          .finally(settle);
+      }
+      reportBatch();
+      // The next files are listed once hashing has caught up.
+      if (hashing >= LISTED_AHEAD) return new Promise<void>((resolve) => (caughtUp = resolve));
+    },
+    (files, bytes) => {
+      counted.files = files;
+      counted.bytes = bytes;
+      reportBatch();
+    },
+  );
+  if (hashing > 0) await new Promise<void>((resolve) => (allHashed = resolve));
+  if (failure) throw failure;
   writer.flush();
   reportBatch(true);
-
-  // Hashes finish in any order; people read results in the order they gave the files.
-  const order = new Map(files.map((file, index) => [file.path, index]));
-  report.queued.sort((a, b) => (order.get(a.filePath) ?? 0) - (order.get(b.filePath) ?? 0));
-  report.alreadyCertified.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
-  return report;
+  return {
+    queued: writer.queuedInOrder(found.files),
+    problems: [...listing.problems, ...problems],
+    alreadyCertified: writer.alreadyInOrder(),
+  };
 }
+
+const placeOf = (items: readonly { place: number }[], index: number): number =>
+  (items[index] as { place: number }).place;
 
 /**
  * Writes rows as their hashes arrive, gathered for at most FLUSH_AFTER_MS (or FLUSH_ROWS) into
- * one transaction: a folder of thousands costs a few commits, not thousands.
+ * one transaction: a folder of thousands costs a few commits, not thousands. Keeps only each
+ * queued row's id, by its file's place in the order given.
  */
 class RowWriter {
-  private readonly unwritten: NewCertification[] = [];
+  private unwritten: { place: number; row: NewCertification }[] = [];
   private timer: NodeJS.Timeout | undefined;
+  // Two lists of numbers, not an object per row: a million rows' ids stay a few megabytes.
+  private readonly places: number[] = [];
+  private readonly ids: number[] = [];
+  private readonly already: { place: number; said: AlreadyCertified }[] = [];
 
-  constructor(
-    private readonly deps: IntakeDeps,
-    private readonly report: IntakeReport,
-  ) {}
+  constructor(private readonly deps: IntakeDeps) {}
 
-  add(row: NewCertification): void {
-    this.unwritten.push(row);
+  add(place: number, row: NewCertification): void {
+    this.unwritten.push({ place, row });
     if (this.unwritten.length >= FLUSH_ROWS) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
   }
@@ -137,22 +173,46 @@ class RowWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.unwritten.length === 0) return;
-    const items = this.unwritten.splice(0);
-    if (this.deps.again) this.report.queued.push(...this.deps.queue.enqueue(items));
+    const items = this.unwritten;
+    this.unwritten = [];
+    const rows = items.map((item) => item.row);
+    if (this.deps.again)
+      this.deps.queue.enqueue(rows).forEach((row, index) => this.keep(placeOf(items, index), row.id));
     else {
       // Checked again as it is written: another process (a watched folder) may have certified the
       // same content since this file was hashed.
-      const { queued, earlier } = this.deps.queue.enqueueUncertified(items);
-      this.report.queued.push(...queued);
+      const { queued, earlier } = this.deps.queue.enqueueUncertified(rows);
+      // The rows written follow the items not certified earlier, in their order.
+      let next = 0;
       earlier.forEach((row, index) => {
-        if (!row) return;
+        const place = placeOf(items, index);
+        if (!row) return this.keep(place, (queued[next++] as CertificationRow).id);
         const { id, fileName, createdAt, state } = row;
-        this.report.alreadyCertified.push({
-          path: (items[index] as NewCertification).filePath,
-          earlier: { id, fileName, createdAt, state },
+        this.already.push({
+          place,
+          said: {
+            path: (rows[index] as NewCertification).filePath,
+            earlier: { id, fileName, createdAt, state },
+          },
         });
       });
     }
     this.deps.onQueued();
+  }
+
+  /** Hashes finish in any order; people read results in the order they gave the files. */
+  queuedInOrder(files: number): number[] {
+    const byPlace = new Float64Array(files);
+    this.places.forEach((place, index) => (byPlace[place] = this.ids[index] as number));
+    return Array.from(byPlace).filter((id) => id > 0);
+  }
+
+  alreadyInOrder(): AlreadyCertified[] {
+    return this.already.sort((a, b) => a.place - b.place).map((entry) => entry.said);
+  }
+
+  private keep(place: number, id: number): void {
+    this.places.push(place);
+    this.ids.push(id);
   }
 }

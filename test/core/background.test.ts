@@ -103,9 +103,9 @@ describe('the app in the background', () => {
     const report = await core.certify(ws.files({ 'held.pdf': 'held' }), METADATA);
     // An unpaused core claims a queued row in the very tick it is written (the engine is woken
     // synchronously), so by now its timeline would already say "submitting": no sleep needed.
-    expect(core.queue.details(report.queued[0]!.id).history.map((entry) => entry.state)).toEqual(['queued']);
+    expect(core.queue.details(report.queued[0]!).history.map((entry) => entry.state)).toEqual(['queued']);
     core.sync.resume();
-    const [row] = await core.sync.waitUntilSettled([report.queued[0]!.id], 20_000);
+    const [row] = await core.sync.waitUntilSettled([report.queued[0]!], 20_000);
     expect(row?.state).toBe('anchored');
   }, 30_000);
 
@@ -123,7 +123,7 @@ describe('the app in the background', () => {
       ws.files({ 'one.pdf': '1', 'two.pdf': '2', 'three.pdf': '3' }),
       METADATA,
     );
-    await core.sync.waitUntilSettled(report.queued.map((row) => row.id));
+    await core.sync.waitUntilSettled(report.queued);
     await expect
       .poll(() => shown, { timeout: 5000 })
       .toEqual([{ title: 'Certifications anchored', body: '3 certifications are anchored and verifiable.' }]);
@@ -145,7 +145,7 @@ describe('the app in the background', () => {
       );
       other.onChanges((changes) => failPlanner.onChanges(changes));
       const failed = await other.certify(failing.files({ 'Vertrag.pdf': 'v' }), METADATA);
-      await other.sync.waitUntilSettled(failed.queued.map((row) => row.id));
+      await other.sync.waitUntilSettled(failed.queued);
       await expect.poll(() => failures.length, { timeout: 5000 }).toBe(1);
       expect(failures[0]).toMatchObject({ title: 'Eine Zertifizierung ist fehlgeschlagen' });
       expect(failures[0]?.body).toMatch(/^Vertrag\.pdf: /);

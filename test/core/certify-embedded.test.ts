@@ -32,13 +32,15 @@ describe('certifying on the embedded sandbox', () => {
       bytesTotal: 21,
     });
     expect(report.problems).toEqual([]);
-    expect(report.queued.map((row) => row.assetHash).sort()).toEqual(
+    expect(
+      core.queue
+        .rows(report.queued)
+        .map((row) => row.assetHash)
+        .sort(),
+    ).toEqual(
       ['the contract', 'the annex'].map((text) => createHash('sha256').update(text).digest('hex')).sort(),
     );
-    const settled = await core.sync.waitUntilSettled(
-      report.queued.map((row) => row.id),
-      20_000,
-    );
+    const settled = await core.sync.waitUntilSettled(report.queued, 20_000);
     for (const row of settled) {
       expect(row.state).toBe('anchored');
       expect(row.verification).toBe('verified');

@@ -33,7 +33,9 @@ afterEach(() => ws.cleanup());
 /** Lists what the pool's worker finds, as the intake does. */
 async function expand(paths: string[]) {
   const files: { path: string; size: number }[] = [];
-  const { problems } = await pool.expand(paths, (found) => files.push(...found));
+  const { problems } = await pool.expand(paths, (found) => {
+    files.push(...found);
+  });
   return { files, problems };
 }
 

@@ -197,10 +197,7 @@ describe('the bridge to the core', () => {
   it('says in words when a change is not allowed now, never as an internal error', async () => {
     const invoke = createIpcInvoke(core, silentLogger, WINDOWLESS_SHELL);
     const { queued } = await core.certify(ws.files({ 'anchored.pdf': 'anchored' }), METADATA);
-    const [row] = await core.sync.waitUntilSettled(
-      queued.map((r) => r.id),
-      15_000,
-    );
+    const [row] = await core.sync.waitUntilSettled(queued, 15_000);
     expect(row!.state).toBe('anchored');
     expect(await invoke('retry', { id: row!.id })).toMatchObject({
       ok: false,

@@ -67,10 +67,7 @@ describe('a service profile', () => {
     await core.profiles.use('acme-sandbox');
     expect(await core.profiles.test()).toMatchObject({ ok: true });
     const report = await core.certify(ws.files({ 'deed.pdf': 'deed' }), METADATA);
-    const [row] = await core.sync.waitUntilSettled(
-      report.queued.map((r) => r.id),
-      20_000,
-    );
+    const [row] = await core.sync.waitUntilSettled(report.queued, 20_000);
     expect(row).toMatchObject({ state: 'anchored', verification: 'verified' });
     await core.close();
     core = undefined;

@@ -290,7 +290,9 @@ describe('a real service that chose differently from our sandbox', () => {
         tokenUrl: `${base}/oauth/token`,
         createClient: () => ({ clientId: 'cl_1', clientSecret: 'cs_1' }),
       });
-      const [row] = (await core.certify(ws.files({ 'deed.pdf': 'the deed' }), METADATA)).queued;
+      const [row] = core.queue.rows(
+        (await core.certify(ws.files({ 'deed.pdf': 'the deed' }), METADATA)).queued,
+      );
       const details = () => core.queue.details(row!.id).row;
       // Accepted with an empty 202: read at its Location (through a same-origin redirect), not failed as "not JSON".
       await expect.poll(() => details().serviceState, { timeout: 10_000 }).toBe('QUEUED_FOR_ANCHOR');

@@ -67,10 +67,7 @@ describe('syncing through a hostile network', () => {
     await useSandboxProfile(core, sandbox);
     const report = await core.certify(manyFiles(ws, 40), METADATA);
     expect(report.queued).toHaveLength(40);
-    const rows = await core.sync.waitUntilSettled(
-      report.queued.map((row) => row.id),
-      120_000,
-    );
+    const rows = await core.sync.waitUntilSettled(report.queued, 120_000);
 
     const anchored = rows.filter((row) => row.state === 'anchored');
     const failed = rows.filter((row) => row.state === 'failed');
@@ -106,7 +103,7 @@ describe('offline and back', () => {
     const statuses: ConnectivityStatus[] = [];
     core.on('connectivity', (status) => statuses.push(status));
     const report = await core.certify(manyFiles(ws, 12), METADATA);
-    const rowIds = report.queued.map((row) => row.id);
+    const rowIds = report.queued;
     /** When each attempt to send any of the rows began, in order. */
     const attempts = () =>
       rowIds
@@ -125,7 +122,7 @@ describe('offline and back', () => {
     // A document certified now waits for the planned probe too; it is not sent at once.
     const probeAt = core.status().connectivity.nextProbeAt!;
     const late = await core.certify(ws.files({ 'late.txt': 'certified while offline' }), METADATA);
-    rowIds.push(late.queued[0]!.id);
+    rowIds.push(late.queued[0]!);
     await expect.poll(() => attempts().length, { timeout: 10_000 }).toBeGreaterThan(whenOffline);
     expect(attempts()[whenOffline]).toBeGreaterThanOrEqual(probeAt);
     // Offline, one row probes at growing intervals (0.5 s, then up to 1, 2, 4 s); the rest wait.
@@ -156,10 +153,7 @@ describe('offline and back', () => {
     sandbox.setFaults({ anchoringPaused: false });
     core = await openCore(ws.dataDir);
     expect(core.activeProfileId).toBe('test-sandbox');
-    const rows = await core.sync.waitUntilSettled(
-      report.queued.map((row) => row.id),
-      30_000,
-    );
+    const rows = await core.sync.waitUntilSettled(report.queued, 30_000);
     expect(rows.every((row) => row.state === 'anchored')).toBe(true);
     expectNoDuplicates(sandbox, core);
   }, 60_000);
@@ -186,10 +180,7 @@ describe('two senders on one queue', () => {
       await core.close();
       core = undefined;
       sandbox.setFaults({ anchoringPaused: false });
-      const rows = await second.sync.waitUntilSettled(
-        [...first.queued, ...more.queued].map((row) => row.id),
-        30_000,
-      );
+      const rows = await second.sync.waitUntilSettled([...first.queued, ...more.queued], 30_000);
       expect(rows.every((row) => row.state === 'anchored')).toBe(true);
       expectNoDuplicates(sandbox, second);
     } finally {

@@ -63,10 +63,7 @@ describe('the sync lease', () => {
     await new Promise((resolve) => setTimeout(resolve, 1600));
     const second = memoryLog();
     const b = await sender({ sync: true, log: second.log });
-    const settled = await a.sync.waitUntilSettled(
-      queued.map((row) => row.id),
-      60_000,
-    );
+    const settled = await a.sync.waitUntilSettled(queued, 60_000);
 
     expect(settled.map((row) => row.state)).toEqual(Array(16).fill('anchored'));
     expect(proxy.posts.size).toBe(16);
@@ -99,10 +96,7 @@ describe('the sync lease', () => {
     // The other process goes away: this one takes over again and finishes everything.
     raw.prepare('DELETE FROM sync_lease').run();
     raw.close();
-    const settled = await a.sync.waitUntilSettled(
-      queued.map((row) => row.id),
-      60_000,
-    );
+    const settled = await a.sync.waitUntilSettled(queued, 60_000);
     expect(settled.map((row) => row.state)).toEqual(Array(16).fill('anchored'));
     expect(first.events).not.toContain('sync.row_failed_unexpectedly');
   }, 90_000);

@@ -278,14 +278,14 @@ describe('saving and verifying evidence in the app', () => {
       writeFileSync(foreignDoc, 'a memo certified on another computer');
       writeFileSync(draftDoc, 'a draft');
       const { queued } = await other.certify([foreignDoc], METADATA);
-      const [row] = await other.sync.waitUntilSettled(queued.map((r) => r.id));
+      const [row] = await other.sync.waitUntilSettled(queued);
       writeFileSync(foreign, JSON.stringify(other.exports.receipt(row!.id)));
     } finally {
       await other.close();
     }
     const offline = await openCore(join(elsewhere, 'offline'), { sync: false });
     try {
-      const [row] = (await offline.certify([draftDoc], METADATA)).queued;
+      const [row] = offline.queue.rows((await offline.certify([draftDoc], METADATA)).queued);
       writeFileSync(pending, JSON.stringify(offline.exports.receipt(row!.id)));
     } finally {
       await offline.close();
@@ -326,7 +326,7 @@ describe('saving and verifying evidence in the app', () => {
           source_system: 'tests',
           event_type: 'DOCUMENT_SIGNED',
         });
-        await core.sync.waitUntilSettled(queued.map((row) => row.id));
+        await core.sync.waitUntilSettled(queued);
         await useSandboxProfile(core, services[1]!, 'firm');
       },
     });
@@ -527,7 +527,7 @@ describe('evidence records in the app', () => {
           harness.ws.files({ 'Lease agreement.pdf': 'lease', 'Annex 1.pdf': 'annex' }),
           { ...METADATA, matter: 'Lessing ./. Meyer' },
         );
-        const ids = queued.map((row) => row.id);
+        const ids = queued;
         await expect
           .poll(() =>
             core.queue.rows(ids).every((row) => row.timestampState === 'confirmed' && !row.timestampProblem),
@@ -570,7 +570,7 @@ describe('evidence records in the app', () => {
         // was moved since: the banner names it under its matter, and the person shows where it is now.
         policy.retiredAlgorithms = ['md5', 'sha1', 'sha256'];
         tsa.signerDigest = 'sha512';
-        const annex = queued.find((row) => row.fileName === 'Annex 1.pdf')!;
+        const annex = core.queue.rows(queued).find((row) => row.fileName === 'Annex 1.pdf')!;
         mkdirSync(join(harness.ws.dir, 'moved'), { recursive: true });
         renameSync(annex.filePath, join(harness.ws.dir, 'moved', 'Annex 1 (final).pdf'));
         expect((await core.renewRecords()).hashTree).toMatchObject({

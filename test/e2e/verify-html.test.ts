@@ -26,12 +26,12 @@ beforeAll(async () => {
   try {
     docs = ws.files(DOCS);
     const { queued } = await core.certify(docs, METADATA);
-    await core.sync.waitUntilSettled(queued.map((row) => row.id));
+    await core.sync.waitUntilSettled(queued);
     kit = join(ws.dir, 'kit');
     await core.exports.exportEvidence({}, { dir: kit });
     // A certificate saved on its own carries its own seal (a kit's are sealed by the kit).
     sealedAlone = join(ws.dir, 'Exhibit A.pdf.certificate.pdf');
-    await core.exports.saveCertificate(queued[0]!.id, sealedAlone);
+    await core.exports.saveCertificate(queued[0]!, sealedAlone);
   } finally {
     await core.close();
   }
@@ -39,7 +39,7 @@ beforeAll(async () => {
   const queuedOnly = await openCore(join(ws.dir, 'offline data'), { sync: false });
   try {
     const [draft] = ws.files({ 'Draft.pdf': 'a draft never sent' });
-    const [row] = (await queuedOnly.certify([draft!], METADATA)).queued;
+    const [row] = queuedOnly.queue.rows((await queuedOnly.certify([draft!], METADATA)).queued);
     writeFileSync(
       join(ws.dir, 'Draft.pdf.receipt.json'),
       JSON.stringify(queuedOnly.exports.receipt(row!.id)),

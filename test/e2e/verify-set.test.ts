@@ -26,10 +26,7 @@ describe('verifying a set in the app', () => {
       source_system: 'e2e',
       event_type: 'DOCUMENT_SIGNED',
     });
-    await core.sync.waitUntilSettled(
-      queued.map((row) => row.id),
-      20_000,
-    );
+    await core.sync.waitUntilSettled(queued, 20_000);
     const register = join(ws.dir, 'register.csv');
     await core.exports.exportRegister({}, register);
     const production = join(ws.dir, 'production');
@@ -97,7 +94,7 @@ describe('verifying a set in the app', () => {
     const production = join(ws.dir, 'docs');
     try {
       const { queued } = await sender.certify(ws.files({ 'a.pdf': 'a', 'b.pdf': 'b' }), METADATA);
-      await sender.sync.waitUntilSettled(queued.map((row) => row.id));
+      await sender.sync.waitUntilSettled(queued);
       await sender.exports.exportEvidence({}, { dir: join(ws.dir, 'their kit'), zip: kit });
     } finally {
       await sender.close();

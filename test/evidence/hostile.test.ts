@@ -40,17 +40,14 @@ beforeAll(async () => {
   });
   const { queued } = await core.certify([join(ws.dir, 'docs')], METADATA);
   expect(queued).toHaveLength(files.length);
-  await core.sync.waitUntilSettled(
-    queued.map((row) => row.id),
-    30_000,
-  );
+  await core.sync.waitUntilSettled(queued, 30_000);
   kit = join(ws.dir, 'kit');
   register = join(ws.dir, 'register.csv');
   sealedContract = join(ws.dir, 'contract.pdf.certificate.pdf');
   await core.exports.exportEvidence({}, { dir: kit });
   await core.exports.exportRegister({}, register);
   // A certificate as a lawyer emails it: saved on its own, sealed on its own (a kit's are sealed by the kit).
-  const contract = queued.find((row) => row.fileName === 'contract.pdf')!;
+  const contract = core.queue.rows(queued).find((row) => row.fileName === 'contract.pdf')!;
   await core.exports.saveCertificate(contract.id, sealedContract);
   production = join(ws.dir, 'docs');
   // The other side's computer trusts nothing of ours but what the kit gives.

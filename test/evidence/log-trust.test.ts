@@ -37,10 +37,7 @@ let fileCount = 0;
 async function certifyOne(on: EvidenceCore) {
   const [path] = ws.files({ [`document-${++fileCount}.pdf`]: `content ${fileCount} ${Math.random()}` });
   const { queued } = await on.certify([path!], METADATA);
-  const [row] = await on.sync.waitUntilSettled(
-    queued.map((r) => r.id),
-    20_000,
-  );
+  const [row] = await on.sync.waitUntilSettled(queued, 20_000);
   return row!;
 }
 
@@ -55,10 +52,7 @@ describe('the log key', () => {
       Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`exhibit-${i}.pdf`, `exhibit ${i}`])),
     );
     const { queued } = await desk.certify(paths, METADATA);
-    const rows = await desk.sync.waitUntilSettled(
-      queued.map((r) => r.id),
-      20_000,
-    );
+    const rows = await desk.sync.waitUntilSettled(queued, 20_000);
     expect(rows.map((row) => row.state)).toEqual(Array(6).fill('anchored'));
     expect(englishOf(rows[0]!.verificationMessage)).toMatch(
       /log key needed to check the evidence could not be fetched/,

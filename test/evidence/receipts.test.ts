@@ -273,7 +273,9 @@ describe('receipts', () => {
     const ws = workspace('evidence-receipts-');
     const core = await openCore(ws.dataDir, { sync: false });
     try {
-      const [row] = (await core.certify(ws.files({ 'draft.pdf': 'draft' }), METADATA)).queued;
+      const [row] = core.queue.rows(
+        (await core.certify(ws.files({ 'draft.pdf': 'draft' }), METADATA)).queued,
+      );
       const receipt = core.exports.receipt(row!.id);
       expect(receipt).toMatchObject({
         verifiable: false,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
+import type { CertificationRow } from '../../protocol/views';
 import { recordSaid } from '../../protocol/fact-lines';
 import { plainEnglish } from '../../protocol/locales/plain';
 import type { Sandbox } from '../../sandbox/server';
@@ -85,7 +86,7 @@ async function until<T>(read: () => T, done: (value: T) => boolean, what: string
 }
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
-type Queued = Awaited<ReturnType<EvidenceCore['certify']>>['queued'][number];
+type Queued = CertificationRow;
 const sha512 = (bytes: Uint8Array) => new Uint8Array(createHash('sha512').update(bytes).digest());
 const recordOf = (id: number) => Buffer.from(core.exports.receipt(id).evidence_record!, 'base64');
 /** The command line's verdict on a file with a receipt, as JSON. */
@@ -105,7 +106,7 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       METADATA,
     );
     const second = await core.certify(ws.files({ 'letter.pdf': 'the letter' }), METADATA);
-    const rows = [...first.queued, ...second.queued];
+    const rows = core.queue.rows([...first.queued, ...second.queued]);
     const ids = rows.map((row) => row.id);
     await until(
       () => core.queue.rows(ids),
@@ -235,9 +236,7 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
 
     // IT retires EC keys under 384 bits: a record timestamped since with such a key is due at once,
     // and the renewed ones rest on one too (their renewal's): they need a stronger authority.
-    const memo = (await core.certify(ws.files({ 'memo.pdf': 'the memo' }), METADATA)).queued.map(
-      (row) => row.id,
-    );
+    const memo = (await core.certify(ws.files({ 'memo.pdf': 'the memo' }), METADATA)).queued;
     await until(
       () => core.queue.rows(memo),
       (memoRows) =>
@@ -314,7 +313,9 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
         'plan.pdf': 'the plan',
         'note.txt': 'the note',
       });
-      const rows = (await setup.certify(files, { ...METADATA, matter: 'Smith v Jones' })).queued;
+      const rows = setup.queue.rows(
+        (await setup.certify(files, { ...METADATA, matter: 'Smith v Jones' })).queued,
+      );
       const ids = rows.map((row) => row.id);
       await until(
         () => setup.queue.rows(ids),
@@ -432,8 +433,9 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
       const rows: Queued[] = [];
       for (const era of eras)
         rows.push(
-          ...(await old.certify(oldWs.files({ [`${era} letter.txt`]: `the ${era} letter` }), METADATA))
-            .queued,
+          ...old.queue.rows(
+            (await old.certify(oldWs.files({ [`${era} letter.txt`]: `the ${era} letter` }), METADATA)).queued,
+          ),
         );
       const ids = rows.map((row) => row.id);
       await until(
@@ -599,7 +601,7 @@ describe('evidence records renewing themselves (RFC 4998 §5.2)', () => {
             ]),
           ),
         );
-        ids.push(...(await setup.certify(files, METADATA)).queued.map((row) => row.id));
+        ids.push(...(await setup.certify(files, METADATA)).queued);
       }
       expect(ids).toHaveLength(10_000);
       await until(

@@ -78,10 +78,7 @@ beforeAll(async () => {
   const paths = ws.files(CERTIFIED);
   const { queued } = await core.certify([join(ws.dir, 'docs')], METADATA);
   expect(queued).toHaveLength(paths.length);
-  await core.sync.waitUntilSettled(
-    queued.map((row) => row.id),
-    30_000,
-  );
+  await core.sync.waitUntilSettled(queued, 30_000);
   register = join(ws.dir, 'register.csv');
   await core.exports.exportRegister({}, register);
   kit = join(ws.dir, 'kit');

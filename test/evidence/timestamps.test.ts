@@ -88,7 +88,7 @@ const newFiles = (n: number) =>
 describe('independent time (RFC 3161)', () => {
   it('asks the authority once per batch, keeps a token OpenSSL accepts, and receipts say who confirmed the time', async () => {
     const { queued } = await core.certify(newFiles(6), METADATA);
-    const ids = queued.map((row) => row.id);
+    const ids = queued;
     const rows = await until(ids, (row) => row.timestampState === 'confirmed', 'the timestamp');
     expect(tsa.requests).toBe(1);
     expect(rows.map((row) => row.timeConfirmedBy)).toEqual(Array(6).fill('tsa-signer'));
@@ -130,7 +130,7 @@ describe('independent time (RFC 3161)', () => {
     // The document's evidence record carries the token with its chain and that CRL inside: Bouncy
     // Castle checks it for the document's bytes, revocation included; one changed byte fails it.
     const record = Buffer.from(core.exports.receipt(ids[3]!).evidence_record!, 'base64');
-    const documentBytes = readFileSync(queued[3]!.filePath);
+    const documentBytes = readFileSync(core.queue.rows([queued[3]!])[0]!.filePath);
     const castle = await bouncyCastle(ws.dir);
     const theirs = await castle.validate(record, documentBytes, tsa.rootFile, { revocation: true });
     expect(theirs.code, theirs.said).toBe(0);
@@ -139,7 +139,12 @@ describe('independent time (RFC 3161)', () => {
 
     const path = join(ws.dir, 'doc.receipt.json');
     writeFileSync(path, JSON.stringify(core.exports.receipt(ids[3]!)));
-    const verified = await runCli(ws.dataDir, ['verify', queued[3]!.filePath, '--receipt', path]);
+    const verified = await runCli(ws.dataDir, [
+      'verify',
+      core.queue.rows([queued[3]!])[0]!.filePath,
+      '--receipt',
+      path,
+    ]);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(
       `Time confirmed by tsa-signer at ${receipt.timestamp!.gen_time} (RFC 3161).`,
@@ -160,7 +165,7 @@ describe('independent time (RFC 3161)', () => {
     let ids: number[];
     try {
       const { queued } = await core.certify(newFiles(2), METADATA);
-      ids = queued.map((row) => row.id);
+      ids = queued;
       const [away] = await until(ids, (row) => row.timestampProblem !== null, 'the status service away');
       // The token is kept all the same: the time is confirmed, the data to prove it later is not yet.
       expect(away!.timestampState).toBe('confirmed');
@@ -213,8 +218,8 @@ describe('independent time (RFC 3161)', () => {
     for (const [behaviour, reason] of bad) {
       tsa.behaviour = behaviour;
       const { queued } = await core.certify(newFiles(1), METADATA);
-      ids.push(queued[0]!.id);
-      const [row] = await until([queued[0]!.id], (r) => r.timestampProblem !== null, behaviour);
+      ids.push(queued[0]!);
+      const [row] = await until([queued[0]!], (r) => r.timestampProblem !== null, behaviour);
       expect(row!.timestampState, behaviour).toBe('waiting');
       expect(englishOf(row!.timestampProblem), behaviour).toMatch(reason);
     }
@@ -238,7 +243,7 @@ describe('independent time (RFC 3161)', () => {
 
   it('saves a kit its authority cannot seal now, says so everywhere, and adds the seal to its folder and zip once the authority answers', async () => {
     const files = newFiles(2);
-    const ids = (await core.certify(files, METADATA)).queued.map((row) => row.id);
+    const ids = (await core.certify(files, METADATA)).queued;
     await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'confirmed');
     // The authority refuses when the kit asks for its seal: the kit is saved whole, not sealed yet.
     tsa.behaviour = 'rejection';
@@ -307,8 +312,7 @@ describe('independent time (RFC 3161)', () => {
     });
     // A burst of three drops, the first of 198 documents: the kit below is of 200.
     const ids: number[] = [];
-    for (const size of [198, 1, 1])
-      ids.push(...(await core.certify(newFiles(size), METADATA)).queued.map((row) => row.id));
+    for (const size of [198, 1, 1]) ids.push(...(await core.certify(newFiles(size), METADATA)).queued);
     await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'the burst');
     // A kit of all 200 against the rationing authority: complete, and sealed by one request at its pace.
     const whole = join(ws.dir, 'kit of 200');
@@ -344,9 +348,9 @@ describe('independent time (RFC 3161)', () => {
     tsa.busyOnce = 2;
     const before = tsa.requestedAt.length;
     const { queued } = await core.certify(newFiles(1), METADATA);
-    const [told] = await until([queued[0]!.id], (row) => row.timestampProblem !== null, 'the 429');
+    const [told] = await until([queued[0]!], (row) => row.timestampProblem !== null, 'the 429');
     expect(englishOf(told!.timestampProblem)).toMatch(/asked not to be asked again before \d{4}-\d\d-\d\dT/);
-    await until([queued[0]!.id], (row) => row.timestampState === 'confirmed', 'after the 429');
+    await until([queued[0]!], (row) => row.timestampState === 'confirmed', 'after the 429');
     const [refusedAt, askedAgainAt] = tsa.requestedAt.slice(before);
     expect(askedAgainAt! - refusedAt!).toBeGreaterThanOrEqual(2_000);
   }, 60_000);

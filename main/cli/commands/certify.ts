@@ -63,7 +63,7 @@ export async function certify(core: EvidenceCore, paths: string[], values: Value
             })
           : ''),
     );
-  const ids = report.queued.map((row) => row.id);
+  const ids = report.queued;
   let rows = values.wait ? await waitWithProgress(core, ids, values) : await core.sync.waitUntilSent(ids);
   // Waiting means the batch's independent time too: a token granted as the command closed was lost.
   // The rows are read again after it, so what is printed says the time as it now stands.
