@@ -139,7 +139,7 @@ async function timed(page: Page, action: Action, rowCount: number): Promise<numb
 const IN_PAGE = `async (action, rowCount) => {
   const shown = () => {
     if ('details' in action) return document.querySelector('dialog[open] .state-line') !== null;
-    return document.querySelector('[role="table"]')?.getAttribute('aria-rowcount') === String(rowCount) &&
+    return document.querySelector('[role="table"]')?.getAttribute('aria-rowcount') === String(rowCount + 1) &&
       document.querySelector('.list-row .file button') !== null;
   };
   const started = performance.now();
@@ -177,7 +177,8 @@ async function lastRowReached(page: Page, rows: number): Promise<void> {
     const body = document.querySelector('[data-testid="list-body"]');
     body.scrollTop = body.scrollHeight;
   })()`);
-  await page.locator(`[role="row"][aria-rowindex="${rows}"] .file button`).waitFor({ timeout: 30_000 });
+  // The heading is row 1: the last certification is row `rows + 1`.
+  await page.locator(`[role="row"][aria-rowindex="${rows + 1}"] .file button`).waitFor({ timeout: 30_000 });
 }
 
 /** The longest the window's thread was held while files are dropped and queued, in ms. */

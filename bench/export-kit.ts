@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigure } from './figure';
 import { anchoringSandbox, coreOnSandbox } from './support/core';
@@ -97,7 +97,7 @@ export async function exportKit(): Promise<BenchFigure[]> {
       await core.close();
     }
     // Asynchronously: the sandbox (and its timestamping authority) answers from this process.
-    const run = async (mode: 'kit' | 'unsealed-kit' | 'receipts') =>
+    const run = async (mode: 'kit' | 'unsealed-kit' | 'receipts', drawingThreads?: number) =>
       JSON.parse(
         (
           await execFileAsync(
@@ -110,8 +110,9 @@ export async function exportKit(): Promise<BenchFigure[]> {
               'tsx',
               'bench/support/export-child.ts',
               dataDir,
-              join(dir, `out-${mode}`),
+              join(dir, `out-${mode}${drawingThreads ?? ''}`),
               mode,
+              ...(drawingThreads ? [String(drawingThreads)] : []),
             ],
             { encoding: 'utf8', maxBuffer: 1 << 20 },
           )
@@ -121,7 +122,13 @@ export async function exportKit(): Promise<BenchFigure[]> {
     const receipts = await run('receipts');
     process.stderr.write(`export: receipts only took ${receipts.ms.toFixed(0)} ms\n`);
     const unsealed = await run('unsealed-kit');
-    process.stderr.write(`export: the unsealed kit took ${unsealed.ms.toFixed(0)} ms; now sealed\n`);
+    process.stderr.write(
+      `export: the unsealed kit took ${unsealed.ms.toFixed(0)} ms; with one and two drawing threads\n`,
+    );
+    // How drawing grows with the cores: the same kit with one thread drawing certificates, then two.
+    const oneThread = await run('unsealed-kit', 1);
+    const twoThreads = await run('unsealed-kit', 2);
+    process.stderr.write('export: now sealed\n');
     const requestsBefore = tsa.requests();
     const kit = await run('kit');
     const requestsForTheKit = tsa.requests() - requestsBefore;
@@ -170,6 +177,14 @@ export async function exportKit(): Promise<BenchFigure[]> {
         unit: 'ms',
         referenceName: 'the same kit unsealed',
         failures,
+      },
+      {
+        name: `export the unsealed kit of ${CERTIFICATIONS.toLocaleString('en')} with two threads drawing certificates`,
+        value: twoThreads.ms,
+        reference: oneThread.ms,
+        unit: 'ms',
+        referenceName: `the same with one (this machine has ${availableParallelism()} cores; the app uses one fewer)`,
+        failures: [oneThread, twoThreads].filter((r) => r.certifications !== CERTIFICATIONS).length,
       },
       verifying,
       againstKit,

@@ -62,6 +62,8 @@ export interface KitTarget {
   onSealing?(until: number | null): void;
   /** Stops the kit: what was written of it goes (a folder or zip it made), and the kit rejects. */
   signal?: AbortSignal;
+  /** Threads drawing certificates: one fewer than the cores unless given (the benchmark's scaling). */
+  drawingThreads?: number;
 }
 
 export interface KitWritten {
@@ -159,7 +161,10 @@ async function writeKitInto(
   // timestamping authority), the next is drawn. Memory holds those few, not the kit.
   const inFlight = new Set<Promise<void>>();
   const takeTurn = turnTaker();
-  const drawers = !target.receiptsOnly && source.count >= DRAWERS_FROM ? new CertificateDrawers() : undefined;
+  const drawers =
+    !target.receiptsOnly && source.count >= DRAWERS_FROM
+      ? new CertificateDrawers(target.drawingThreads)
+      : undefined;
   // The first certificate that fails fails the kit (none may go missing unnoticed).
   let failed: unknown;
   try {

@@ -26,7 +26,6 @@ export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathPro
 export type TakeFiles = (files: FoundFile[]) => void | Promise<void>;
 
 interface PendingExpansion {
-  paths: string[];
   onFiles: TakeFiles;
   onCounted?: (files: number, bytes: number) => void;
   resolve(expansion: { problems: PathProblem[] }): void;
@@ -74,9 +73,13 @@ export class HashPool {
   /** Each worker's assignments, oldest first: a worker answers them in order. */
   private readonly inFlight = new Map<Worker, Assignment[]>();
   private readonly waiting: PendingJob[] = [];
-  /** Listings wait their turn at the one lister; the first is being listed. */
-  private readonly expansions: PendingExpansion[] = [];
-  private lister: Worker | undefined;
+  /**
+   * Each listing has a thread of its own: a production listed at the pace of its hashing (hours,
+   * at a million) must not hold up a watched folder's look or a set check. One idle lister is kept
+   * warm for the next.
+   */
+  private readonly listings = new Map<Worker, PendingExpansion>();
+  private idleLister: Worker | undefined;
   private nextJobId = 1;
   private closed = false;
 
@@ -86,7 +89,7 @@ export class HashPool {
   ) {
     // Workers start with the pool, so the first file dropped does not wait for a thread to boot.
     for (let i = 0; i < this.size; i++) this.spawn();
-    this.lister = this.spawnLister();
+    this.idleLister = this.spawnLister();
   }
 
   /**
@@ -101,14 +104,22 @@ export class HashPool {
   ): Promise<{ problems: PathProblem[] }> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
     return new Promise((resolve, reject) => {
-      this.expansions.push({
-        paths: [...paths],
+      let lister: Worker;
+      try {
+        lister = this.idleLister ?? this.spawnLister();
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      this.idleLister = undefined;
+      this.listings.set(lister, {
         onFiles,
         ...(onCounted ? { onCounted } : {}),
         resolve,
         reject,
       });
-      if (this.expansions.length === 1) this.startListing();
+      lister.ref();
+      lister.postMessage({ kind: 'expand', paths: [...paths], count: !!onCounted } satisfies WorkerRequest);
     });
   }
 
@@ -138,7 +149,12 @@ export class HashPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.inFlight.keys(), ...(this.lister ? [this.lister] : [])].map(stopped));
+    // A listing still running ends here, refused: whoever waits on it is not left waiting.
+    const listers = [...this.listings.keys(), ...(this.idleLister ? [this.idleLister] : [])];
+    for (const listing of this.listings.values()) listing.reject(new Error('The hash pool is closed'));
+    this.listings.clear();
+    this.idleLister = undefined;
+    await Promise.all([...this.inFlight.keys(), ...listers].map(stopped));
     this.inFlight.clear();
   }
 
@@ -161,15 +177,6 @@ export class HashPool {
     }
   }
 
-  private startListing(): void {
-    const current = this.expansions[0];
-    if (!current || this.closed) return;
-    this.lister ??= this.spawnLister();
-    this.lister.ref();
-    const request: WorkerRequest = { kind: 'expand', paths: current.paths, count: !!current.onCounted };
-    this.lister.postMessage(request);
-  }
-
   private spawnLister(): Worker {
     const lister = new Worker(WORKER_URL);
     lister.on('message', (message: HashMessage) => this.onListed(lister, message));
@@ -180,40 +187,47 @@ export class HashPool {
   }
 
   private onListed(lister: Worker, message: HashMessage): void {
-    const current = this.expansions[0];
-    if (lister !== this.lister || !current) return;
-    if (message.kind === 'counted') current.onCounted?.(message.files, message.bytes);
-    else if (message.kind === 'found')
+    const current = this.listings.get(lister);
+    if (!current) return;
+    if (message.kind === 'counted') {
+      try {
+        current.onCounted?.(message.files, message.bytes);
+      } catch (error) {
+        this.endListing(lister, error as Error);
+      }
+    } else if (message.kind === 'found')
       Promise.resolve()
         .then(() => current.onFiles(message.files))
         .then(
           () => {
-            if (this.expansions[0] === current) lister.postMessage({ kind: 'more' } satisfies WorkerRequest);
+            if (this.listings.get(lister) === current)
+              lister.postMessage({ kind: 'more' } satisfies WorkerRequest);
           },
-          // The listing is abandoned with its taker: the lister is replaced for the next.
-          (error: unknown) => this.endListing(current, error as Error),
+          // The listing is abandoned with its taker, and its thread with it.
+          (error: unknown) => this.endListing(lister, error as Error),
         );
-    else if (message.kind === 'expansion') this.endListing(current, null, message.problems);
+    else if (message.kind === 'expansion') this.endListing(lister, null, message.problems);
   }
 
-  private endListing(current: PendingExpansion, error: Error | null, problems: PathProblem[] = []): void {
-    if (this.expansions[0] !== current) return;
-    this.expansions.shift();
-    if (error) {
-      const lister = this.lister;
-      this.lister = undefined;
-      if (lister) void stopped(lister);
-      current.reject(error);
-    } else current.resolve({ problems });
-    if (this.expansions.length > 0) this.startListing();
-    else this.lister?.unref();
+  private endListing(lister: Worker, error: Error | null, problems: PathProblem[] = []): void {
+    const current = this.listings.get(lister);
+    if (!current) return;
+    this.listings.delete(lister);
+    if (error) current.reject(error);
+    else current.resolve({ problems });
+    if (error || this.closed || this.idleLister) void stopped(lister);
+    else {
+      lister.unref();
+      this.idleLister = lister;
+    }
   }
 
   private onListerDeath(lister: Worker, reason: string): void {
-    if (lister !== this.lister) return;
-    this.lister = undefined;
-    const current = this.expansions[0];
-    if (current && !this.closed) this.endListing(current, new Error(`Listing the files failed: ${reason}.`));
+    if (lister === this.idleLister) this.idleLister = undefined;
+    const current = this.listings.get(lister);
+    if (!current) return;
+    this.listings.delete(lister);
+    current.reject(new Error(`Listing the files failed: ${reason}.`));
   }
 
   /**

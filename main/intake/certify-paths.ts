@@ -116,6 +116,8 @@ export async function certifyPaths(
   const listing = await deps.pool.expand(
     paths,
     (files) => {
+      // A row that could not be written stops the listing: the intake fails now, not hours on.
+      if (failure) throw failure;
       for (const file of files) {
         hashing++;
         found.files++;

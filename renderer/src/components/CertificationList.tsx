@@ -119,10 +119,11 @@ export function CertificationList({
       className="list"
       role="table"
       aria-label={t('list.label')}
-      aria-rowcount={count ?? -1}
+      // The heading is a row too: it is row 1, the first certification row 2.
+      aria-rowcount={count === null ? -1 : count + 1}
       style={matterWidth ? ({ '--matter-width': matterWidth } as React.CSSProperties) : undefined}
     >
-      <div className="list-head" role="row">
+      <div className="list-head" role="row" aria-rowindex={1}>
         <span role="columnheader" className="select">
           <input
             type="checkbox"
@@ -163,14 +164,15 @@ export function CertificationList({
         {count === 0 && !failed ? (
           <p className="empty">{filtered ? t('list.noMatch') : t('list.empty')}</p>
         ) : (
-          <div style={{ height: shown.height, position: 'relative' }}>
+          // Clipped: a row drawn past the end must not lengthen what the scrollbar stands for.
+          <div style={{ height: shown.height, position: 'relative', overflow: 'hidden' }}>
             {items.map((item) => {
               const row = rowAt(item.index);
               return (
                 <div
                   key={item.index}
                   role="row"
-                  aria-rowindex={item.index + 1}
+                  aria-rowindex={item.index + 2}
                   className="list-row"
                   onContextMenu={(event) => {
                     if (!row) return;
