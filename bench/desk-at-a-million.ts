@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { openStore } from '../main/store';
 import type { BenchFigure } from './figure';
 import { startHarness } from '../test/e2e/harness';
+import { watchPageThread } from '../test/e2e/page-thread';
 import { sized } from './size';
 
 const ROWS = sized(1_000_000, 2000);
@@ -194,40 +195,32 @@ async function longestFreezeWhileDropping(
     return path;
   });
   const { page } = harness;
-  // Chromium here reports no long tasks (PerformanceObserver stays silent, even for a freeze made on
-  // purpose): the page's thread is timed by a heartbeat instead, the longest gap between its beats.
-  // Sent as text, as in timed(). Checked first on a freeze of 150 ms made on purpose.
-  await page.evaluate(`window.longestGap = 0;
-    let last = performance.now();
-    setInterval(() => {
-      const now = performance.now();
-      window.longestGap = Math.max(window.longestGap, now - last);
-      last = now;
-    }, 10);
-    const until = performance.now() + 150;
-    while (performance.now() < until);`);
+  // Checked first on a freeze of 150 ms made on purpose: a heartbeat that missed it would measure nothing.
+  const thread = await watchPageThread(page);
+  await page.evaluate('const until = performance.now() + 150; while (performance.now() < until);');
   await new Promise((resolve) => setTimeout(resolve, 100));
-  if (!(((await page.evaluate('window.longestGap')) as number) >= 150))
+  if (!((await thread.longest()) >= 150))
     throw new Error('The heartbeat missed a freeze made on purpose: a freeze could not be measured.');
   // The operating system hands the window its dragged files: built in the page beforehand here
   // (10,000 took the page 2.8 s), not counted as the app's.
   const transfer = await harness.dragTransfer(paths);
-  await page.evaluate('window.longestGap = 0');
+  await thread.reset();
   await harness.dropTransfer(transfer);
   await page.getByRole('button', { name: 'Certify' }).click();
   // Waited for in the page by reading the notice alone: a locator searching the page's whole text
   // over and over held the thread it measures (Playwright's work, 150 ms at a time).
   const said = `${count.toLocaleString('en').replace(/,/g, ',?')} files queued`;
-  return page.evaluate(`new Promise((resolve, reject) => {
+  await page.evaluate(`new Promise((resolve, reject) => {
     const until = performance.now() + 300000;
     const look = () => {
       if (new RegExp(${JSON.stringify(said)}).test(document.querySelector('.notice[role="status"]')?.textContent ?? ''))
-        resolve(window.longestGap);
+        resolve();
       else if (performance.now() > until) reject(new Error('not queued: ' + ${JSON.stringify(said)}));
       else setTimeout(look, 50);
     };
     look();
-  })`) as Promise<number>;
+  })`);
+  return thread.longest();
 }
 
 function p95(samples: number[] | undefined): number {

@@ -3,6 +3,9 @@ import { Worker } from 'node:worker_threads';
 import { workerBeside } from '../worker-url';
 import type { FoundFile, PathProblem, PathProblemCode } from './expand-paths';
 import { NOT_REGULAR } from './expand-paths';
+import type { TakeFiles } from './file-listers';
+import { FileListers } from './file-listers';
+import { stopped } from './worker-stop';
 import type { ExtraDigest, HashJob, HashMessage, HashResult, WorkerRequest } from './hash-worker';
 
 export type { ExtraDigest };
@@ -18,19 +21,6 @@ export interface FileHash {
 }
 
 export type HashOutcome = ({ ok: true } & FileHash) | { ok: false; code: PathProblemCode; said: Said };
-
-/**
- * Takes in a chunk of found files; the next chunk is listed once what it returns has settled, so
- * a consumer that waits for its hashing to catch up holds a bounded number of files, not the folder.
- */
-export type TakeFiles = (files: FoundFile[]) => void | Promise<void>;
-
-interface PendingExpansion {
-  onFiles: TakeFiles;
-  onCounted?: (files: number, bytes: number) => void;
-  resolve(expansion: { problems: PathProblem[] }): void;
-  reject(error: Error): void;
-}
 
 interface Assignment {
   jobs: Map<number, PendingJob>;
@@ -54,32 +44,11 @@ const MAX_IN_FLIGHT = 2;
  * Hashes files in worker threads, as many as the machine has cores: the main process never
  * blocks and large batches use every core. Each worker takes one batch at a time.
  */
-// How long closing waits for a worker to confirm it stopped. Under load, a worker terminated while
-// busy sometimes never did: the close never returned, the event loop emptied, and a command stopped
-// without its result (`verify` refusing a hostile kit, 3 runs in 80 under load). It ends with the
-// process all the same.
-const STOP_WAITS_AT_MOST_MS = 2_000;
-
-const stopped = (worker: Worker): Promise<void> =>
-  new Promise((resolve) => {
-    const bound = setTimeout(resolve, STOP_WAITS_AT_MOST_MS);
-    void worker.terminate().finally(() => {
-      clearTimeout(bound);
-      resolve();
-    });
-  });
-
 export class HashPool {
   /** Each worker's assignments, oldest first: a worker answers them in order. */
   private readonly inFlight = new Map<Worker, Assignment[]>();
   private readonly waiting: PendingJob[] = [];
-  /**
-   * Each listing has a thread of its own: a production listed at the pace of its hashing (hours,
-   * at a million) must not hold up a watched folder's look or a set check. One idle lister is kept
-   * warm for the next.
-   */
-  private readonly listings = new Map<Worker, PendingExpansion>();
-  private idleLister: Worker | undefined;
+  private readonly listers = new FileListers(WORKER_URL);
   private nextJobId = 1;
   private closed = false;
 
@@ -89,13 +58,12 @@ export class HashPool {
   ) {
     // Workers start with the pool, so the first file dropped does not wait for a thread to boot.
     for (let i = 0; i < this.size; i++) this.spawn();
-    this.idleLister = this.spawnLister();
   }
 
   /**
-   * Expands dropped paths into files (see expand-paths.ts) on a worker of its own, off the main
-   * thread. Files are handed to `onFiles` in chunks, each listed once the last was taken in; with
-   * `onCounted`, the files and bytes are counted first (a total to show). The result carries the problems.
+   * Expands dropped paths into files (see expand-paths.ts) on a thread of its own, off the main
+   * thread (file-listers.ts): in chunks, each listed once the last was taken in, counted first
+   * with `onCounted`. The result carries the problems.
    */
   expand(
     paths: readonly string[],
@@ -103,24 +71,7 @@ export class HashPool {
     onCounted?: (files: number, bytes: number) => void,
   ): Promise<{ problems: PathProblem[] }> {
     if (this.closed) return Promise.reject(new Error('The hash pool is closed'));
-    return new Promise((resolve, reject) => {
-      let lister: Worker;
-      try {
-        lister = this.idleLister ?? this.spawnLister();
-      } catch (error) {
-        reject(error as Error);
-        return;
-      }
-      this.idleLister = undefined;
-      this.listings.set(lister, {
-        onFiles,
-        ...(onCounted ? { onCounted } : {}),
-        resolve,
-        reject,
-      });
-      lister.ref();
-      lister.postMessage({ kind: 'expand', paths: [...paths], count: !!onCounted } satisfies WorkerRequest);
-    });
+    return this.listers.expand(paths, onFiles, onCounted);
   }
 
   /**
@@ -149,12 +100,7 @@ export class HashPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    // A listing still running ends here, refused: whoever waits on it is not left waiting.
-    const listers = [...this.listings.keys(), ...(this.idleLister ? [this.idleLister] : [])];
-    for (const listing of this.listings.values()) listing.reject(new Error('The hash pool is closed'));
-    this.listings.clear();
-    this.idleLister = undefined;
-    await Promise.all([...this.inFlight.keys(), ...listers].map(stopped));
+    await Promise.all([this.listers.close(), ...[...this.inFlight.keys()].map(stopped)]);
     this.inFlight.clear();
   }
 
@@ -175,59 +121,6 @@ export class HashPool {
       worker.ref();
       worker.postMessage(request);
     }
-  }
-
-  private spawnLister(): Worker {
-    const lister = new Worker(WORKER_URL);
-    lister.on('message', (message: HashMessage) => this.onListed(lister, message));
-    lister.on('error', (error) => this.onListerDeath(lister, error.message));
-    lister.on('exit', () => this.onListerDeath(lister, 'the listing worker stopped'));
-    lister.unref();
-    return lister;
-  }
-
-  private onListed(lister: Worker, message: HashMessage): void {
-    const current = this.listings.get(lister);
-    if (!current) return;
-    if (message.kind === 'counted') {
-      try {
-        current.onCounted?.(message.files, message.bytes);
-      } catch (error) {
-        this.endListing(lister, error as Error);
-      }
-    } else if (message.kind === 'found')
-      Promise.resolve()
-        .then(() => current.onFiles(message.files))
-        .then(
-          () => {
-            if (this.listings.get(lister) === current)
-              lister.postMessage({ kind: 'more' } satisfies WorkerRequest);
-          },
-          // The listing is abandoned with its taker, and its thread with it.
-          (error: unknown) => this.endListing(lister, error as Error),
-        );
-    else if (message.kind === 'expansion') this.endListing(lister, null, message.problems);
-  }
-
-  private endListing(lister: Worker, error: Error | null, problems: PathProblem[] = []): void {
-    const current = this.listings.get(lister);
-    if (!current) return;
-    this.listings.delete(lister);
-    if (error) current.reject(error);
-    else current.resolve({ problems });
-    if (error || this.closed || this.idleLister) void stopped(lister);
-    else {
-      lister.unref();
-      this.idleLister = lister;
-    }
-  }
-
-  private onListerDeath(lister: Worker, reason: string): void {
-    if (lister === this.idleLister) this.idleLister = undefined;
-    const current = this.listings.get(lister);
-    if (!current) return;
-    this.listings.delete(lister);
-    current.reject(new Error(`Listing the files failed: ${reason}.`));
   }
 
   /**
