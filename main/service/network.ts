@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
+import { requestFetch } from './request-fetch';
 
 export type Fetch = (input: URL | string, init?: RequestInit) => Promise<Response>;
 
@@ -42,15 +43,19 @@ export function commandLineFetch(options: { caFile?: string } = {}, env = proces
   // Without setDefaultCACertificates (older Node), the CAs go with each connection instead.
   const perConnection = tlsCa.setDefaultCACertificates ? undefined : trustedCertificates(extra);
   const proxy = PROXY_VARIABLES.some((name) => env[name]);
+  const direct = requestFetch();
   return async (input, init) => {
     trust();
-    if (!proxy && !perConnection) return fetch(input, init);
+    if (!proxy && !perConnection) return direct(input, init);
     proxied ??= import('undici').then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
       const ca = perConnection ? { ca: perConnection } : {};
       // connect: straight to the service; requestTls: through a proxy's tunnel; proxyTls: to an https proxy.
       const dispatcher = new EnvHttpProxyAgent({ connect: ca, requestTls: ca, proxyTls: ca });
-      return (url, request) =>
-        undiciFetch(url, { ...(request as object), dispatcher }) as unknown as Promise<Response>;
+      return requestFetch(
+        dispatcher,
+        (url, request) =>
+          undiciFetch(url, { ...(request as object), dispatcher }) as unknown as Promise<Response>,
+      );
     });
     return (await proxied)(input, init);
   };
