@@ -18,7 +18,6 @@ import type { Said } from '../../protocol/said';
 // Where a shell's save dialog puts a new kit: the exports' own naming, for every shell alike.
 export { kitFolderIn } from './kit-folder';
 import { safeFileName } from './kit-folder';
-import { LogTrust } from './log-trust';
 import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
 import type { RecordChains } from '../store/record-chains';
@@ -27,6 +26,8 @@ import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt, receiptText } from './receipt';
 import { evidenceRecordOf } from './records/evidence-record-of';
+import type { SharedByReceipts } from './shared-by-receipts';
+import { sharedByReceipts } from './shared-by-receipts';
 import { said } from '../../protocol/said';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -81,8 +82,9 @@ export class EvidenceExports {
     return this.receiptFor(row);
   }
 
-  receiptFor(row: CertificationRow): Receipt {
-    const { settings, timestamps, recordChains, receiptRecords } = this.deps;
+  /** `known`: what the receipts of one export share, read once for all of them. */
+  receiptFor(row: CertificationRow, known = this.sharedByReceipts()): Receipt {
+    const { timestamps, recordChains, receiptRecords } = this.deps;
     // A receipt made before records, timestamped into one: exactly those bytes, its record beside it.
     const recorded = receiptRecords.of(row.id);
     if (recorded) {
@@ -95,8 +97,8 @@ export class EvidenceExports {
     }
     const timestamp = row.timestampState === 'confirmed' ? timestamps.confirmedFor(row.id) : null;
     return buildReceipt(row, {
-      environment: this.environmentOf(row.profileId),
-      logPublicKey: LogTrust.keyForEvidence(settings, row.profileId, row.evidence),
+      environment: known.environment(row.profileId),
+      logPublicKey: known.logKey(row.profileId, row.evidence),
       timestamp,
       record: timestamp?.tree === 'rfc4998' ? recordChains.partsFor(row.id, timestamp.id) : null,
     });
@@ -105,6 +107,10 @@ export class EvidenceExports {
   environmentOf(profileId: string): ReceiptContext['environment'] {
     const { profiles } = this.deps;
     return { ...profiles.summary(profileId), baseUrl: profiles.readUsable(profileId)?.baseUrl ?? null };
+  }
+
+  private sharedByReceipts(): SharedByReceipts {
+    return sharedByReceipts((profileId) => this.environmentOf(profileId), this.deps.settings);
   }
 
   /** A certification's receipt as files carry it. */
@@ -407,8 +413,9 @@ export class EvidenceExports {
 
   /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
   private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
+    const known = this.sharedByReceipts();
     for (let i = 0; i < ids.length; i += 200)
-      for (const row of this.deps.reads.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row);
+      for (const row of this.deps.reads.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row, known);
   }
 
   /**

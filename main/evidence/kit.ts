@@ -70,7 +70,6 @@ export interface KitWritten {
   dir: string | null;
   zip: string | null;
   certifications: number;
-  files: string[];
   /** Saved complete while its authority could not seal it: what its seal waits for. */
   sealWaiting: SealWaiting | null;
 }
@@ -96,15 +95,12 @@ export async function writeKit(source: KitSource, chosen: KitTarget): Promise<Ki
   const before = dir && existsSync(dir) ? new Set(readdirSync(dir)) : null;
   const sinks = [...(dir ? [folderSink(dir)] : []), ...(zip ? [zipSink(zip)] : [])];
   const sink = sinks.length === 1 ? (sinks[0] as KitSink) : bothSinks(...sinks);
-  const files: string[] = [];
   const sealed: SealedFile[] = [];
   try {
-    // The kit's own list of what it wrote, and the SHA-256 of each file its seal covers, taken as
-    // each file goes in, not read back from disk.
+    // The SHA-256 of each file the kit's seal covers, taken as each file goes in, not read back from disk.
     const listing: KitSink = {
       ...sink,
       put: (path, data) => {
-        files.push(path);
         if (target.timestamper && coveredBySeal(path))
           sealed.push({ path, sha256: createHash('sha256').update(data).digest() });
         return sink.put(path, data);
@@ -120,10 +116,10 @@ export async function writeKit(source: KitSource, chosen: KitTarget): Promise<Ki
         now: target.now,
       });
     });
-    return { dir: dir ?? null, zip: zip ?? null, certifications, files: files.sort(), sealWaiting };
+    return { dir: dir ?? null, zip: zip ?? null, certifications, sealWaiting };
   } catch (error) {
     // A kit is whole or not there at all: its zip, and what it wrote into its folder.
-    sink.abandon();
+    await sink.abandon();
     if (dir) {
       if (!before) rmSync(dir, { recursive: true, force: true });
       else
@@ -225,6 +221,7 @@ async function writeKitInto(
     // Nothing still drawing writes into a kit after it failed or was stopped.
     await Promise.allSettled(inFlight);
     await drawers?.close();
+    names.close();
   }
   target.signal?.throwIfAborted();
   if (!target.receiptsOnly)

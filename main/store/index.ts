@@ -104,4 +104,5 @@ function storeOn(db: QueueDb): Store {
 export { EntriesBuilder } from './reference-entries';
 export type { NamesRead } from './reference-entries';
 export { ScratchStack } from './scratch-stack';
+export { ScratchSet } from './scratch-set';
 export { SET_KEPT_IN_MEMORY } from './scratch';

@@ -283,8 +283,9 @@ describe('the evidence kit', () => {
     expect(reads).toBe(1);
     expect(zipped.dir).toBeNull();
     expect(kitsInTemp()).toEqual(tempBefore);
-    expect(zipEntries(zipOnly)).toEqual([...zipped.files].sort());
-    expect(zipped.files).toEqual(
+    const entries = zipEntries(zipOnly);
+    expect(new Set(entries).size).toBe(entries.length);
+    expect(entries).toEqual(
       expect.arrayContaining(['certifications/copy 2.pdf.certificate.pdf', 'register.pdf', 'verify.html']),
     );
     const existing = join(ws.dir, 'existing folder');
@@ -579,7 +580,7 @@ describe('the evidence kit', () => {
     expect(Buffer.from(asked[0]!).toString()).toBe(
       readFileSync(join(ws.dir, 'sealed kit', 'META-INF', 'ASiCManifest.xml'), 'utf8'),
     );
-    expect(written.files).toContain('META-INF/timestamp.tst');
+    expect(existsSync(join(written.dir!, 'META-INF', 'timestamp.tst'))).toBe(true);
     // Its certificates and register say how the kit seals them, and carry no seal of their own.
     const inKit = readFileSync(join(ws.dir, 'sealed kit', 'certifications', 'copy 0.pdf.certificate.pdf'));
     expect(inKit.toString('latin1')).not.toContain('/DocTimeStamp');
