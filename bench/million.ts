@@ -47,10 +47,13 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
   let throughput = { sending: 0, autocannon: 0 };
   for (const size of SIZES) {
     const dir = mkdtempSync(join(tmpdir(), 'evidence-bench-million-'));
+    // Where the run's time goes, the untimed set-up too: the whole run has 45 minutes.
+    const took = timeSince(size);
     try {
       const docs = join(dir, 'docs');
       const data = join(dir, 'data');
       writeSmallFiles(docs, size);
+      took('files written');
       // The sandbox runs from the start: the documents are queued for it, as the app would queue them.
       const sandbox = await serveSandbox();
       let intake: StepRun;
@@ -58,9 +61,11 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
       try {
         const info = JSON.stringify(sandbox.info);
         intake = await step('intake', [data, docs, info]);
+        took('hashed and queued');
         if (intake.queued !== size) throw new Error(`queued ${String(intake.queued)} of ${size}`);
         const largest = size === SIZES[1];
         sending = await sendAll(data, info, largest ? size / 2 : null);
+        took('sent');
         if (largest) {
           resent = { again: Number(sending.resent), inFlight: CONNECTIONS };
           throughput = {
@@ -74,20 +79,28 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
       } finally {
         await sandbox.stop();
       }
+      took('sandbox stopped (and the reference load at the larger size)');
       anchorAll(join(data, 'queue.sqlite'));
+      took('anchored (untimed set-up)');
       const register = join(dir, 'register.csv');
       const kit = join(dir, 'kit');
       mkdirSync(kit);
+      const registered = await step('register', [data, register]);
+      took('register written');
+      const kitSaved = await step('kit', [data, kit]);
+      took('kit saved');
       runs.set(size, {
         intake,
         sending,
-        register: await step('register', [data, register]),
-        kit: await step('kit', [data, kit]),
+        register: registered,
+        kit: kitSaved,
         check: await step('check', [data, docs, register]),
       });
+      took('set checked');
       if (runs.get(size)?.check.passed !== true) throw new Error(`the set of ${size} did not pass`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      took('files removed');
     }
   }
   const [small, large] = SIZES.map((size) => runs.get(size) as Record<Step, StepRun>) as [
@@ -130,6 +143,18 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
       target: { atMost: 1 },
     },
   ];
+}
+
+/** Says on stderr how long each part of a size's run took, since the part before. */
+function timeSince(size: number): (part: string) => void {
+  let last = performance.now();
+  return (part) => {
+    const now = performance.now();
+    process.stderr.write(
+      `million: ${size.toLocaleString('en')}: ${part} in ${((now - last) / 1000).toFixed(1)} s\n`,
+    );
+    last = now;
+  };
 }
 
 /** Sends everything queued; killed with SIGKILL once `killAt` are sent, then run again to the end. */

@@ -145,7 +145,10 @@ export function anchorAll(queueFile: string): void {
     for (;;) {
       const page = reads.list({ profileId, states: ['pending'], limit: 5000 });
       if (page.length === 0) break;
-      for (const row of page) sending.markAnchored(row.id, fakeEvidence(row, row.id, 1_000_000));
+      // A commit per page, not per row: 334 µs a row took 6 minutes of the million's 45.
+      store.inOneCommit(() => {
+        for (const row of page) sending.markAnchored(row.id, fakeEvidence(row, row.id, 1_000_000));
+      });
     }
   } finally {
     store.close();
