@@ -8,6 +8,8 @@ export interface LeaseTiming {
   ttlMs: number;
   /** How often the holder renews it, between batches and while a batch is on the wire. */
   renewMs: number;
+  /** How soon a sender standing by looks at the lease again (5 s unless told). */
+  standbyLookMs?: number;
 }
 
 export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 30_000, renewMs: 10_000 };

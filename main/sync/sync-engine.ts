@@ -63,6 +63,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
   private readonly log: Logger;
   private readonly pacing: Pacing;
   private readonly lease: LeaseKeeper;
+  private readonly standbyLookMs: number;
   private readonly connectivity: ConnectivityTracker;
   private readonly exchange: RowExchange;
 
@@ -74,12 +75,9 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     this.random = options.random ?? Math.random;
     this.log = options.log ?? silentLogger;
     this.pacing = options.pacing ?? DEFAULT_PACING;
-    this.lease = new LeaseKeeper(
-      options.lease,
-      options.leaseTiming ?? DEFAULT_LEASE,
-      this.now,
-      options.sender ?? 'app',
-    );
+    const leaseTiming = options.leaseTiming ?? DEFAULT_LEASE;
+    this.standbyLookMs = leaseTiming.standbyLookMs ?? STANDBY_RETRY_MS;
+    this.lease = new LeaseKeeper(options.lease, leaseTiming, this.now, options.sender ?? 'app');
     this.connectivity = new ConnectivityTracker(this.pacing, this.random, (status) =>
       this.emit('connectivity', status),
     );
@@ -190,7 +188,7 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
     const outcome = this.lease.tryHold();
     if (outcome === 'refused') {
       const sentBy = this.lease.otherSender() ?? 'app';
-      this.connectivity.standBy(this.now() + STANDBY_RETRY_MS, sentBy);
+      this.connectivity.standBy(this.now() + this.standbyLookMs, sentBy);
       return false;
     }
     if (outcome === 'acquired') {
@@ -239,7 +237,8 @@ export class SyncEngine extends EventEmitter<SyncEvents> {
 
   /** When to look again: soon while another process sends, else when the next row is due. */
   private nextRoundAt(): number | null {
-    if (this.connectivity.status.state === 'standby' || this.leaseLost) return this.now() + STANDBY_RETRY_MS;
+    if (this.connectivity.status.state === 'standby' || this.leaseLost)
+      return this.now() + this.standbyLookMs;
     const due = this.options.queue.nextDueAt(this.options.profileId);
     const { nextProbeAt } = this.connectivity.status;
     if (due === null || nextProbeAt === null || !this.connectivity.waitingForProbe(this.now())) return due;

@@ -31,8 +31,9 @@ afterEach(async () => {
   ws.cleanup();
 });
 
-// A lease far shorter than one batch: the first sender must keep it alive while its requests are on the wire.
-const LEASE = { ttlMs: 1200, renewMs: 400 };
+// A lease far shorter than one batch: the first sender must keep it alive while its requests are on
+// the wire. A sender standing by looks again every second, not every 5 s.
+const LEASE = { ttlMs: 1200, renewMs: 400, standbyLookMs: 1000 };
 
 async function sender(options: { sync: boolean; log?: Logger }): Promise<EvidenceCore> {
   const core = await EvidenceCore.open({
