@@ -139,13 +139,15 @@ export const serviceIdOf = (sha256: string) =>
 /** What the sandbox would have answered for every pending row, written as the sync writes it (untimed set-up). */
 export function anchorAll(queueFile: string): void {
   const store = openStore(queueFile);
-  const { reads, sending } = store.certifications;
+  const { sending } = store.certifications;
   try {
     const profileId = store.settings.activeProfile();
     for (;;) {
-      const page = reads.list({ profileId, states: ['pending'], limit: 5000 });
+      // In the order the sync looks at them (their own index). In the list's order, each page walked
+      // the rows already anchored before reaching one still pending: a million took 352 s, 100,000 18 s.
+      const page = sending.duePolls(profileId, Number.MAX_SAFE_INTEGER, 5000);
       if (page.length === 0) break;
-      // A commit per page, not per row: 334 µs a row took 6 minutes of the million's 45.
+      // A commit per page, not per row: 183 µs a row instead of 307 (50,000 rows).
       store.inOneCommit(() => {
         for (const row of page) sending.markAnchored(row.id, fakeEvidence(row, row.id, 1_000_000));
       });

@@ -24,7 +24,9 @@ export function folderSink(dir: string): KitSink {
   mkdirSync(join(dir, 'certifications'), { recursive: true });
   const writing = new Set<Promise<void>>();
   let failed: { error: unknown } | null = null;
+  let abandoned = false;
   const raiseFailure = () => {
+    if (abandoned) throw new Error('The kit was abandoned.');
     if (failed) throw failed.error;
   };
   return {
@@ -50,8 +52,11 @@ export function folderSink(dir: string): KitSink {
       await Promise.all(writing);
       raiseFailure();
     },
-    // What is still being written lands before the kit's files are taken away.
-    abandon: async () => void (await Promise.all(writing)),
+    // What is still being written lands before the kit's files are taken away; nothing starts after.
+    abandon: async () => {
+      abandoned = true;
+      await Promise.all(writing);
+    },
   };
 }
 
@@ -125,7 +130,10 @@ function releasingStream(bytes: Buffer): Readable {
 export function bothSinks(...sinks: KitSink[]): KitSink {
   return {
     put: async (path, data) => void (await Promise.all(sinks.map((sink) => sink.put(path, data)))),
-    finish: async () => void (await Promise.all(sinks.map((sink) => sink.finish()))),
+    // One after the other: a zip takes its name only once the folder beside it is whole.
+    finish: async () => {
+      for (const sink of sinks) await sink.finish();
+    },
     abandon: async () => void (await Promise.all(sinks.map((sink) => sink.abandon()))),
   };
 }

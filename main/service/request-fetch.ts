@@ -1,9 +1,19 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Fetch } from './network';
 
 // Statuses whose answer has no body: a Response refuses to be made with one.
 const NULL_BODY = new Set([101, 204, 205, 304]);
+// What fetch sends: a firewall that turns away requests naming no agent lets these through too.
+const USER_AGENT = 'node';
+// A body compressed without being asked, read as fetch would read it.
+const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
 
 /**
  * fetch, for the requests that follow no redirect and send text or bytes, made with undici's
@@ -21,33 +31,45 @@ export function requestFetch(dispatcher?: Dispatcher, fallback: Fetch = fetch): 
       body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
     if (init.redirect !== 'manual' || !sendable) return fallback(input, init);
     const url = String(input);
-    let response: Response;
     try {
       const { request } = await (loaded ??= import('undici'));
+      const headers = new Headers(init.headers);
+      if (!headers.has('user-agent')) headers.set('user-agent', USER_AGENT);
       const answer = await request(url, {
         method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: new Headers(init.headers),
+        headers,
         body: body ?? null,
         signal: init.signal ?? null,
         ...(dispatcher ? { dispatcher } : {}),
       });
-      const bytes = NULL_BODY.has(answer.statusCode) ? null : await answer.body.bytes();
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(answer.headers))
-        for (const one of Array.isArray(value) ? value : [value])
-          if (one !== undefined) headers.append(name, one);
-      // A status or header fetch would refuse (999, a bad name) fails here as it would there.
-      response = new Response(bytes as BodyInit | null, {
-        status: answer.statusCode,
-        statusText: answer.statusText,
-        headers,
-      });
+      if (!NULL_BODY.has(answer.statusCode)) return responseOf(answer, url, await answer.body.bytes());
+      // A body sent anyway is read and dropped, so the connection is free for the next request.
+      await answer.body.dump();
+      return responseOf(answer, url, null);
     } catch (error) {
       if (init.signal?.aborted) throw init.signal.reason;
       throw new TypeError('fetch failed', { cause: error });
     }
-    // A Response made here has no address of its own; fetch's says where it came from.
-    Object.defineProperty(response, 'url', { value: url });
-    return response;
   };
+}
+
+/** The answer as fetch gives it: the body decoded as its Content-Encoding says, any status kept. */
+function responseOf(answer: Dispatcher.ResponseData, url: string, body: Uint8Array | null): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const one of Array.isArray(value) ? value : [value])
+      if (one !== undefined) headers.append(name, one);
+  const decode = DECODERS[headers.get('content-encoding')?.trim().toLowerCase() ?? ''];
+  const bytes = body && decode ? decode(Buffer.from(body)) : body;
+  // A Response is made with a status of 200–599 only; fetch keeps whatever the server said (a 999).
+  const { statusCode: status, statusText } = answer;
+  const lawful = status >= 200 && status <= 599;
+  const response = new Response(bytes as BodyInit | null, { status: lawful ? status : 200, headers });
+  Object.defineProperties(response, {
+    // Made here, it has no address or status text of its own: fetch's has the server's.
+    url: { value: url },
+    statusText: { value: statusText },
+    ...(lawful ? {} : { status: { value: status }, ok: { value: false } }),
+  });
+  return response;
 }

@@ -118,8 +118,11 @@ export class ServiceClient {
     body: string | undefined,
     read: (json: unknown) => T,
     authenticated = true,
-    signal?: AbortSignal,
+    withdrawn?: AbortSignal,
   ): Promise<ServiceAnswer<T>> {
+    // Withdrawal reaches this call's requests and their answers' bodies, and lets go after it.
+    const link = withdrawn ? linkTo(withdrawn) : undefined;
+    const signal = link?.signal;
     try {
       const request: OutgoingRequest = {
         method,
@@ -139,7 +142,7 @@ export class ServiceClient {
       if (isRedirect(response.status)) return redirectFailure(response, request.url);
       const raw = await response.text();
       if (!response.ok) return httpFailure(response, raw);
-      if (raw.trim() === '') return this.readLocation(response, read, authenticated, signal);
+      if (raw.trim() === '') return this.readLocation(response, read, authenticated, withdrawn);
       let json: unknown;
       try {
         json = JSON.parse(raw);
@@ -155,6 +158,8 @@ export class ServiceClient {
       }
     } catch (error) {
       return failureOf(error);
+    } finally {
+      link?.release();
     }
   }
 
@@ -219,11 +224,10 @@ export class ServiceClient {
 
   private async fetch(url: URL, init: RequestInit, withdrawn?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(this.connection.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const joined = withdrawn ? joinSignals(timeout, withdrawn) : { signal: timeout, release() {} };
     try {
       return await (this.connection.fetch ?? directFetch)(url, {
         ...init,
-        signal: joined.signal,
+        signal: withdrawn ? AbortSignal.any([timeout, withdrawn]) : timeout,
         // Redirects are handled above, where it is known whether following one is safe.
         redirect: 'manual',
       });
@@ -245,22 +249,19 @@ export class ServiceClient {
               }),
         }),
       );
-    } finally {
-      joined.release();
     }
   }
 }
 
 /**
- * Aborted when either is. AbortSignal.any would do, but Node keeps a weak reference on the
- * lasting signal for every call until that signal itself goes: 200 bytes per request over a
- * round of a million sends. Released once the answer is in, this leaves nothing behind.
+ * A signal aborted when `lasting` is, for one call. Joining the round's own signal to every
+ * request (AbortSignal.any) kept a weak reference on it per request until the round ended: 200
+ * bytes a request over a round of a million sends. A link per call is let go once its answer is read.
  */
-function joinSignals(timeout: AbortSignal, lasting: AbortSignal): { signal: AbortSignal; release(): void } {
+function linkTo(lasting: AbortSignal): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
   const withdraw = () => controller.abort(lasting.reason);
   if (lasting.aborted) withdraw();
   else lasting.addEventListener('abort', withdraw, { once: true });
-  timeout.addEventListener('abort', () => controller.abort(timeout.reason), { once: true });
   return { signal: controller.signal, release: () => lasting.removeEventListener('abort', withdraw) };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceConnection } from '../../main/service/service-client';
@@ -165,6 +166,9 @@ describe('service client against a misbehaving service', () => {
       [201, 'application/json', '["cert_1"]'],
       [502, 'text/html', '<html>Bad gateway</html>'],
       [201, 'application/json', '{"certification_id":77,"status":"QUEUED","extra":{"deep":true}}'],
+      // A status outside HTTP's range, and an answer compressed without being asked: as fetch reads them.
+      [999, 'text/plain', 'odd'],
+      [201, 'application/json', '{"certification_id":78,"status":"QUEUED"}', 'gzip'],
     ] as const;
     let next = 0;
     const server = createServer((request, response) => {
@@ -172,8 +176,12 @@ describe('service client against a misbehaving service', () => {
         response.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"t"}');
         return;
       }
-      const [status, type, body] = answers[next++]!;
-      response.writeHead(status, { 'content-type': type }).end(body);
+      const [status, type, body, encoding] = answers[next++]!;
+      if (encoding)
+        response
+          .writeHead(status, { 'content-type': type, 'content-encoding': encoding })
+          .end(gzipSync(body));
+      else response.writeHead(status, { 'content-type': type }).end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -206,6 +214,8 @@ describe('service client against a misbehaving service', () => {
         ok: true,
         value: { serviceId: '77', serviceState: 'QUEUED', progress: 'in_progress' },
       });
+      expect(results[5]).toMatchObject({ ok: false, code: 'service_error', status: 999, raw: 'odd' });
+      expect(results[6]).toMatchObject({ ok: true, value: { serviceId: '78' } });
     } finally {
       server.close();
     }

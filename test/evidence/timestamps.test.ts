@@ -49,7 +49,7 @@ beforeEach(async () => {
     // batches still waiting retry at most every 2 s (every 0.6 s, their retries queued up behind
     // each other under a full run's load until a new batch's request missed its timeout). Its
     // unscrupulous tokens take four openssl runs, more than 5 s on a loaded machine: 10 s to answer.
-    timestampPacing: { timeoutMs: 5_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
+    timestampPacing: { timeoutMs: 10_000, firstRetryMs: 300, capMs: 2000, strayAfterMs: 60_000 },
   });
   await useSandboxProfile(core, sandbox, 'with-tsa', {
     tsa: { url: tsa.url, trustedCertificates: tsa.rootPem },
@@ -212,7 +212,7 @@ describe('independent time (RFC 3161)', () => {
       ['unbound-signer', /does not name the certificate that signed it \(ESSCertID\)/],
       ['expired-signer', /outside its signing certificate’s validity/],
       ['untrusted-root', /chains to a root certificate this computer does not trust/],
-      ['silent', /did not answer within 5 seconds/],
+      ['silent', /did not answer within 10 seconds/],
     ];
     const ids: number[] = [];
     for (const [behaviour, reason] of bad) {
@@ -224,10 +224,10 @@ describe('independent time (RFC 3161)', () => {
       expect(englishOf(row!.timestampProblem), behaviour).toMatch(reason);
     }
     // A silent authority holds no batch behind another's timeout: every batch waiting says so within
-    // two timeouts, not one timeout after another (nine batches: 45 s).
+    // two timeouts, not one timeout after another (nine batches: 90 s).
     await until(
       ids,
-      (row) => /did not answer within 5 seconds/.test(englishOf(row.timestampProblem) ?? ''),
+      (row) => /did not answer within 10 seconds/.test(englishOf(row.timestampProblem) ?? ''),
       'every waiting batch told the authority is silent',
       25_000,
     );
