@@ -143,7 +143,10 @@ export class EvidenceExports {
       },
       {
         ...target,
-        timestamper: target.seal === false ? undefined : await this.documentTimestamper(target.onSealing),
+        timestamper:
+          target.seal === false
+            ? undefined
+            : await this.documentTimestamper({ onWait: target.onSealing, stop: target.signal }),
         // Where a seal can wait (a queue keeps it), a kit the authority cannot seal now is saved
         // whole and sealed when it answers, instead of not saved at all.
         sealMayWait: this.deps.kitSeals !== undefined && authority !== null,
@@ -395,7 +398,9 @@ export class EvidenceExports {
   }
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
-  async documentTimestamper(onWait?: (until: number) => void): Promise<DocumentTimestamper | undefined> {
+  async documentTimestamper(
+    during: { onWait?: (until: number) => void; stop?: AbortSignal } = {},
+  ): Promise<DocumentTimestamper | undefined> {
     const { profiles } = this.deps;
     const profileId = this.deps.activeProfileId();
     const authority = await profiles.authorityFor(profileId).catch(() => null);
@@ -407,7 +412,7 @@ export class EvidenceExports {
       this.deps.timestampTimeoutMs,
       this.deps.pace,
       this.deps.statuses,
-      onWait,
+      during,
     );
   }
 

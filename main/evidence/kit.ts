@@ -232,6 +232,8 @@ async function writeKitInto(
     });
   target.signal?.throwIfAborted();
   await seal();
+  // Cancelled while the seal waited for its authority: nothing of the kit is kept, sealed or not.
+  target.signal?.throwIfAborted();
   await sink.finish();
   return seen.count;
 }

@@ -24,8 +24,15 @@ export function documentTimestamper(
   timeoutMs: number,
   pace: AuthorityPace,
   statuses: CertificateStatusStore,
-  /** Told when a seal must wait for the authority's pace, and until when: the person sees why it takes. */
-  onWait?: (until: number) => void,
+  {
+    onWait,
+    stop,
+  }: {
+    /** Told when a seal must wait for the authority's pace, and until when: the person sees why it takes. */
+    onWait?: (until: number) => void;
+    /** The export was cancelled: a seal waiting its turn, or asked for, is not waited for. */
+    stop?: AbortSignal;
+  } = {},
 ): DocumentTimestamper {
   let refused: SealRefused | undefined;
   return async (signedBytes) => {
@@ -36,8 +43,11 @@ export function documentTimestamper(
     const turn = await pace.turn(
       authority.url,
       authority.minIntervalMs,
-      () => askAuthority(fetch, authority, signedBytes, timeoutMs),
-      { waitAtMost: SEAL_WAITS_AT_MOST_MS },
+      () => {
+        stop?.throwIfAborted();
+        return askAuthority(fetch, authority, signedBytes, timeoutMs, stop);
+      },
+      { waitAtMost: SEAL_WAITS_AT_MOST_MS, stop },
     );
     const answer =
       'answer' in turn

@@ -154,13 +154,15 @@ describe('saving and verifying evidence in the app', () => {
       );
     await harness.screenshotEverywhere('desk-sealing-kit-waiting');
 
-    // Cancel: the kit stops, says so, and leaves nothing of itself.
+    // Cancel while the folder is still being chosen: the kit stops, says so, and leaves nothing of
+    // itself. (A kit of two is written in milliseconds: Cancel has to come before its folder.)
     const before = savedKits(harness).length;
-    const stopped = await page.evaluate(async () => {
-      const saving = window.evidenceDesk.exportEvidence({});
-      await window.evidenceDesk.cancelExport({});
-      return saving;
-    });
+    const dialog = harness.holdFolderChoice();
+    const saving = page.evaluate(() => window.evidenceDesk.exportEvidence({}));
+    await dialog.opened;
+    await page.evaluate(() => window.evidenceDesk.cancelExport({}));
+    dialog.choose();
+    const stopped = await saving;
     expect(stopped).toMatchObject({
       ok: false,
       error: {

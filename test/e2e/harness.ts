@@ -63,6 +63,8 @@ export interface Harness {
   shell: { launchAtLogin: boolean; languages: LanguageChoice[] };
   /** Makes these calls answer with an error, as a failing main process would (fault injection). */
   failCalls(names: CallName[]): void;
+  /** The next folder dialog stays open until `choose` is called, as a person still choosing. */
+  holdFolderChoice(): { opened: Promise<void>; choose(): void };
   close(): Promise<void>;
 }
 
@@ -163,8 +165,15 @@ export async function startHarness(
   const dragged: string[] = [];
   // Stand-in for Electron's login items and menus: records what the app asked of them.
   const shell = { launchAtLogin: false, languages: [] as LanguageChoice[] };
+  let heldFolderChoice: { open(): void; chosen: Promise<void> } | undefined;
   const invoke = createIpcInvoke(core, silentLogger, {
-    chooseExportFolder: async () => kitFolderIn(join(ws.dir, 'saved')),
+    chooseExportFolder: async () => {
+      const held = heldFolderChoice;
+      heldFolderChoice = undefined;
+      held?.open();
+      await held?.chosen;
+      return kitFolderIn(join(ws.dir, 'saved'));
+    },
     chooseRegisterFile: async (suggestedName) => {
       mkdirSync(join(ws.dir, 'saved'), { recursive: true });
       return join(ws.dir, 'saved', suggestedName);
@@ -246,6 +255,13 @@ export async function startHarness(
     failCalls: (names) => {
       failing.clear();
       names.forEach((name) => failing.add(name));
+    },
+    holdFolderChoice: () => {
+      let open!: () => void;
+      let choose!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      heldFolderChoice = { open, chosen: new Promise((resolve) => (choose = resolve)) };
+      return { opened, choose };
     },
     screenshot: async (name) => {
       const path = join(SCREENSHOTS, `${name}.png`);

@@ -310,15 +310,15 @@ describe('independent time (RFC 3161)', () => {
     await useSandboxProfile(core, sandbox, 'with-tsa', {
       tsa: { url: tsa.url, trustedCertificates: tsa.rootPem, minIntervalSeconds: 1 },
     });
-    // A burst of three drops, the first of 198 documents: the kit below is of 200.
+    // A burst of three drops, the first of 48 documents: the kit below is of 50.
     const ids: number[] = [];
-    for (const size of [198, 1, 1]) ids.push(...(await core.certify(newFiles(size), METADATA)).queued);
+    for (const size of [48, 1, 1]) ids.push(...(await core.certify(newFiles(size), METADATA)).queued);
     await until(ids, (row) => row.state === 'anchored' && row.timestampState === 'confirmed', 'the burst');
-    // A kit of all 200 against the rationing authority: complete, and sealed by one request at its pace.
-    const whole = join(ws.dir, 'kit of 200');
+    // A kit of all 50 against the rationing authority: complete, and sealed by one request at its pace.
+    const whole = join(ws.dir, 'kit of 50');
     await core.exports.exportEvidence({ ids }, { dir: whole });
     expect(existsSync(join(whole, 'META-INF', 'timestamp.tst'))).toBe(true);
-    expect(readdirSync(join(whole, 'certifications'))).toHaveLength(600);
+    expect(readdirSync(join(whole, 'certifications'))).toHaveLength(150);
     // A certificate sealed here, then at once the kit from a command run beside the app: the pace
     // (now 5 s) is kept for every process here, and the command says what it waits for.
     await useSandboxProfile(core, sandbox, 'with-tsa', {
@@ -326,6 +326,24 @@ describe('independent time (RFC 3161)', () => {
     });
     const [first] = core.queue.rows(ids);
     await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
+    // Cancelled while its seal waits for the pace: stopped then, and nothing of the kit kept.
+    const stop = new AbortController();
+    const cancelled = join(ws.dir, 'cancelled kit');
+    const waited: (number | null)[] = [];
+    const saving = core.exports.exportEvidence(
+      { ids: ids.slice(-3) },
+      {
+        dir: cancelled,
+        signal: stop.signal,
+        onSealing: (until) => {
+          waited.push(until);
+          if (until !== null) stop.abort();
+        },
+      },
+    );
+    await expect(saving).rejects.toMatchObject({ code: 'cancelled' });
+    expect(waited).toEqual([null, expect.any(Number)]);
+    expect(existsSync(cancelled)).toBe(false);
     const kit = join(ws.dir, 'paced kit');
     const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--ids', ids.slice(-3).join(',')]);
     expect(exported.code, exported.stderr).toBe(0);
@@ -335,7 +353,7 @@ describe('independent time (RFC 3161)', () => {
     );
     expect(existsSync(join(kit, 'META-INF', 'timestamp.tst'))).toBe(true);
     expect(readFileSync(join(ws.dir, 'alone.certificate.pdf'), 'latin1')).toContain('/DocTimeStamp');
-    // Three batch tokens, the kit of 200's seal, one certificate's two (PAdES B-LTA) and one kit's
+    // Three batch tokens, the kit of 50's seal, one certificate's two (PAdES B-LTA) and one kit's
     // (another process): never asked faster than allowed.
     expect(tsa.refusedForPace).toBe(0);
     expect(tsa.requestedAt.length).toBeGreaterThanOrEqual(7);
