@@ -10,6 +10,7 @@ import type { LeaseTiming } from './sync/lease-keeper';
 import type { RenewalPolicy } from './timestamps/record-renewal';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import type { WatchTiming } from './watch/watch-timing';
+import type { SubscribeToChanges } from './watch/folder-watcher';
 
 /** What a shell (or a test) chooses of the core it opens. */
 export interface CoreOptions {
@@ -50,6 +51,8 @@ export interface CoreOptions {
   watch?: boolean;
   /** How often watched folders and their waiting files are looked at; tests shorten it. */
   watchTiming?: Partial<WatchTiming>;
+  /** The system's change events for watched folders (@parcel/watcher's); tests lose one on purpose. */
+  watchEvents?: SubscribeToChanges;
   /** IT's policy on log keys; read from the environment and the OS's policy store unless given. */
   itPolicy?: ItPolicy;
 }

@@ -224,6 +224,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
       identity: () => this.identity(),
       onQueued: () => this.intake.afterQueued(),
       timing: options.watchTiming,
+      subscribe: options.watchEvents,
     });
     this.profiles = new ProfileService({
       connections: this.connections,

@@ -37,9 +37,17 @@ export interface FolderWatcherDeps {
   arrive(folder: WatchedFolderView, files: ReadyFile[]): void;
   /** The folder's status changed (for the list, the tray and notifications). */
   onStatus(): void;
+  /** The system's change events for a folder; @parcel/watcher's unless given. */
+  subscribe?: SubscribeToChanges;
 }
 
 type Subscription = { unsubscribe(): Promise<void> };
+
+/** Tells `onEvents` of every change under `dir` (as @parcel/watcher's `subscribe` does) until unsubscribed. */
+export type SubscribeToChanges = (
+  dir: string,
+  onEvents: (error: Error | null, events: { path: string; type: 'create' | 'update' | 'delete' }[]) => void,
+) => Promise<Subscription>;
 
 // A file that cannot be read (locked by Word, held by an antivirus) is tried this many times, a
 // settling time apart, then left until it changes again.
@@ -61,6 +69,7 @@ export class FolderWatcher {
   private identity: string | null = null;
   private lookTimer: NodeJS.Timeout | undefined;
   private lastPoll = 0;
+  private heardAt = 0;
   private stopped = false;
   private busy: Promise<void> = Promise.resolve();
   private readonly failures = new Map<string, number>();
@@ -131,22 +140,33 @@ export class FolderWatcher {
     // The same folder while its inode is: one deleted and made again is new, and listed again.
     const identity = `${(await stat(this.folder.path)).ino}:${polled}`;
     const pollDue = polled && Date.now() - this.lastPoll >= this.folder.pollSeconds * 1000;
-    if (identity === this.identity && !pollDue) return;
-    // New, back, replaced by another folder of the same name, or due for its poll.
-    if (identity !== this.identity) {
+    // The system can lose a change event: inotify drops them when its queue overflows, and
+    // @parcel/watcher 2.6.0 loses one that comes between reading and clearing its list (one file in
+    // a burst of 20, one run in five here). Once the events it did tell are handled, the folder is
+    // listed again, at most every relistMs: a file whose event was lost waits that long, not until
+    // the next start.
+    const relistDue =
+      !polled &&
+      this.heardAt > this.lastPoll &&
+      this.waiting === 0 &&
+      Date.now() - this.lastPoll >= this.deps.timing.relistMs;
+    const fresh = identity !== this.identity;
+    if (!fresh && !pollDue && !relistDue) return;
+    // New, back, replaced by another folder of the same name, or due for its poll: said while it takes.
+    if (fresh) {
       await this.unsubscribe();
       if (!polled) await this.subscribe();
       this.identity = identity;
     }
-    this.status('catching_up', null);
+    if (fresh || pollDue) this.status('catching_up', null);
     await this.catchUp();
     this.lastPoll = Date.now();
     if (!this.stopped) this.status('watching', null);
   }
 
   private async subscribe(): Promise<void> {
-    const parcel = await import('@parcel/watcher');
-    this.subscription = await parcel.subscribe(this.folder.path, (error, events) => {
+    const subscribe = this.deps.subscribe ?? (await import('@parcel/watcher')).subscribe;
+    this.subscription = await subscribe(this.folder.path, (error, events) => {
       if (error) {
         // The system stopped telling us (the folder went, a drive was pulled): the health check
         // says so and starts again.
@@ -154,6 +174,7 @@ export class FolderWatcher {
         void this.health();
         return;
       }
+      this.heardAt = Date.now();
       for (const event of events) void this.heard(event.path, event.type === 'delete');
     });
   }

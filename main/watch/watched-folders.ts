@@ -12,6 +12,7 @@ import type { Logger } from '../logging/logger';
 import type { WatchedFolderStore } from '../store';
 import type { FolderWatcher, ReadyFile } from './folder-watcher';
 import type { WatchTiming } from './watch-timing';
+import type { SubscribeToChanges } from './folder-watcher';
 import { DEFAULT_WATCH_TIMING } from './watch-timing';
 import type { Mount } from './network-drive';
 import { isOnNetworkShare, mountsFromMountCommand, mountsFromProcMounts } from './network-drive';
@@ -25,6 +26,8 @@ export interface WatchedFoldersDeps {
   /** New rows were queued: send them, and gather them under a timestamp. */
   onQueued(rows: CertificationRow[]): void;
   timing?: Partial<WatchTiming>;
+  /** The system's change events; @parcel/watcher's unless given. */
+  subscribe?: SubscribeToChanges;
 }
 
 export interface WatchedFoldersEvents {
@@ -155,6 +158,7 @@ export class WatchedFolders extends EventEmitter<WatchedFoldersEvents> {
           polled: (candidate) => this.polled(candidate),
           arrive: (arrivedIn, files) => this.arrive(arrivedIn, files),
           onStatus: () => this.changed(),
+          subscribe: this.deps.subscribe,
         });
         this.watchers.set(folder.id, watcher);
         return watcher.start();
