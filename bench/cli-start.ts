@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigure } from './figure';
 import { bestOfPairs, timeCommand } from './support/timing';
 import { sized } from './size';
+import { benchScript } from './support/bench-scripts';
 
-const BUILT = 'dist/bench-cli/cli.js';
 // The start the issue asked for: `evidence-desk status` in a quarter of a second.
 const BUDGET_MS = 250;
 
@@ -15,10 +14,10 @@ const BUDGET_MS = 250;
  * the counts) against `node -e 0`, the floor any Node program pays, best of 5 alternating pairs.
  */
 export async function cliStart(): Promise<BenchFigure[]> {
-  execFileSync(process.execPath, ['scripts/build-cli.mjs', '--outdir', 'dist/bench-cli']);
+  const built = benchScript('cli');
   const dataDir = mkdtempSync(join(tmpdir(), 'evidence-bench-cli-'));
   try {
-    const status = `'${process.execPath}' ${BUILT} status --data-dir '${dataDir}' > /dev/null`;
+    const status = `'${process.execPath}' '${built}' status --data-dir '${dataDir}' > /dev/null`;
     // The first run makes the queue file; every later one opens it, as on a computer in use.
     await timeCommand(status);
     const best = await bestOfPairs(

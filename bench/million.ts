@@ -10,6 +10,7 @@ import { drive } from './support/load';
 import type { SandboxInfo } from './support/sandbox';
 import { accessToken, freshCreation, serveSandbox } from './support/sandbox';
 import { sized } from './size';
+import { benchScript } from './support/bench-scripts';
 
 // At the smoke run's size (a five-hundredth), a tenth again: every document is sent through a sandbox.
 const FRACTION = Number(process.env.BENCH_SCALE ?? 1) < 0.01 ? 0.1 : 1;
@@ -190,11 +191,9 @@ async function autocannonRate(sandbox: SandboxInfo, seconds: number): Promise<nu
 
 /** Runs a step in its own process and reads what it measured; `killAt` kills it once that many are sent. */
 function step(name: string, args: string[], killAt: number | null = null): Promise<StepRun> {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', 'bench/support/million-step.ts', name, ...args],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, ['--expose-gc', benchScript('million-step'), name, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let result: StepRun | null = null;
   let killed = false;
   createInterface({ input: child.stdout }).on('line', (line) => {

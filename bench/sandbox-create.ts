@@ -10,7 +10,7 @@ import { accessToken, freshCreation, serveSandbox } from './support/sandbox';
  */
 export async function sandboxCreationThroughput(seconds: number): Promise<BenchFigure> {
   const sandbox = await serveSandbox();
-  const empty = await serve<{ baseUrl: string }>('bench/support/serve-empty.ts');
+  const empty = await serve<{ baseUrl: string }>('serve-empty');
   try {
     const token = await accessToken(sandbox.info);
     // Both runs send the same headers and fresh bodies, so the load generator costs the same in each.

@@ -11,6 +11,7 @@ import { writeSmallFiles } from './support/files';
 import { anchoredEntry, holdAnchored } from './support/anchored';
 import { bestOfPairs, timeCommand, timeIt } from './support/timing';
 import { sized } from './size';
+import { benchScript } from './support/bench-scripts';
 
 const FILES = sized(10_000, 50);
 // Ten times as many, for memory: it should not grow with the set.
@@ -154,15 +155,7 @@ async function memoryFigures(dir: string, production: string, register: string):
     JSON.parse(
       execFileSync(
         process.execPath,
-        [
-          '--expose-gc',
-          '--import',
-          'tsx',
-          'bench/support/verify-set-child.ts',
-          join(dir, data),
-          set,
-          against,
-        ],
+        ['--expose-gc', benchScript('verify-set-child'), join(dir, data), set, against],
         { encoding: 'utf8', maxBuffer: 1 << 20 },
       ),
     ) as { ms: number; passed: boolean; livePeakMb: number; inUsePeakMb: number; retainedMb: number };

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { join } from 'node:path';
+import { benchScript } from './bench-scripts';
 
 export interface Served<T> {
   info: T;
   stop(): Promise<void>;
 }
 
-/** Starts a TypeScript server script in its own process and reads the JSON line it prints when ready. */
-export async function serve<T>(script: string): Promise<Served<T>> {
-  const child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), [script], {
+/** Starts a server script in its own process and reads the JSON line it prints when ready. */
+export async function serve<T>(script: 'serve-sandbox' | 'serve-empty'): Promise<Served<T>> {
+  const child = spawn(process.execPath, [benchScript(script)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });

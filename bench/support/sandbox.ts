@@ -10,7 +10,7 @@ export interface SandboxInfo {
 
 /** A sandbox in its own process, so it does not share a core with the load it is measured under. */
 export function serveSandbox(): Promise<Served<SandboxInfo>> {
-  return serve<SandboxInfo>('bench/support/serve-sandbox.ts');
+  return serve<SandboxInfo>('serve-sandbox');
 }
 
 export async function accessToken(info: SandboxInfo): Promise<string> {

@@ -13,7 +13,7 @@ import { sealKit, sealing } from './kit-seal-writer';
 import { turnTaker } from '../tools/event-loop-turns';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
-import { CertificateDrawers } from './pdf/certificate-drawers';
+import { CertificateDrawers, DRAWERS_FROM } from './pdf/certificate-drawers';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { SealedFile } from '../../verifier/kit-manifest';
 import {
@@ -77,9 +77,6 @@ export interface KitWritten {
 // How many certificates are being drawn or sealed at once: enough to keep every drawing thread
 // busy while others wait for their seal; few enough that memory holds only them.
 const CERTIFICATES_AT_ONCE = 8;
-// Below this many, drawing here costs about what starting a thread does (it loads pdfkit and parses
-// the fonts): measured on two cores, a kit of 40 took as long either way, one of 200 15% less with it.
-const DRAWERS_FROM = 40;
 
 /**
  * The kit for the other side: a receipt and a certificate per certification, the register,
