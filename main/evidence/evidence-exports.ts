@@ -34,6 +34,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { computerTimeZone } from '../../protocol/time-format';
+import { exportRegister, selectedIds } from './register-export';
 
 /** "Contract.pdf.certificate.pdf", as the kit names it. */
 export const certificateFileName = (fileName: string): string => `${safeFileName(fileName)}.certificate.pdf`;
@@ -350,51 +351,15 @@ export class EvidenceExports {
     return path;
   }
 
-  /**
-   * Writes the chain-of-custody register (CSV for Excel) of the chosen certifications: each with
-   * its matter, who, when, state, verification and whole timeline; then the removals, when the
-   * selection is a matter or everything (chosen rows or a state have no removed rows).
-   */
-  async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
-    const { reads: queue, watched, recordChains } = this.deps;
-    const ids = this.selectedIds(selection);
-    const byFilterOnly = !selection.ids && !selection.states?.length;
-    const search = selection.search?.toLowerCase();
-    const removals = byFilterOnly
-      ? queue
-          .auditTrail(this.deps.activeProfileId(), selection.matter)
-          .filter((entry) => entry.action === 'removed')
-          .filter(
-            (entry) =>
-              !search || entry.fileName.toLowerCase().includes(search) || entry.assetHash.startsWith(search),
-          )
-      : [];
-    const environment = this.environmentOf(this.deps.activeProfileId());
-    const { writeCustodyRegister } = await import('./custody-register');
-    const { certifications, eventsFile } = await writeCustodyRegister(
-      {
-        *entries() {
-          for (let i = 0; i < ids.length; i += 200) {
-            const rows = queue.getMany(ids.slice(i, i + 200));
-            const histories = queue.histories(rows);
-            for (const row of rows)
-              yield {
-                row,
-                history: histories.get(row.id) ?? [],
-                renewals: recordChains.renewalsOfCertification(row.id),
-                environment,
-                watchedFolder:
-                  row.watchedFolderId === null ? null : (watched.get(row.watchedFolderId)?.path ?? null),
-                follows: row.followsId === null ? null : (queue.get(row.followsId) ?? null),
-              };
-          }
-        },
-        removals,
-      },
+  /** The chain-of-custody register (CSV for Excel) of the chosen certifications (register-export.ts). */
+  exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
+    const profileId = this.deps.activeProfileId();
+    return exportRegister(
+      { ...this.deps, profileId, environment: this.environmentOf(profileId) },
+      this.selectedIds(selection),
+      selection,
       path,
     );
-    this.deps.log.log('info', 'register.exported', { certifications, removals: removals.length });
-    return { certifications, dir: null, zip: null, file: path, eventsFile };
   }
 
   /** Seals for one export, by the active profile's timestamping authority; none when it names none. */
@@ -423,29 +388,8 @@ export class EvidenceExports {
       for (const row of this.deps.reads.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row, known);
   }
 
-  /**
-   * The ids a selection names, in register order (oldest batch first, each in path order): chosen
-   * ids of the active profile, or all a filter matches.
-   */
+  /** The ids a selection names, in register order, of the active profile (register-export.ts). */
   selectedIds(selection: EvidenceSelection): number[] {
-    const queue = this.deps.reads;
-    const profileId = this.deps.activeProfileId();
-    if (selection.ids)
-      return queue
-        .getMany(selection.ids)
-        .filter((row) => row.profileId === profileId)
-        .sort(
-          (a, b) =>
-            (a.batchId ?? 0) - (b.batchId ?? 0) || a.filePath.localeCompare(b.filePath) || a.id - b.id,
-        )
-        .map((row) => row.id);
-    // Read once, ids only: paged by offset, a register of a million rows read its pages over and over.
-    return queue.ids({
-      profileId,
-      states: selection.states,
-      search: selection.search,
-      matter: selection.matter,
-      sort: { column: 'added', direction: 'asc' },
-    });
+    return selectedIds(this.deps.reads, this.deps.activeProfileId(), selection);
   }
 }

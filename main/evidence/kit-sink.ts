@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { KIT_MIMETYPE_FILE } from '../../verifier/kit-manifest';
+import { BoundedWork } from '../tools/bounded-work';
 
 /** Where a kit's files go as they are made: a folder, a zip, or both. Each file is written once. */
 export interface KitSink {
@@ -22,40 +23,29 @@ const WRITING_AT_ONCE = 16;
 export function folderSink(dir: string): KitSink {
   const folders = new Set(['', 'certifications']);
   mkdirSync(join(dir, 'certifications'), { recursive: true });
-  const writing = new Set<Promise<void>>();
-  let failed: { error: unknown } | null = null;
+  const writes = new BoundedWork(WRITING_AT_ONCE);
   let abandoned = false;
-  const raiseFailure = () => {
+  const refuseIfAbandoned = () => {
     if (abandoned) throw new Error('The kit was abandoned.');
-    if (failed) throw failed.error;
   };
   return {
     put: async (path, data) => {
-      raiseFailure();
-      while (writing.size >= WRITING_AT_ONCE) await Promise.race(writing);
-      raiseFailure();
-      const folder = dirname(path) === '.' ? '' : dirname(path);
-      if (!folders.has(folder)) {
-        mkdirSync(join(dir, folder), { recursive: true });
-        folders.add(folder);
-      }
-      const write: Promise<void> = writeFile(join(dir, path), data).then(
-        () => void writing.delete(write),
-        (error: unknown) => {
-          failed ??= { error };
-          writing.delete(write);
-        },
-      );
-      writing.add(write);
+      refuseIfAbandoned();
+      await writes.add(async () => {
+        refuseIfAbandoned();
+        const folder = dirname(path) === '.' ? '' : dirname(path);
+        if (!folders.has(folder)) {
+          mkdirSync(join(dir, folder), { recursive: true });
+          folders.add(folder);
+        }
+        await writeFile(join(dir, path), data);
+      });
     },
-    finish: async () => {
-      await Promise.all(writing);
-      raiseFailure();
-    },
+    finish: () => writes.finish(),
     // What is still being written lands before the kit's files are taken away; nothing starts after.
     abandon: async () => {
       abandoned = true;
-      await Promise.all(writing);
+      await writes.settled();
     },
   };
 }

@@ -14,6 +14,7 @@ import { turnTaker } from '../tools/event-loop-turns';
 import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers, DRAWERS_FROM } from './pdf/certificate-drawers';
+import { BoundedWork } from '../tools/bounded-work';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { SealedFile } from '../../verifier/kit-manifest';
 import {
@@ -151,15 +152,14 @@ async function writeKitInto(
     records: 0,
   };
   // Certificates are made a few at a time: while one waits for its seal (a round trip to the
-  // timestamping authority), the next is drawn. Memory holds those few, not the kit.
-  const inFlight = new Set<Promise<void>>();
+  // timestamping authority), the next is drawn. Memory holds those few, not the kit. The first
+  // that fails fails the kit.
+  const certificates = new BoundedWork(CERTIFICATES_AT_ONCE);
   const takeTurn = turnTaker();
   const drawers =
     !target.receiptsOnly && source.count >= DRAWERS_FROM
       ? new CertificateDrawers(target.drawingThreads)
       : undefined;
-  // The first certificate that fails fails the kit (none may go missing unnoticed).
-  let failed: unknown;
   try {
     for (const receipt of source.receipts()) {
       target.signal?.throwIfAborted();
@@ -185,23 +185,14 @@ async function writeKitInto(
         }
       }
       if (!target.receiptsOnly) entries.push(registerEntryOf(receipt));
-      if (!target.receiptsOnly) {
-        if (inFlight.size >= CERTIFICATES_AT_ONCE) await Promise.race(inFlight);
-        if (failed) throw failed;
-        const made = certificatePdf(
-          receipt,
-          { receiptName, generatedAt, timeZone, timestamper: sealing(target) },
-          drawers?.draw,
-        ).then((pdf) => sink.put(`certifications/${base}.certificate.pdf`, pdf));
-        inFlight.add(made);
-        void made.then(
-          () => inFlight.delete(made),
-          (error: unknown) => {
-            failed ??= error;
-            inFlight.delete(made);
-          },
+      if (!target.receiptsOnly)
+        await certificates.add(() =>
+          certificatePdf(
+            receipt,
+            { receiptName, generatedAt, timeZone, timestamper: sealing(target) },
+            drawers?.draw,
+          ).then((pdf) => sink.put(`certifications/${base}.certificate.pdf`, pdf)),
         );
-      }
       if (receipt.log_key) seen.keys.set(receipt.log_key.fingerprint, receipt.log_key.public_key);
       const root = receipt.timestamp?.chain.at(-1);
       if (root) seen.tsaRoots.set(certificateFingerprint(base64ToBytes(root)), root);
@@ -212,11 +203,10 @@ async function writeKitInto(
       target.onProgress?.(seen.count, source.count);
       await takeTurn();
     }
-    await Promise.all(inFlight);
-    if (failed) throw failed;
+    await certificates.finish();
   } finally {
     // Nothing still drawing writes into a kit after it failed or was stopped.
-    await Promise.allSettled(inFlight);
+    await certificates.settled();
     await drawers?.close();
     names.close();
   }
