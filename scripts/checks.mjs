@@ -3,15 +3,18 @@
 // output is printed whole once it ends; any that fails fails the run.
 import { spawn } from 'node:child_process';
 
+// The type check runs on TypeScript 7's native compiler (4 s here, 22 s for TypeScript 6's, with
+// the same errors): the package typescript-native is typescript@7 under another name, as ESLint's
+// parser still reads TypeScript through TypeScript 6's JavaScript API.
 const CHECKS = {
-  typecheck: ['tsc', '--noEmit', '-p', 'tsconfig.json'],
-  eslint: ['eslint', '.'],
-  prettier: ['prettier', '--check', '--log-level', 'warn', '.'],
+  typecheck: ['node_modules/typescript-native/bin/tsc', '--noEmit', '-p', 'tsconfig.json'],
+  eslint: ['node_modules/.bin/eslint', '.'],
+  prettier: ['node_modules/.bin/prettier', '--check', '--log-level', 'warn', '.'],
 };
 
 const run = ([name, [command, ...args]]) =>
   new Promise((resolve) => {
-    const child = spawn(`node_modules/.bin/${command}`, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
