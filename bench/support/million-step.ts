@@ -19,7 +19,9 @@ const sample = () => {
 const sampler = setInterval(sample, 1000);
 
 const started = performance.now();
+const processorBefore = process.cpuUsage();
 const facts = await run();
+const processor = process.cpuUsage(processorBefore);
 sample();
 clearInterval(sampler);
 process.stdout.write(
@@ -27,6 +29,7 @@ process.stdout.write(
     ms: performance.now() - started,
     heldMb: heldBytes / 2 ** 20,
     rssMb: process.resourceUsage().maxRSS / 1024,
+    cpuMs: (processor.user + processor.system) / 1000,
     ...facts,
   })}\n`,
 );
@@ -49,7 +52,11 @@ async function run(): Promise<Record<string, unknown>> {
       try {
         const every = setInterval(() => {
           const { counts } = core.status();
-          process.stdout.write(`sent ${counts.pending + counts.anchored + counts.failed}\n`);
+          const { user, system } = process.cpuUsage(processorBefore);
+          // With the processor time so far: a step killed halfway still says what it spent.
+          process.stdout.write(
+            `sent ${counts.pending + counts.anchored + counts.failed} ${(user + system) / 1000}\n`,
+          );
         }, 500);
         await sendUntilEmpty(core);
         clearInterval(every);
