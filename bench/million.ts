@@ -21,7 +21,7 @@ interface StepRun {
   ms: number;
   heldMb: number;
   rssMb: number;
-  /** Processor time of the step's process, its threads included (the resumed half only, for a killed send). */
+  /** Processor time of the step's process, its threads included (both halves of a killed send). */
   cpuMs: number;
   [fact: string]: unknown;
 }

@@ -8,13 +8,13 @@ import { spawn } from 'node:child_process';
 // parser still reads TypeScript through TypeScript 6's JavaScript API.
 const CHECKS = {
   typecheck: ['node_modules/typescript-native/bin/tsc', '--noEmit', '-p', 'tsconfig.json'],
-  eslint: ['node_modules/.bin/eslint', '.'],
-  prettier: ['node_modules/.bin/prettier', '--check', '--log-level', 'warn', '.'],
+  eslint: ['node_modules/eslint/bin/eslint.js', '.'],
+  prettier: ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.'],
 };
 
 const run = ([name, [command, ...args]]) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

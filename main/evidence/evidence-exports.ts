@@ -352,7 +352,7 @@ export class EvidenceExports {
   }
 
   /** The chain-of-custody register (CSV for Excel) of the chosen certifications (register-export.ts). */
-  exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
+  async exportRegister(selection: EvidenceSelection, path: string): Promise<ExportResult> {
     const profileId = this.deps.activeProfileId();
     return exportRegister(
       { ...this.deps, profileId, environment: this.environmentOf(profileId) },

@@ -95,14 +95,20 @@ export interface SharedPace {
   write(url: string, at: number): void;
 }
 
-/** Waits `ms`, or less when `stop` ends the wait (the process is closing). */
+/** Waits `ms`, or less when `stop` ends the wait (the process is closing, an export is cancelled). */
 function pause(ms: number, stop?: AbortSignal): Promise<void> {
+  // A signal already ended never fires 'abort' again: waiting on it would wait the whole time.
+  if (stop?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
     const ended = () => {
       clearTimeout(timer);
       resolve();
     };
+    const timer = setTimeout(() => {
+      // The process's own signal outlives every request: each wait lets go of it.
+      stop?.removeEventListener('abort', ended);
+      resolve();
+    }, ms);
     stop?.addEventListener('abort', ended, { once: true });
   });
 }

@@ -140,28 +140,30 @@ export class FolderWatcher {
     // The same folder while its inode is: one deleted and made again is new, and listed again.
     const identity = `${(await stat(this.folder.path)).ino}:${polled}`;
     const pollDue = polled && Date.now() - this.lastPoll >= this.folder.pollSeconds * 1000;
-    // The system can lose a change event: inotify drops them when its queue overflows, and
-    // @parcel/watcher 2.6.0 loses one that comes between reading and clearing its list (one file in
-    // a burst of 20, one run in five here). Once the events it did tell are handled, the folder is
-    // listed again, at most every relistMs: a file whose event was lost waits that long, not until
-    // the next start.
+    // The system can lose a change event, and says nothing of it: @parcel/watcher 2.6.0 skips
+    // inotify's queue overflows, and loses an event that comes between reading and clearing its
+    // list (one file in a burst of 20, one run in five here). Lost events come among others: once
+    // events were heard since the folder was last listed, it is listed again, at most every
+    // relistMs, so such a file waits that long, not until the next start. Listing again certifies
+    // nothing twice: the gate and the folder's table hold what is already on its way or seen.
     const relistDue =
-      !polled &&
-      this.heardAt > this.lastPoll &&
-      this.waiting === 0 &&
-      Date.now() - this.lastPoll >= this.deps.timing.relistMs;
+      !polled && this.heardAt >= this.lastPoll && Date.now() - this.lastPoll >= this.deps.timing.relistMs;
     const fresh = identity !== this.identity;
     if (!fresh && !pollDue && !relistDue) return;
-    // New, back, replaced by another folder of the same name, or due for its poll: said while it takes.
+    // New, back, replaced by another folder of the same name, or due for its poll: said while it
+    // takes. A listing again says nothing (a file's problem shown on the folder stays).
     if (fresh) {
       await this.unsubscribe();
       if (!polled) await this.subscribe();
       this.identity = identity;
     }
-    if (fresh || pollDue) this.status('catching_up', null);
+    const announced = fresh || pollDue;
+    if (announced) this.status('catching_up', null);
+    // From when the listing began: an event heard while it ran may be of a file it did not see.
+    const listedFrom = Date.now();
     await this.catchUp();
-    this.lastPoll = Date.now();
-    if (!this.stopped) this.status('watching', null);
+    this.lastPoll = listedFrom;
+    if (announced && !this.stopped) this.status('watching', null);
   }
 
   private async subscribe(): Promise<void> {

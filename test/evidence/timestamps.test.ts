@@ -329,7 +329,8 @@ describe('independent time (RFC 3161)', () => {
     });
     const [first] = core.queue.rows(ids);
     await core.exports.saveCertificate(first!.id, join(ws.dir, 'alone.certificate.pdf'));
-    // Cancelled while its seal waits for the pace: stopped then, and nothing of the kit kept.
+    // Cancelled while its seal waits for the pace (a tenth of a second into the wait, as a person
+    // clicks Cancel): stopped then, and nothing of the kit kept.
     const stop = new AbortController();
     const cancelled = join(ws.dir, 'cancelled kit');
     const waited: (number | null)[] = [];
@@ -340,12 +341,14 @@ describe('independent time (RFC 3161)', () => {
         signal: stop.signal,
         onSealing: (until) => {
           waited.push(until);
-          if (until !== null) stop.abort();
+          if (until !== null) setTimeout(() => stop.abort(), 100);
         },
       },
     );
     await expect(saving).rejects.toMatchObject({ code: 'cancelled' });
+    // Stopped then, not once the pace would have let the seal go.
     expect(waited).toEqual([null, expect.any(Number)]);
+    expect(Date.now()).toBeLessThan(waited[1]!);
     expect(existsSync(cancelled)).toBe(false);
     const kit = join(ws.dir, 'paced kit');
     const exported = await runCli(ws.dataDir, ['export', '--out', kit, '--ids', ids.slice(-3).join(',')]);
