@@ -10,7 +10,7 @@ import type { LeaseTiming } from './sync/lease-keeper';
 import type { RenewalPolicy } from './timestamps/record-renewal';
 import type { TimestampPacing } from './timestamps/timestamp-engine';
 import type { WatchTiming } from './watch/watch-timing';
-import type { SubscribeToChanges } from './watch/folder-watcher';
+import type { SubscribeToChanges } from './watch/change-events';
 
 /** What a shell (or a test) chooses of the core it opens. */
 export interface CoreOptions {

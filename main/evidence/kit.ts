@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProfileKind } from '../../protocol/profiles';
 import type { Receipt } from '../../protocol/receipt';
 import { receiptText } from './receipt';
 import { base64ToBytes, hexToBytes } from '../../verifier/bytes';
 import { certificateFingerprint } from '../../verifier/timestamp/certificate-bytes';
-import { pem } from './pem';
-import { kitSays, verifierPage } from './kit-verifier-page';
+import { verifierPage } from './kit-verifier-page';
 import type { SealWaiting } from './kit-seal-writer';
 import { sealKit, sealing } from './kit-seal-writer';
 import { turnTaker } from '../tools/event-loop-turns';
-import { kitReadme } from './kit-readme';
 import { certificatePdf } from './pdf/certificate';
 import { CertificateDrawers, DRAWERS_FROM } from './pdf/certificate-drawers';
 import { BoundedWork } from '../tools/bounded-work';
@@ -25,7 +22,9 @@ import {
   kitRecordFiles,
 } from '../../verifier/kit-manifest';
 import type { RegisterEntry } from './pdf/register';
-import { registerEntryOf, registerPdf } from './pdf/register';
+import { registerEntryOf } from './pdf/register';
+import type { SeenInKit } from './kit-papers';
+import { writePapers } from './kit-papers';
 import { computerTimeZone } from '../../protocol/time-format';
 import { UniqueNames, safeFileName } from './kit-folder';
 import type { KitSink } from './kit-sink';
@@ -223,77 +222,6 @@ async function writeKitInto(
   target.signal?.throwIfAborted();
   await sink.finish();
   return seen.count;
-}
-
-interface SeenInKit {
-  count: number;
-  demoCount: number;
-  notAnchored: number;
-  /** Fingerprint → base64 SPKI DER of every log key the receipts carry. */
-  keys: Map<string, string>;
-  /** Fingerprint → base64 DER of the root certificate each receipt's timestamp chains to. */
-  tsaRoots: Map<string, string>;
-  environments: Set<ProfileKind>;
-  /** Evidence records put in META-INF/ so far (they are numbered). */
-  records: number;
-}
-
-/** What the other side reads besides the receipts: the register, the verifier, the keys, the README. */
-async function writePapers(
-  sink: KitSink,
-  selection: string,
-  entries: readonly RegisterEntry[],
-  seen: SeenInKit,
-  verifier: string,
-  target: KitTarget & { now: Date },
-): Promise<void> {
-  await sink.put(
-    'register.pdf',
-    await registerPdf(() => entries, {
-      selection,
-      environments: [...seen.environments],
-      generatedAt: target.now,
-      timeZone: target.timeZone,
-      timestamper: sealing(target),
-    }),
-  );
-  const keyFiles = [...seen.keys].map(([fingerprint, der], i) => ({
-    file: seen.keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
-    fingerprint,
-    text: pem(der),
-  }));
-  const rootFiles = [...seen.tsaRoots].map(([fingerprint, der], i) => ({
-    file: seen.tsaRoots.size === 1 ? 'tsa-root.pem' : `tsa-root-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
-    fingerprint,
-    text: pem(der, 'CERTIFICATE'),
-  }));
-  for (const { file, text } of [...keyFiles, ...rootFiles]) await sink.put(file, text);
-  await sink.put(
-    'verify.html',
-    kitSays(verifier, {
-      logKeys: [...seen.keys.keys()],
-      tsaRoots: [...seen.tsaRoots.keys()],
-      demo: seen.demoCount > 0,
-    }),
-  );
-  await sink.put(
-    'README.txt',
-    kitReadme({
-      ...seen,
-      keys: keyFiles,
-      tsaRoots: rootFiles,
-      selection,
-      generatedAt: target.now,
-      sealed: target.timestamper
-        ? true
-        : {
-            why:
-              target.seal === false
-                ? 'it was saved unsealed, by choice.'
-                : 'no timestamping authority was set when it was made.',
-          },
-    }),
-  );
 }
 
 export { kitFolderIn } from './kit-folder';

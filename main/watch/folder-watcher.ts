@@ -1,6 +1,5 @@
 import type { Stats } from 'node:fs';
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Said } from '../../protocol/said';
 import { said } from '../../protocol/said';
@@ -14,6 +13,8 @@ import { ignoredBy } from './ignore-rules';
 import type { Look } from '../store';
 import { StabilityGate } from './stability-gate';
 import type { WatchTiming } from './watch-timing';
+import type { SubscribeToChanges, Subscription } from './change-events';
+import { folderProblem } from './folder-problem';
 
 export type { WatchTiming };
 
@@ -40,14 +41,6 @@ export interface FolderWatcherDeps {
   /** The system's change events for a folder; @parcel/watcher's unless given. */
   subscribe?: SubscribeToChanges;
 }
-
-type Subscription = { unsubscribe(): Promise<void> };
-
-/** Tells `onEvents` of every change under `dir` (as @parcel/watcher's `subscribe` does) until unsubscribed. */
-export type SubscribeToChanges = (
-  dir: string,
-  onEvents: (error: Error | null, events: { path: string; type: 'create' | 'update' | 'delete' }[]) => void,
-) => Promise<Subscription>;
 
 // A file that cannot be read (locked by Word, held by an antivirus) is tried this many times, a
 // settling time apart, then left until it changes again.
@@ -301,18 +294,3 @@ export class FolderWatcher {
 }
 
 const lookOf = (info: Stats): Look => ({ size: info.size, mtimeMs: info.mtimeMs });
-
-/** Why a folder cannot be watched now, said; null when it can. */
-async function folderProblem(path: string): Promise<{ said: Said } | null> {
-  try {
-    const info = await stat(path);
-    if (!info.isDirectory()) return { said: said('watch.notAFolder', { path }) };
-    await access(path, constants.R_OK | constants.X_OK);
-    return null;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { said: said('watch.folderMissing', { path }) };
-    if (code === 'EACCES' || code === 'EPERM') return { said: said('watch.folderNoPermission', { path }) };
-    return { said: said('watch.folderUnreadable', { path, code: code ?? (error as Error).message }) };
-  }
-}

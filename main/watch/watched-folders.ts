@@ -12,7 +12,7 @@ import type { Logger } from '../logging/logger';
 import type { WatchedFolderStore } from '../store';
 import type { FolderWatcher, ReadyFile } from './folder-watcher';
 import type { WatchTiming } from './watch-timing';
-import type { SubscribeToChanges } from './folder-watcher';
+import type { SubscribeToChanges } from './change-events';
 import { DEFAULT_WATCH_TIMING } from './watch-timing';
 import type { Mount } from './network-drive';
 import { isOnNetworkShare, mountsFromMountCommand, mountsFromProcMounts } from './network-drive';

@@ -22,7 +22,7 @@ import type { TestWorkspace } from '../support/core';
 import { CLI, runCli } from '../support/cli';
 import { openStore } from '../../main/store';
 import { WATCH_DEFAULTS } from '../../protocol/watched-folders';
-import type { SubscribeToChanges } from '../../main/watch/folder-watcher';
+import type { SubscribeToChanges } from '../../main/watch/change-events';
 
 // Watched folders on the real file system (inotify through @parcel/watcher), with a real queue.
 // Every check is on the queue's rows: what was certified, how often, and with which content.
