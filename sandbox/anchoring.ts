@@ -2,7 +2,8 @@ import type { SandboxDb } from './db';
 import { sql } from './db';
 import type { LogKey } from './log-key';
 import { treeHeadSignatureInput } from './log-key';
-import { buildTree, leafHash } from './merkle';
+import { MerkleLog, leafHash } from './merkle';
+import { logNodesIn } from './log-nodes';
 import { SANDBOX_LEAF_ENVIRONMENT } from '../protocol/receipt';
 
 export interface AnchoringPolicy {
@@ -59,20 +60,22 @@ export function anchorDueBatch(
     for (const row of failing) markFailed.run(now, row.seq);
     if (anchoring.length === 0) return { anchored: 0, failed: failing.length, treeSize };
 
-    const hashes = leafHashes(db, treeSize);
     const newLeaves = anchoring.map((row, offset) => {
       const input = leafInput(row);
-      const hash = leafHash(Buffer.from(input, 'utf8'));
-      hashes.push(hash);
-      return { row, index: treeSize + offset, input, hash };
+      return { row, index: treeSize + offset, input, hash: leafHash(Buffer.from(input, 'utf8')) };
     });
-    const newSize = hashes.length;
-    const tree = buildTree(hashes);
-    const signature = key.sign(treeHeadSignatureInput(now, newSize, tree.rootHash));
+    const newSize = treeSize + newLeaves.length;
+    const log = new MerkleLog(logNodesIn(db));
+    log.append(
+      treeSize,
+      newLeaves.map((leaf) => leaf.hash),
+    );
+    const rootHash = log.rootHash(newSize);
+    const signature = key.sign(treeHeadSignatureInput(now, newSize, rootHash));
     sql(db, 'INSERT INTO tree_heads (tree_size, timestamp, root_hash, signature) VALUES (?, ?, ?, ?)').run(
       newSize,
       now,
-      tree.rootHash.toString('hex'),
+      rootHash.toString('hex'),
       signature.toString('base64'),
     );
     const markAnchored = sql(
@@ -81,7 +84,7 @@ export function anchorDueBatch(
        leaf_hash = ?, tree_size = ?, inclusion_proof = ? WHERE seq = ?`,
     );
     for (const leaf of newLeaves) {
-      const proof = tree.inclusionProof(leaf.index).map((node) => node.toString('hex'));
+      const proof = log.inclusionProof(leaf.index, newSize).map((node) => node.toString('hex'));
       markAnchored.run(
         now,
         now,
@@ -95,18 +98,6 @@ export function anchorDueBatch(
     }
     return { anchored: anchoring.length, failed: failing.length, treeSize: newSize };
   })();
-}
-
-/** The hashes of the log's first `count` leaves, in order. */
-export function leafHashes(db: SandboxDb, count: number): Buffer[] {
-  return (
-    sql(
-      db,
-      'SELECT leaf_hash FROM certifications WHERE leaf_index IS NOT NULL AND leaf_index < ? ORDER BY leaf_index',
-    )
-      .pluck()
-      .all(count) as string[]
-  ).map((hex) => Buffer.from(hex, 'hex'));
 }
 
 export function currentTreeSize(db: SandboxDb): number {

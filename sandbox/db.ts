@@ -63,6 +63,16 @@ const MIGRATIONS: readonly string[] = [
     signature TEXT NOT NULL
   );
   `,
+  // 2: the log's complete subtrees (merkle.ts), so a batch is anchored without reading every leaf.
+  // A log anchored before them is filled in when the sandbox starts (log-nodes.ts).
+  `
+  CREATE TABLE log_nodes (
+    level INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    hash BLOB NOT NULL,
+    PRIMARY KEY (level, position)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export class SandboxDbError extends Error {}

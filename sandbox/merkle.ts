@@ -12,75 +12,122 @@ function nodeHash(left: Buffer, right: Buffer): Buffer {
   return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
 }
 
-export interface TreeSnapshot {
-  rootHash: Buffer;
-  /** The audit path (RFC 6962 §2.1.1) of the leaf at `index`, bottom up. */
-  inclusionProof(index: number): Buffer[];
+/**
+ * Where a log keeps the hash of each complete subtree: at `level` L, `position` p, the subtree of
+ * leaves [p·2^L, (p+1)·2^L). Level 0 holds the leaf hashes.
+ */
+export interface LogNodes {
+  get(level: number, position: number): Buffer | undefined;
+  put(level: number, position: number, hash: Buffer): void;
 }
 
-/**
- * Builds the tree bottom up. Pairing neighbours level by level and lifting an unpaired last node
- * unchanged gives exactly RFC 6962's tree (split at the largest power of two below n), and lets
- * every proof be read off in O(log n) once the O(n) levels exist — a batch of thousands stays cheap.
- */
-export function buildTree(leafHashes: readonly Buffer[]): TreeSnapshot {
-  if (leafHashes.length === 0) throw new Error('An empty log has no tree to prove against');
-  const levels: Buffer[][] = [leafHashes.slice()];
-  for (let level = levels[0] as Buffer[]; level.length > 1;) {
-    const next: Buffer[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const left = level[i] as Buffer;
-      const right = level[i + 1];
-      next.push(right ? nodeHash(left, right) : left);
-    }
-    levels.push(next);
-    level = next;
-  }
+/** Nodes in memory: for a tree built once (and for tests). */
+export function nodesInMemory(): LogNodes {
+  const nodes = new Map<string, Buffer>();
   return {
-    rootHash: (levels[levels.length - 1] as Buffer[])[0] as Buffer,
-    inclusionProof(index: number): Buffer[] {
-      if (!Number.isInteger(index) || index < 0 || index >= leafHashes.length) {
-        throw new RangeError(`Leaf ${index} is outside a tree of ${leafHashes.length}`);
-      }
-      const path: Buffer[] = [];
-      let position = index;
-      for (const level of levels.slice(0, -1)) {
-        const sibling = position % 2 === 1 ? level[position - 1] : level[position + 1];
-        if (sibling) path.push(sibling);
-        position = Math.floor(position / 2);
-      }
-      return path;
-    },
+    get: (level, position) => nodes.get(`${level}:${position}`),
+    put: (level, position, hash) => void nodes.set(`${level}:${position}`, hash),
   };
 }
 
-/** MTH over leaves [start, end) (RFC 6962 §2.1). */
-function rangeHash(leafHashes: readonly Buffer[], start: number, end: number): Buffer {
-  if (end - start === 1) return leafHashes[start] as Buffer;
-  const k = largestPowerOfTwoBelow(end - start);
-  return nodeHash(rangeHash(leafHashes, start, start + k), rangeHash(leafHashes, start + k, end));
+/**
+ * An append-only RFC 6962 log over its complete subtrees. Appending a leaf completes at most one
+ * subtree per level above it, and a root, an audit path or a consistency proof needs O(log n) of
+ * them: anchoring a batch costs the batch, not the log (rebuilding the whole tree for each batch
+ * made every batch of a log of a million read and hash a million leaves).
+ *
+ * Hashes of incomplete subtrees are kept while this object lives: make one per batch or request.
+ */
+export class MerkleLog {
+  private readonly known = new Map<string, Buffer>();
+
+  constructor(private readonly nodes: LogNodes) {}
+
+  /** Adds `hashes` as leaves `size`, `size + 1`, … of a log of `size` leaves. */
+  append(size: number, hashes: readonly Buffer[]): void {
+    hashes.forEach((hash, offset) => {
+      let position = size + offset;
+      let node = hash;
+      this.nodes.put(0, position, node);
+      // A right child completes its parent.
+      for (let level = 0; position % 2 === 1; level++, position = (position - 1) / 2) {
+        node = nodeHash(this.complete(level, position - 1), node);
+        this.nodes.put(level + 1, (position - 1) / 2, node);
+      }
+    });
+  }
+
+  rootHash(size: number): Buffer {
+    if (size < 1) throw new Error('An empty log has no tree to prove against');
+    return this.subtree(0, size);
+  }
+
+  /** The audit path (RFC 6962 §2.1.1 PATH(m, D[n])) of the leaf at `index` in the tree of `size`, bottom up. */
+  inclusionProof(index: number, size: number): Buffer[] {
+    if (!Number.isInteger(index) || index < 0 || index >= size)
+      throw new RangeError(`Leaf ${index} is outside a tree of ${size}`);
+    const path = (start: number, end: number): Buffer[] => {
+      if (end - start === 1) return [];
+      const k = largestPowerOfTwoBelow(end - start);
+      return index < start + k
+        ? [...path(start, start + k), this.subtree(start + k, end)]
+        : [...path(start + k, end), this.subtree(start, start + k)];
+    };
+    return path(0, size);
+  }
+
+  /**
+   * The consistency proof between the tree of the first `first` leaves and the tree of `size`
+   * (RFC 6962 §2.1.2 PROOF(m, D[n])): what lets a client holding an older tree head check that the
+   * log only grew.
+   */
+  consistencyProof(first: number, size: number): Buffer[] {
+    if (first < 1 || first > size) throw new RangeError(`No tree of ${first} leaves to prove from`);
+    const subproof = (m: number, start: number, end: number, complete: boolean): Buffer[] => {
+      if (m === end - start) return complete ? [] : [this.subtree(start, end)];
+      const k = largestPowerOfTwoBelow(end - start);
+      if (m <= k) return [...subproof(m, start, start + k, complete), this.subtree(start + k, end)];
+      return [...subproof(m - k, start + k, end, false), this.subtree(start, start + k)];
+    };
+    return subproof(first, 0, size, true);
+  }
+
+  /**
+   * MTH(D[start:end]) (RFC 6962 §2.1). Every range the RFC's split reaches is a complete subtree or
+   * one whose left part is: its left part starts where a subtree of that size would.
+   */
+  private subtree(start: number, end: number): Buffer {
+    const n = end - start;
+    if ((n & (n - 1)) === 0 && start % n === 0) return this.complete(Math.log2(n), start / n);
+    const key = `${start}-${end}`;
+    const known = this.known.get(key);
+    if (known) return known;
+    const k = largestPowerOfTwoBelow(n);
+    const hash = nodeHash(this.subtree(start, start + k), this.subtree(start + k, end));
+    this.known.set(key, hash);
+    return hash;
+  }
+
+  private complete(level: number, position: number): Buffer {
+    const key = `${level}:${position}`;
+    const known = this.known.get(key);
+    if (known) return known;
+    const hash = this.nodes.get(level, position);
+    if (!hash) throw new Error(`The log has no subtree ${key}`);
+    this.known.set(key, hash);
+    return hash;
+  }
+}
+
+/** The log of these leaf hashes, built in memory. */
+export function logOf(leafHashes: readonly Buffer[]): MerkleLog {
+  const log = new MerkleLog(nodesInMemory());
+  log.append(0, leafHashes);
+  return log;
 }
 
 function largestPowerOfTwoBelow(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;
-}
-
-/**
- * The consistency proof between the tree of the first `first` leaves and the tree of all
- * `leafHashes` (RFC 6962 §2.1.2 PROOF(m, D[n])): what lets a client holding an older tree head
- * check that the log only grew.
- */
-export function consistencyProof(leafHashes: readonly Buffer[], first: number): Buffer[] {
-  const subproof = (m: number, start: number, end: number, complete: boolean): Buffer[] => {
-    const n = end - start;
-    if (m === n) return complete ? [] : [rangeHash(leafHashes, start, end)];
-    const k = largestPowerOfTwoBelow(n);
-    if (m <= k) return [...subproof(m, start, start + k, complete), rangeHash(leafHashes, start + k, end)];
-    return [...subproof(m - k, start + k, end, false), rangeHash(leafHashes, start, start + k)];
-  };
-  if (first < 1 || first > leafHashes.length)
-    throw new RangeError(`No tree of ${first} leaves to prove from`);
-  return subproof(first, 0, leafHashes.length, true);
 }

@@ -1,3 +1,4 @@
+import { catchUpLogNodes } from './log-nodes';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { BatchResult } from './anchoring';
@@ -52,6 +53,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const db = openSandboxDb(config.dbPath);
   releaseAbandonedClaims(db);
+  catchUpLogNodes(db);
   const logKey = loadOrCreateLogKey(db);
   const demoClient = ensureDemoClient(db);
   let demoTsa: DemoTsa;

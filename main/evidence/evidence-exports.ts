@@ -21,7 +21,7 @@ import { safeFileName } from './kit-folder';
 import type { DocumentTimestamper, SealRefused } from '../tools/pdf/seal';
 import type { AuthorityPace } from '../timestamps/authority-pace';
 import type { RecordChains } from '../store/record-chains';
-import type { ReceiptRecords } from '../store/receipt-records';
+import type { ReceiptRecords, RecordedReceipt } from '../store/receipt-records';
 import { UNSEALED_BY_CHOICE } from '../tools/pdf/seal';
 import type { ReceiptContext } from './receipt';
 import { buildReceipt, receiptText } from './receipt';
@@ -83,11 +83,17 @@ export class EvidenceExports {
     return this.receiptFor(row);
   }
 
-  /** `known`: what the receipts of one export share, read once for all of them. */
-  receiptFor(row: CertificationRow, known = this.sharedByReceipts()): Receipt {
+  /**
+   * `known`: what the receipts of one export share, read once for all of them; `recorded`: the
+   * row's receipt record, when read with its neighbours' (null: it has none).
+   */
+  receiptFor(
+    row: CertificationRow,
+    known = this.sharedByReceipts(),
+    recorded: RecordedReceipt | null = this.deps.receiptRecords.of(row.id) ?? null,
+  ): Receipt {
     const { timestamps, recordChains, receiptRecords } = this.deps;
     // A receipt made before records, timestamped into one: exactly those bytes, its record beside it.
-    const recorded = receiptRecords.of(row.id);
     if (recorded) {
       const receipt = JSON.parse(recorded.receipt) as Receipt;
       const record = recorded.confirmed
@@ -384,8 +390,12 @@ export class EvidenceExports {
   /** Receipts a few hundred rows at a time: a kit of 10,000 never holds them all. */
   private *receiptsOf(ids: readonly number[]): Generator<Receipt> {
     const known = this.sharedByReceipts();
-    for (let i = 0; i < ids.length; i += 200)
-      for (const row of this.deps.reads.getMany(ids.slice(i, i + 200))) yield this.receiptFor(row, known);
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      const recorded = this.deps.receiptRecords.ofMany(chunk);
+      for (const row of this.deps.reads.getMany(chunk))
+        yield this.receiptFor(row, known, recorded.get(row.id) ?? null);
+    }
   }
 
   /** The ids a selection names, in register order, of the active profile (register-export.ts). */

@@ -3,7 +3,7 @@ import { bytesToHex, hexToBytes } from '../../verifier/bytes';
 import { hashTree } from '../../verifier/evidence-record/hash-tree';
 import type { QueueDb } from './database';
 import type { RecordChains, RecordParts } from './record-chains';
-import { statementCache } from './statements';
+import { inChunks, statementCache } from './statements';
 
 /*
  * Records for certifications timestamped before records were (an RFC 6962 tree: v2 and v3
@@ -19,6 +19,9 @@ export interface ReceiptRecordRow {
   receipt: string;
   reduced: Uint8Array[][];
 }
+
+/** A receipt's record as the store holds it, and whether its first archive timestamp is confirmed. */
+export type RecordedReceipt = ReceiptRecordRow & { confirmed: boolean };
 
 export class ReceiptRecords {
   private readonly sql;
@@ -78,19 +81,36 @@ export class ReceiptRecords {
   }
 
   /** A certification's receipt record, confirmed or waiting; undefined when it has none. */
-  of(certificationId: number): (ReceiptRecordRow & { confirmed: boolean }) | undefined {
-    const row = this.sql(
-      `SELECT r.renewal_id AS renewalId, r.receipt, r.reduced, t.state FROM receipt_records r
-       JOIN timestamp_batches t ON t.id = r.renewal_id WHERE r.certification_id = ?`,
-    ).get(certificationId) as
-      { renewalId: number; receipt: string; reduced: string; state: string } | undefined;
-    return (
-      row && {
-        renewalId: row.renewalId,
-        receipt: row.receipt,
-        reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
-        confirmed: row.state === 'confirmed',
-      }
+  of(certificationId: number): RecordedReceipt | undefined {
+    return this.ofMany([certificationId]).get(certificationId);
+  }
+
+  /** The records of these certifications' receipts (a few hundred ids), in one statement rather than one per id. */
+  ofMany(certificationIds: readonly number[]): Map<number, RecordedReceipt> {
+    const rows = inChunks(
+      certificationIds,
+      (chunk, marks) =>
+        this.sql(
+          `SELECT r.certification_id AS id, r.renewal_id AS renewalId, r.receipt, r.reduced, t.state
+           FROM receipt_records r JOIN timestamp_batches t ON t.id = r.renewal_id WHERE r.certification_id IN (${marks})`,
+        ).all(...chunk) as {
+          id: number;
+          renewalId: number;
+          receipt: string;
+          reduced: string;
+          state: string;
+        }[],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          renewalId: row.renewalId,
+          receipt: row.receipt,
+          reduced: (JSON.parse(row.reduced) as string[][]).map((list) => list.map(hexToBytes)),
+          confirmed: row.state === 'confirmed',
+        },
+      ]),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { currentTreeSize, latestTreeHead, leafHashes } from '../anchoring';
-import { consistencyProof } from '../merkle';
+import { currentTreeSize, latestTreeHead } from '../anchoring';
+import { logNodesIn } from '../log-nodes';
+import { MerkleLog } from '../merkle';
 import type { SandboxContext } from '../context';
 import { refuseAbsentPath } from '../faults';
 import { refuseOtherMethods } from '../http';
@@ -39,7 +40,7 @@ export async function logRoutes(app: FastifyInstance, context: SandboxContext): 
       );
     if (second > size)
       throw new Problem(400, 'tree_size_too_large', 'Tree size too large', `The log has ${size} entries.`);
-    const proof = consistencyProof(leafHashes(context.db, second), first);
+    const proof = new MerkleLog(logNodesIn(context.db)).consistencyProof(first, second);
     return { first, second, consistency: proof.map((node) => node.toString('hex')) };
   });
   refuseOtherMethods(app, '/v1/log/consistency', ['GET']);

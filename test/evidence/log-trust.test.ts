@@ -1,3 +1,4 @@
+import { catchUpLogNodes } from '../../sandbox/log-nodes';
 import { itPolicyOf } from '../../main/desktop-policy/it-policy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvidenceCore } from '../../main/core';
@@ -173,8 +174,10 @@ describe('the log only grows', () => {
     expect(await certifyOne(desk)).toMatchObject({ verification: 'verified' });
     expect(await certifyOne(desk)).toMatchObject({ verification: 'verified' });
 
-    // The service replaces its first entry after its tree head was signed and seen.
+    // The service replaces its first entry after its tree head was signed and seen, and rebuilds its tree.
     service.db.prepare('UPDATE certifications SET leaf_hash = ? WHERE leaf_index = 0').run('00'.repeat(32));
+    service.db.exec('DELETE FROM log_nodes');
+    catchUpLogNodes(service.db);
     const third = await certifyOne(desk);
     expect(third.verification).toBe('invalid');
     expect(englishOf(third.verificationMessage)).toMatch(/log rewrote its history/);

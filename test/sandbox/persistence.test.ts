@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consistencyHolds } from '../../verifier/consistency';
 import { verifySandboxEvidence } from '../../verifier/sandbox-evidence';
 import { startSandbox } from '../../sandbox/server';
 import { certificationBody, fetchToken, getCertification, postCertification } from '../support/sandbox';
@@ -56,6 +57,55 @@ describe('persistence across a restart', () => {
         evidence: { leaf_index: number };
       };
       expect(later.evidence.leaf_index).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('fills in the subtrees of a log anchored before they were kept, and grows on from it', async () => {
+    const first = await start();
+    const token = await fetchToken(first.tokenUrl, first.demoClient);
+    const bodies = Array.from({ length: 5 }, () => certificationBody());
+    const ids: string[] = [];
+    for (const [i, body] of bodies.entries()) {
+      ids.push(
+        ((await (await postCertification(first.baseUrl, body, { token })).json()) as { id: string }).id,
+      );
+      if (i === 2) first.anchorNow();
+    }
+    await first.stop();
+    // What a sandbox from before the subtrees were kept left: three leaves, nothing else of the log.
+    const db = new Database(dbPath);
+    db.exec('DELETE FROM log_nodes');
+    db.close();
+
+    const second = await start();
+    try {
+      expect(second.anchorNow()).toEqual({ anchored: 2, failed: 0, treeSize: 5 });
+      const logPublicKey = second.logKey.publicKeyDer.toString('base64');
+      type Head = { tree_size: number; root_hash: string };
+      const heads: Head[] = [];
+      for (const [i, id] of ids.entries()) {
+        const { evidence } = (await (await getCertification(second.baseUrl, id, token)).json()) as {
+          evidence: { signed_tree_head: Head };
+        };
+        expect(
+          verifySandboxEvidence(evidence, { assetHash: String(bodies[i]?.asset_hash), logPublicKey }),
+          `certification ${i}`,
+        ).toMatchObject({ verified: true });
+        heads.push(evidence.signed_tree_head);
+      }
+      const [older, newer] = [heads[0], heads[4]] as [Head, Head];
+      expect([older.tree_size, newer.tree_size]).toEqual([3, 5]);
+      const { consistency } = (await (
+        await fetch(`${second.baseUrl}/v1/log/consistency?first=3&second=5`)
+      ).json()) as {
+        consistency: string[];
+      };
+      const hex = (text: string) => Buffer.from(text, 'hex');
+      expect(consistencyHolds(3, 5, hex(older.root_hash), hex(newer.root_hash), consistency.map(hex))).toBe(
+        true,
+      );
     } finally {
       await second.stop();
     }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildTree, consistencyProof, leafHash } from '../../sandbox/merkle';
+import { leafHash, logOf } from '../../sandbox/merkle';
 import { consistencyHolds } from '../../verifier/consistency';
 
 // The sandbox's RFC 6962 §2.1.2 proofs against the client's RFC 9162 §2.1.4.2 check.
 const leaves = (n: number, salt = '') =>
   Array.from({ length: n }, (_, i) => leafHash(Buffer.from(`leaf ${i}${salt}`)));
-const rootOf = (hashes: Buffer[]) => buildTree(hashes).rootHash;
+const rootOf = (hashes: Buffer[]) => logOf(hashes).rootHash(hashes.length);
+const consistencyProof = (hashes: Buffer[], first: number) =>
+  logOf(hashes).consistencyProof(first, hashes.length);
 
 describe('consistency proofs', () => {
   it('prove every older tree a prefix of every newer one, up to 40 leaves', () => {

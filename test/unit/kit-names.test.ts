@@ -18,4 +18,14 @@ describe('the names of a kit’s files', () => {
       'MEMO.pdf (2)',
     ]);
   });
+
+  it('still never repeat when the scratch database has taken tens of thousands, written a batch at a time', () => {
+    const names = new UniqueNames(2);
+    for (let i = 0; i < 25_000; i++) names.take(`scan-${i}.pdf`);
+    const again = ['SCAN-5.pdf', 'scan-12345.pdf', 'scan-24999.PDF', 'scan-25000.pdf'].map((name) =>
+      names.take(name),
+    );
+    names.close();
+    expect(again).toEqual(['SCAN-5.pdf (2)', 'scan-12345.pdf (2)', 'scan-24999.PDF (2)', 'scan-25000.pdf']);
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { batchTree, rootFromInclusionProof, rootFromSidedPath } from '../../verifier/merkle';
-import { buildTree, leafHash } from '../../sandbox/merkle';
+import { MerkleLog, leafHash, logOf, nodesInMemory } from '../../sandbox/merkle';
 
 // RFC 6962 §2.1 written recursively, exactly as the RFC states it: the reference both
 // the sandbox's level-by-level tree and the client's proof checker must agree with.
@@ -23,28 +23,35 @@ function path(m: number, leaves: Buffer[]): Buffer[] {
 const inputs = (n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`leaf ${i}`));
 
 describe('RFC 6962 Merkle tree', () => {
-  it('matches the RFC definition for every tree size up to 70 and every leaf', () => {
+  it('matches the RFC definition for every tree size up to 70 and every leaf, grown in batches of every size', () => {
+    const all = inputs(70);
+    const nodes = nodesInMemory();
+    // Batches of 1, 2, 3, … leaves, as anchoring appends them; each size is then read from one log.
+    for (let size = 0, batch = 1; size < all.length; size += batch, batch++)
+      new MerkleLog(nodes).append(size, all.slice(size, size + batch).map(leafHash));
     for (let n = 1; n <= 70; n++) {
-      const leaves = inputs(n);
-      const tree = buildTree(leaves.map(leafHash));
-      expect(tree.rootHash.equals(mth(leaves)), `root of ${n}`).toBe(true);
+      const leaves = all.slice(0, n);
+      const log = new MerkleLog(nodes);
+      const root = log.rootHash(n);
+      expect(root.equals(mth(leaves)), `root of ${n}`).toBe(true);
       for (let m = 0; m < n; m++) {
-        const proof = tree.inclusionProof(m);
+        const proof = log.inclusionProof(m, n);
         expect(
           proof.map((p) => p.toString('hex')),
           `path ${m} of ${n}`,
         ).toEqual(path(m, leaves).map((p) => p.toString('hex')));
-        expect(
-          sameBytes(rootFromInclusionProof(leafHash(leaves[m] as Buffer), m, n, proof), tree.rootHash),
-        ).toBe(true);
+        expect(sameBytes(rootFromInclusionProof(leafHash(leaves[m] as Buffer), m, n, proof), root)).toBe(
+          true,
+        );
       }
     }
   });
 
   it('refuses a proof that was tampered with, shortened, or given the wrong index or size', () => {
     const leaves = inputs(13).map(leafHash);
-    const tree = buildTree(leaves);
-    const proof = tree.inclusionProof(5);
+    const log = logOf(leaves);
+    const tree = { rootHash: log.rootHash(13) };
+    const proof = log.inclusionProof(5, 13);
     const leaf = leaves[5] as Buffer;
     const tampered = proof.map((p, i) => (i === 1 ? Buffer.alloc(32, 7) : p));
     expect(sameBytes(rootFromInclusionProof(leaf, 5, 13, tampered), tree.rootHash)).toBe(false);
@@ -58,7 +65,7 @@ describe('RFC 6962 Merkle tree', () => {
     expect(leafHash(Buffer.alloc(0)).toString('hex')).toBe(
       '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
     );
-    expect(() => buildTree([])).toThrow(/empty/);
+    expect(() => logOf([]).rootHash(0)).toThrow(/empty/);
   });
 });
 
