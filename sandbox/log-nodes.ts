@@ -22,7 +22,7 @@ export function logNodesIn(db: SandboxDb): LogNodes {
 const LEAVES_AT_A_TIME = 10_000;
 
 /** Adds the subtrees of the leaves anchored before they were kept (once, for a log that has any). */
-export function catchUpLogNodes(db: SandboxDb): void {
+export function catchUpLogNodes(db: SandboxDb, leavesAtATime = LEAVES_AT_A_TIME): void {
   const kept = () =>
     ((sql(db, 'SELECT MAX(position) FROM log_nodes WHERE level = 0').pluck().get() as number | null) ?? -1) +
     1;
@@ -31,12 +31,14 @@ export function catchUpLogNodes(db: SandboxDb): void {
     'SELECT leaf_hash FROM certifications WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
   ).pluck();
   for (;;) {
-    const filled = db.transaction(() => {
-      const size = kept();
-      const hashes = (leaves.all(size, LEAVES_AT_A_TIME) as string[]).map((hex) => Buffer.from(hex, 'hex'));
-      new MerkleLog(logNodesIn(db)).append(size, hashes);
-      return hashes.length;
-    })();
-    if (filled < LEAVES_AT_A_TIME) return;
+    const filled = db
+      .transaction(() => {
+        const size = kept();
+        const hashes = (leaves.all(size, leavesAtATime) as string[]).map((hex) => Buffer.from(hex, 'hex'));
+        new MerkleLog(logNodesIn(db)).append(size, hashes);
+        return hashes.length;
+      })
+      .immediate();
+    if (filled < leavesAtATime) return;
   }
 }

@@ -36,7 +36,8 @@ export function nodesInMemory(): LogNodes {
  * them: anchoring a batch costs the batch, not the log (rebuilding the whole tree for each batch
  * made every batch of a log of a million read and hash a million leaves).
  *
- * Hashes of incomplete subtrees are kept while this object lives: make one per batch or request.
+ * The hashes it reads or computes are kept while it lives: make one per transaction (a batch rolled
+ * back would otherwise leave its nodes known here).
  */
 export class MerkleLog {
   private readonly known = new Map<string, Buffer>();
@@ -98,7 +99,8 @@ export class MerkleLog {
    */
   private subtree(start: number, end: number): Buffer {
     const n = end - start;
-    if ((n & (n - 1)) === 0 && start % n === 0) return this.complete(Math.log2(n), start / n);
+    const level = Math.log2(n);
+    if (Number.isInteger(level) && start % n === 0) return this.complete(level, start / n);
     const key = `${start}-${end}`;
     const known = this.known.get(key);
     if (known) return known;

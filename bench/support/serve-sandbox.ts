@@ -19,8 +19,8 @@ process.stdout.write(
 process.once(
   'SIGTERM',
   () =>
-    void sandbox.stop().then(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    }),
+    void sandbox
+      .stop()
+      .finally(() => rmSync(dir, { recursive: true, force: true }))
+      .then(() => process.exit(0)),
 );

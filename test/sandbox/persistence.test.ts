@@ -1,3 +1,5 @@
+import { catchUpLogNodes } from '../../sandbox/log-nodes';
+import { openSandboxDb } from '../../sandbox/db';
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,8 +78,13 @@ describe('persistence across a restart', () => {
     await first.stop();
     // What a sandbox from before the subtrees were kept left: three leaves, nothing else of the log.
     const db = new Database(dbPath);
-    db.exec('DELETE FROM log_nodes');
+    db.exec('DROP TABLE log_nodes');
+    db.pragma('user_version = 1');
     db.close();
+    // Brought up to date and filled in two leaves at a time, as a log of many thousands is, in turns.
+    const upgraded = openSandboxDb(dbPath);
+    catchUpLogNodes(upgraded, 2);
+    upgraded.close();
 
     const second = await start();
     try {

@@ -11,11 +11,13 @@ const consistencyProof = (hashes: Buffer[], first: number) =>
   logOf(hashes).consistencyProof(first, hashes.length);
 
 describe('consistency proofs', () => {
-  it('prove every older tree a prefix of every newer one, up to 40 leaves', () => {
+  it('prove every older tree a prefix of every newer one, up to 40 leaves, all from one log of 40', () => {
     const all = leaves(40);
+    // As the sandbox serves them: any two sizes, from the log as it is now.
+    const log = logOf(all);
     for (let second = 1; second <= 40; second++)
       for (let first = 1; first <= second; first++) {
-        const proof = consistencyProof(all.slice(0, second), first);
+        const proof = log.consistencyProof(first, second);
         const holds = consistencyHolds(
           first,
           second,

@@ -4,7 +4,7 @@ import { batchTree, rootFromInclusionProof, rootFromSidedPath } from '../../veri
 import { MerkleLog, leafHash, logOf, nodesInMemory } from '../../sandbox/merkle';
 
 // RFC 6962 §2.1 written recursively, exactly as the RFC states it: the reference both
-// the sandbox's level-by-level tree and the client's proof checker must agree with.
+// the sandbox's log of complete subtrees and the client's proof checker must agree with.
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 const largestPowerOfTwoBelow = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
 function mth(leaves: Buffer[]): Buffer {
