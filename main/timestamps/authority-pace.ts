@@ -33,13 +33,16 @@ export class AuthorityPace {
   /**
    * Runs `ask` as this authority's next request, once the one before has ended and its pace allows.
    * A request that would have to wait past `waitAtMost` does not wait: `tooLong` says until when.
+   * One whose `stop` ends before its turn comes is not asked: `stopped`.
    */
   async turn<T>(
     url: string,
     minIntervalMs: number,
     ask: () => Promise<T>,
     { waitAtMost = Infinity, stop }: { waitAtMost?: number; stop?: AbortSignal } = {},
-  ): Promise<{ answer: T } | { tooLong: number }> {
+  ): Promise<{ answer: T } | { tooLong: number } | { stopped: true }> {
+    // Ended before its turn (an export cancelled, the process closing): not in line, not asked.
+    if (stop?.aborted) return { stopped: true };
     const authority = this.of(url);
     const before = authority.line;
     let done!: () => void;
@@ -50,6 +53,8 @@ export class AuthorityPace {
       const wait = authority.nextAt - this.now();
       if (wait > waitAtMost) return { tooLong: authority.nextAt };
       if (wait > 0) await pause(wait, stop);
+      // Ended while it waited: not asked, so not counted against the pace either.
+      if (stop?.aborted) return { stopped: true };
       try {
         return { answer: await ask() };
       } finally {

@@ -39,19 +39,15 @@ export function documentTimestamper(
     if (refused) return refused;
     const until = pace.nextTurnAt(authority.url);
     if (until > Date.now()) onWait?.(until);
-    // Cancelled already (as the wait was said): not in line at all, nor counted against the pace.
-    stop?.throwIfAborted();
     // At the authority's pace, shared with the batch tokens: an export waits its turn, up to a minute.
     const turn = await pace.turn(
       authority.url,
       authority.minIntervalMs,
-      () => {
-        // Cancelled while it waited its turn: not asked (its turn still counts against the pace).
-        stop?.throwIfAborted();
-        return askAuthority(fetch, authority, signedBytes, timeoutMs, stop);
-      },
+      () => askAuthority(fetch, authority, signedBytes, timeoutMs, stop),
       { waitAtMost: SEAL_WAITS_AT_MOST_MS, stop },
     );
+    // Cancelled before its turn came: the export ends as cancelled, nothing was asked.
+    if ('stopped' in turn) throw stop?.reason;
     const answer =
       'answer' in turn
         ? turn.answer

@@ -269,6 +269,8 @@ export class TimestampEngine {
             ),
       { waitAtMost: PACE_WAIT_IN_ROUND_MS, stop },
     );
+    // Closing before its turn came: never asked, so it stays due as it was, for whoever runs next.
+    if ('stopped' in turn) return;
     if ('tooLong' in turn) {
       this.options.batches.postpone(batch.id, turn.tooLong, this.now());
       return;
