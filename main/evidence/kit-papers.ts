@@ -41,16 +41,8 @@ export async function writePapers(
       timestamper: sealing(target),
     }),
   );
-  const keyFiles = [...seen.keys].map(([fingerprint, der], i) => ({
-    file: seen.keys.size === 1 ? 'log-key.pem' : `log-key-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
-    fingerprint,
-    text: pem(der),
-  }));
-  const rootFiles = [...seen.tsaRoots].map(([fingerprint, der], i) => ({
-    file: seen.tsaRoots.size === 1 ? 'tsa-root.pem' : `tsa-root-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
-    fingerprint,
-    text: pem(der, 'CERTIFICATE'),
-  }));
+  const keyFiles = pemFiles(seen.keys, 'log-key', 'PUBLIC KEY');
+  const rootFiles = pemFiles(seen.tsaRoots, 'tsa-root', 'CERTIFICATE');
   for (const { file, text } of [...keyFiles, ...rootFiles]) await sink.put(file, text);
   await sink.put(
     'verify.html',
@@ -78,4 +70,17 @@ export async function writePapers(
           },
     }),
   );
+}
+
+/** "log-key.pem" when there is one; "log-key-1-ab12cd34.pem", … (numbered, by fingerprint) when more. */
+function pemFiles(
+  byFingerprint: ReadonlyMap<string, string>,
+  name: string,
+  label: string,
+): { file: string; fingerprint: string; text: string }[] {
+  return [...byFingerprint].map(([fingerprint, der], i) => ({
+    file: byFingerprint.size === 1 ? `${name}.pem` : `${name}-${i + 1}-${fingerprint.slice(0, 8)}.pem`,
+    fingerprint,
+    text: pem(der, label),
+  }));
 }
