@@ -1,4 +1,5 @@
 import { hashKeyOf } from './keys';
+import { ID_WITH_KEY_BETWEEN } from './content-keys';
 import type { LocalState } from '../../protocol/states';
 import type { ListSort } from '../../protocol/views';
 
@@ -74,9 +75,9 @@ export function candidatesOf(profileId: string, search: string): { sql: string; 
   const prefix = hash[0];
   const keys = [prefix.padEnd(16, '0'), prefix.padEnd(16, 'f')].map((hex) => hashKeyOf(hex.slice(0, 16)));
   return {
-    sql: `${byName} UNION SELECT id FROM certifications INDEXED BY certifications_by_hash_key
-      WHERE hash_key BETWEEN ? AND ? AND profile_id = ? AND asset_hash >= ? AND asset_hash < ?`,
-    params: [...names, ...keys, profileId, ...hash],
+    sql: `${byName} UNION SELECT c.id FROM (${ID_WITH_KEY_BETWEEN}) k CROSS JOIN certifications c ON c.id = k.id
+      WHERE c.profile_id = ? AND c.asset_hash >= ? AND c.asset_hash < ?`,
+    params: [...names, ...keys, ...keys, profileId, ...hash],
   };
 }
 

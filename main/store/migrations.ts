@@ -335,4 +335,24 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO certification_names (rowid, file_name) VALUES (NEW.id, NEW.file_name);
   END;
   `,
+  // 21: the content keys apart from the rows (content-keys.ts). The intake writes new rows' keys to
+  // a small table and merges it into the large one in key order.
+  `
+  CREATE TABLE content_keys (hash_key INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (hash_key, id)) WITHOUT ROWID;
+  CREATE TABLE recent_content_keys (hash_key INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (hash_key, id)) WITHOUT ROWID;
+  INSERT INTO content_keys (hash_key, id)
+    SELECT hash_key, id FROM certifications WHERE hash_key IS NOT NULL ORDER BY hash_key, id;
+  DROP INDEX certifications_by_hash_key;
+  CREATE TRIGGER content_key_update AFTER UPDATE OF hash_key ON certifications
+  BEGIN
+    DELETE FROM content_keys WHERE hash_key = OLD.hash_key AND id = OLD.id;
+    DELETE FROM recent_content_keys WHERE hash_key = OLD.hash_key AND id = OLD.id;
+    INSERT INTO recent_content_keys (hash_key, id) SELECT NEW.hash_key, NEW.id WHERE NEW.hash_key IS NOT NULL;
+  END;
+  CREATE TRIGGER content_key_delete AFTER DELETE ON certifications
+  BEGIN
+    DELETE FROM content_keys WHERE hash_key = OLD.hash_key AND id = OLD.id;
+    DELETE FROM recent_content_keys WHERE hash_key = OLD.hash_key AND id = OLD.id;
+  END;
+  `,
 ];

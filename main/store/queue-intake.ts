@@ -4,6 +4,7 @@ import type { NewCertification } from './row-transitions';
 import type { QueueReads } from './queue-reads';
 import type { RowTransitions } from './row-transitions';
 import { freshRow } from './row-transitions';
+import { ContentKeys } from './content-keys';
 
 /** A content as "already certified here" compares it: per profile, by its SHA-256. */
 const contentOf = (item: Pick<NewCertification, 'profileId' | 'assetHash'>) =>
@@ -14,10 +15,14 @@ const contentOf = (item: Pick<NewCertification, 'profileId' | 'assetHash'>) =>
  * announced on the change feed. What happens to a row afterwards is the sending's and corrections'.
  */
 export class QueueIntake {
+  private readonly keys: ContentKeys;
+
   constructor(
     private readonly rows: RowTransitions,
     private readonly reads: QueueReads,
-  ) {}
+  ) {
+    this.keys = new ContentKeys(rows.db);
+  }
 
   /** Writes rows the moment their hashes are known, each with a fresh X-Request-Id for life. */
   enqueue(items: readonly NewCertification[], now = Date.now()): CertificationRow[] {
@@ -30,6 +35,7 @@ export class QueueIntake {
     const inserted = () =>
       items.map((item): CertificationRow => {
         const requestId = timeOrderedUuid(now);
+        const hashKey = hashKeyOf(item.assetHash);
         const { lastInsertRowid } = insert.run(
           item.profileId,
           requestId,
@@ -51,13 +57,15 @@ export class QueueIntake {
           item.batchId ?? now,
           item.watchedFolderId ?? null,
           item.followsId ?? null,
-          hashKeyOf(item.assetHash),
+          hashKey,
         );
+        this.keys.add(hashKey, lastInsertRowid);
         return freshRow(item, Number(lastInsertRowid), requestId, now);
       });
     const rows = this.rows.db.transaction(() => {
       const written = inserted();
       this.rows.counts.addQueued(items);
+      this.keys.mergeWhenMany();
       return written;
     })();
     for (const row of rows) this.rows.feed.noteChanged(row.id, 'queued');

@@ -8,9 +8,13 @@ import type { QueueDb } from './database';
 import type { ListQuery } from './list-query';
 import { candidatesOf, orderOf, searchableByIndex, whereOf } from './list-query';
 import { inChunks, statementCache } from './statements';
+import { idsWithKeysIn } from './content-keys';
 import { said } from '../../protocol/said';
 
 export type { ListQuery };
+
+/** Parameters for both tables of content keys (idsWithKeysIn). */
+const twice = <T>(keys: readonly T[]): T[] => [...keys, ...keys];
 
 export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
   file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
@@ -186,12 +190,13 @@ export class QueueReads {
     if (assetHashes.length === 0) return [];
     if (assetHashes.length > 500) throw new RangeError('At most 500 contents at a time.');
     return this.sql(
-      `SELECT ${FACTS} FROM certifications c INDEXED BY certifications_by_hash_key
+      `SELECT ${FACTS} FROM (${idsWithKeysIn(assetHashes.map(() => '?').join(', '))}) k
+         CROSS JOIN certifications c ON c.id = k.id
          JOIN logged_times l ON l.certification_id = c.id
-       WHERE c.hash_key IN (${assetHashes.map(() => '?').join(', ')}) AND c.profile_id = ? AND c.state = 'anchored'
+       WHERE c.profile_id = ? AND c.state = 'anchored'
        ORDER BY c.id`,
     )
-      .all(...assetHashes.map((hash) => hashKeyOf(hash.toLowerCase())), profileId)
+      .all(...twice(assetHashes.map((hash) => hashKeyOf(hash.toLowerCase()))), profileId)
       .map(factsOf);
   }
 
@@ -212,9 +217,10 @@ export class QueueReads {
 
   findByHash(profileId: string, assetHash: string): CertificationRow[] {
     return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE hash_key = ? AND profile_id = ? AND asset_hash = ? ORDER BY id`,
+      `SELECT ${COLUMNS} FROM certifications WHERE id IN (${idsWithKeysIn('?')})
+       AND profile_id = ? AND asset_hash = ? ORDER BY id`,
     )
-      .all(hashKeyOf(assetHash.toLowerCase()), profileId, assetHash.toLowerCase())
+      .all(...twice([hashKeyOf(assetHash.toLowerCase())]), profileId, assetHash.toLowerCase())
       .map(rowOf);
   }
 
@@ -227,13 +233,14 @@ export class QueueReads {
     const found = new Map<string, number>();
     for (let start = 0; start < hexes.length; start += 500) {
       const chunk = hexes.slice(start, start + 500);
-      // Named: for 500 keys SQLite's planner would rather walk an index of the profile, every row
-      // of it, and queueing grew slower with every 10,000 rows the queue held.
+      // The keys first (CROSS JOIN): for 500 keys SQLite's planner would rather walk an index of the
+      // profile, every row of it, and queueing grew slower with every 10,000 rows the queue held.
       const rows = this.sql(
-        `SELECT asset_hash AS hash, MIN(id) AS id FROM certifications INDEXED BY certifications_by_hash_key
-         WHERE hash_key IN (${chunk.map(() => '?').join(', ')}) AND profile_id = ? AND state <> 'failed'
-         GROUP BY asset_hash`,
-      ).all(...chunk.map(hashKeyOf), profileId) as { hash: string; id: number }[];
+        `SELECT c.asset_hash AS hash, MIN(c.id) AS id FROM (${idsWithKeysIn(chunk.map(() => '?').join(', '))}) k
+         CROSS JOIN certifications c ON c.id = k.id
+         WHERE c.profile_id = ? AND c.state <> 'failed'
+         GROUP BY c.asset_hash`,
+      ).all(...twice(chunk.map(hashKeyOf)), profileId) as { hash: string; id: number }[];
       for (const { hash, id } of rows) found.set(hash, id);
     }
     return found;

@@ -324,6 +324,38 @@ describe('certification queue', () => {
     ]);
   });
 
+  it('finds content already certified here whether its key was merged in or is recent, and forgets a removed row', () => {
+    const early = { ...item(0), assetHash: 'beef'.repeat(16) };
+    const late = { ...item(1), assetHash: 'f00d'.repeat(16) };
+    // 30,000 keys are merged into the large table at once (content-keys.ts); the last ten wait.
+    const [merged] = table.intake.enqueue([early]);
+    for (let n = 1; n < 30_000; n += 1000)
+      table.intake.enqueue(Array.from({ length: Math.min(1000, 30_000 - n) }, (_, i) => item(n + i + 10)));
+    const [recent] = table.intake.enqueue([late, ...Array.from({ length: 9 }, (_, i) => item(40_000 + i))]);
+    const db = new Database(path, { readonly: true });
+    const keys = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+    expect([keys('content_keys'), keys('recent_content_keys')]).toEqual([30_000, 10]);
+    db.close();
+
+    const found = () =>
+      table.reads.firstLiveIdsByHash('embedded', [early.assetHash, late.assetHash.toUpperCase()]);
+    expect(found()).toEqual(
+      new Map([
+        [early.assetHash, merged!.id],
+        [late.assetHash, recent!.id],
+      ]),
+    );
+    expect(table.reads.findByHash('embedded', late.assetHash).map((row) => row.id)).toEqual([recent!.id]);
+    const byHash = (search: string) =>
+      table.reads.list({ profileId: 'embedded', search, limit: 10 }).map((row) => row.id);
+    expect([byHash('BEEFbe'), byHash('f00df0')]).toEqual([[merged!.id], [recent!.id]]);
+
+    table.corrections.remove(merged!.id, PARALEGAL);
+    table.corrections.remove(recent!.id, PARALEGAL);
+    expect(found()).toEqual(new Map());
+    expect([byHash('beef'), byHash('f00d')]).toEqual([[], []]);
+  });
+
   it('filters by state and searches by file name or hash prefix', () => {
     table.intake.enqueue([
       item(1),
