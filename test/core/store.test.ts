@@ -333,9 +333,11 @@ describe('certification queue', () => {
       table.intake.enqueue(Array.from({ length: Math.min(1000, 30_000 - n) }, (_, i) => item(n + i + 10)));
     const [recent] = table.intake.enqueue([late, ...Array.from({ length: 9 }, (_, i) => item(40_000 + i))]);
     const db = new Database(path, { readonly: true });
-    const keys = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
-    expect([keys('content_keys'), keys('recent_content_keys')]).toEqual([30_000, 10]);
-    db.close();
+    const keys = () =>
+      ['content_keys', 'recent_content_keys'].map((table) =>
+        db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get(),
+      );
+    expect(keys()).toEqual([30_000, 10]);
 
     const found = () =>
       table.reads.firstLiveIdsByHash('embedded', [early.assetHash, late.assetHash.toUpperCase()]);
@@ -345,7 +347,8 @@ describe('certification queue', () => {
         [late.assetHash, recent!.id],
       ]),
     );
-    expect(table.reads.findByHash('embedded', late.assetHash).map((row) => row.id)).toEqual([recent!.id]);
+    const byContent = (hash: string) => table.reads.findByHash('embedded', hash).map((row) => row.id);
+    expect([byContent(early.assetHash), byContent(late.assetHash)]).toEqual([[merged!.id], [recent!.id]]);
     const byHash = (search: string) =>
       table.reads.list({ profileId: 'embedded', search, limit: 10 }).map((row) => row.id);
     expect([byHash('BEEFbe'), byHash('f00df0')]).toEqual([[merged!.id], [recent!.id]]);
@@ -354,6 +357,9 @@ describe('certification queue', () => {
     table.corrections.remove(recent!.id, PARALEGAL);
     expect(found()).toEqual(new Map());
     expect([byHash('beef'), byHash('f00d')]).toEqual([[], []]);
+    // Their keys went with them, from either table.
+    expect(keys()).toEqual([29_999, 9]);
+    db.close();
   });
 
   it('filters by state and searches by file name or hash prefix', () => {
