@@ -9,17 +9,31 @@ import { statementCache } from './statements';
  */
 const MERGE_AT = 30_000;
 
-/**
- * The ids of certifications whose content key (hashKeyOf) is among `marks` parameters, from both
- * tables (migration 21): pass the keys twice. An id is in one of them at a time.
- */
-export const idsWithKeysIn = (marks: string): string =>
-  `SELECT id FROM content_keys WHERE hash_key IN (${marks})
-   UNION ALL SELECT id FROM recent_content_keys WHERE hash_key IN (${marks})`;
+/** SQL giving ids, and the parameters it reads, in that order. */
+export interface IdsQuery {
+  sql: string;
+  params: bigint[];
+}
 
-/** The same for a range of keys (a hash's prefix): pass the range twice. */
-export const ID_WITH_KEY_BETWEEN = `SELECT id FROM content_keys WHERE hash_key BETWEEN ? AND ?
-   UNION ALL SELECT id FROM recent_content_keys WHERE hash_key BETWEEN ? AND ?`;
+/**
+ * The ids of certifications whose content key (hashKeyOf) is one of `keys`, from both tables
+ * (migration 21). An id is in one of them at a time.
+ */
+export function idsWithKeysIn(keys: readonly bigint[]): IdsQuery {
+  const marks = keys.map(() => '?').join(', ');
+  return {
+    sql: `SELECT id FROM content_keys WHERE hash_key IN (${marks})
+      UNION ALL SELECT id FROM recent_content_keys WHERE hash_key IN (${marks})`,
+    params: [...keys, ...keys],
+  };
+}
+
+/** The same for a range of keys (a hash's prefix). */
+export const idsWithKeysBetween = (low: bigint, high: bigint): IdsQuery => ({
+  sql: `SELECT id FROM content_keys WHERE hash_key BETWEEN ? AND ?
+    UNION ALL SELECT id FROM recent_content_keys WHERE hash_key BETWEEN ? AND ?`,
+  params: [low, high, low, high],
+});
 
 /** The content keys "already certified here?" reads: written with each row, merged in key order. */
 export class ContentKeys {

@@ -1,5 +1,5 @@
 import { hashKeyOf } from './keys';
-import { ID_WITH_KEY_BETWEEN } from './content-keys';
+import { idsWithKeysBetween } from './content-keys';
 import type { LocalState } from '../../protocol/states';
 import type { ListSort } from '../../protocol/views';
 
@@ -71,13 +71,16 @@ export function candidatesOf(profileId: string, search: string): { sql: string; 
   const names = [phrase, `%${escapedForLike(search)}%`];
   const hash = hashRangeOf(search);
   if (!hash) return { sql: byName, params: names };
-  // The hashes' index holds their first 64 bits (hashKeyOf): a prefix is a range of it.
+  // The content keys are the hashes' first 64 bits (hashKeyOf): a prefix is a range of them.
   const prefix = hash[0];
-  const keys = [prefix.padEnd(16, '0'), prefix.padEnd(16, 'f')].map((hex) => hashKeyOf(hex.slice(0, 16)));
+  const wanted = idsWithKeysBetween(
+    hashKeyOf(prefix.padEnd(16, '0').slice(0, 16)),
+    hashKeyOf(prefix.padEnd(16, 'f').slice(0, 16)),
+  );
   return {
-    sql: `${byName} UNION SELECT c.id FROM (${ID_WITH_KEY_BETWEEN}) k CROSS JOIN certifications c ON c.id = k.id
+    sql: `${byName} UNION SELECT c.id FROM (${wanted.sql}) k CROSS JOIN certifications c ON c.id = k.id
       WHERE c.profile_id = ? AND c.asset_hash >= ? AND c.asset_hash < ?`,
-    params: [...names, ...keys, ...keys, profileId, ...hash],
+    params: [...names, ...wanted.params, profileId, ...hash],
   };
 }
 

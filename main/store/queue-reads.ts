@@ -13,9 +13,6 @@ import { said } from '../../protocol/said';
 
 export type { ListQuery };
 
-/** Parameters for both tables of content keys (idsWithKeysIn). */
-const twice = <T>(keys: readonly T[]): T[] => [...keys, ...keys];
-
 export const COLUMNS = `id, profile_id AS profileId, request_id AS requestId, file_path AS filePath, file_name AS fileName,
   file_size AS fileSize, asset_hash AS assetHash, asset_type AS assetType, source_system AS sourceSystem,
   event_type AS eventType, state, attempts, next_attempt_at AS nextAttemptAt, service_id AS serviceId,
@@ -189,14 +186,15 @@ export class QueueReads {
   anchoredSignedFactsOf(profileId: string, assetHashes: readonly string[]): AnchoredFacts[] {
     if (assetHashes.length === 0) return [];
     if (assetHashes.length > 500) throw new RangeError('At most 500 contents at a time.');
+    const wanted = idsWithKeysIn(assetHashes.map((hash) => hashKeyOf(hash.toLowerCase())));
     return this.sql(
-      `SELECT ${FACTS} FROM (${idsWithKeysIn(assetHashes.map(() => '?').join(', '))}) k
+      `SELECT ${FACTS} FROM (${wanted.sql}) k
          CROSS JOIN certifications c ON c.id = k.id
          JOIN logged_times l ON l.certification_id = c.id
        WHERE c.profile_id = ? AND c.state = 'anchored'
        ORDER BY c.id`,
     )
-      .all(...twice(assetHashes.map((hash) => hashKeyOf(hash.toLowerCase()))), profileId)
+      .all(...wanted.params, profileId)
       .map(factsOf);
   }
 
@@ -216,11 +214,12 @@ export class QueueReads {
   }
 
   findByHash(profileId: string, assetHash: string): CertificationRow[] {
+    const wanted = idsWithKeysIn([hashKeyOf(assetHash.toLowerCase())]);
     return this.sql(
-      `SELECT ${COLUMNS} FROM certifications WHERE id IN (${idsWithKeysIn('?')})
+      `SELECT ${COLUMNS} FROM certifications WHERE id IN (${wanted.sql})
        AND profile_id = ? AND asset_hash = ? ORDER BY id`,
     )
-      .all(...twice([hashKeyOf(assetHash.toLowerCase())]), profileId, assetHash.toLowerCase())
+      .all(...wanted.params, profileId, assetHash.toLowerCase())
       .map(rowOf);
   }
 
@@ -235,12 +234,13 @@ export class QueueReads {
       const chunk = hexes.slice(start, start + 500);
       // The keys first (CROSS JOIN): for 500 keys SQLite's planner would rather walk an index of the
       // profile, every row of it, and queueing grew slower with every 10,000 rows the queue held.
+      const wanted = idsWithKeysIn(chunk.map(hashKeyOf));
       const rows = this.sql(
-        `SELECT c.asset_hash AS hash, MIN(c.id) AS id FROM (${idsWithKeysIn(chunk.map(() => '?').join(', '))}) k
+        `SELECT c.asset_hash AS hash, MIN(c.id) AS id FROM (${wanted.sql}) k
          CROSS JOIN certifications c ON c.id = k.id
          WHERE c.profile_id = ? AND c.state <> 'failed'
          GROUP BY c.asset_hash`,
-      ).all(...twice(chunk.map(hashKeyOf)), profileId) as { hash: string; id: number }[];
+      ).all(...wanted.params, profileId) as { hash: string; id: number }[];
       for (const { hash, id } of rows) found.set(hash, id);
     }
     return found;
