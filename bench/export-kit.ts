@@ -37,11 +37,10 @@ async function productionAgainstKit(dataDir: string, docs: string, kit: string):
   const check = async () =>
     JSON.parse(
       (
-        await execFileAsync(
-          process.execPath,
-          ['--expose-gc', benchScript('verify-set-child'), dataDir, docs, kit],
-          { encoding: 'utf8', maxBuffer: 1 << 20 },
-        )
+        await execFileAsync(process.execPath, [benchScript('verify-set-child'), dataDir, docs, kit], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 20,
+        })
       ).stdout,
     ) as { ms: number; passed: boolean };
   let passed = true;

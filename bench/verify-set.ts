@@ -155,7 +155,7 @@ async function memoryFigures(dir: string, production: string, register: string):
     JSON.parse(
       execFileSync(
         process.execPath,
-        ['--expose-gc', benchScript('verify-set-child'), join(dir, data), set, against],
+        ['--expose-gc', benchScript('verify-set-child'), join(dir, data), set, against, 'memory'],
         { encoding: 'utf8', maxBuffer: 1 << 20 },
       ),
     ) as { ms: number; passed: boolean; livePeakMb: number; inUsePeakMb: number; retainedMb: number };

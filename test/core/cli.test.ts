@@ -1,12 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/server';
 import type { TestWorkspace } from '../support/core';
 import { queuedRows, workspace } from '../support/core';
 import { openStore } from '../../main/store';
+import { compileCacheDir } from '../../main/config/compile-cache';
 import { CLI, profileSetArgs, runCli, runCliWith } from '../support/cli';
 import { englishOn } from '../support/english-leaks';
 import { sha256Hex, startTestSandbox } from '../support/sandbox';
@@ -115,6 +117,26 @@ describe('evidence-desk CLI', () => {
     // Each row says its state and, on the sandbox's demo authority, who confirmed its time.
     expect(result.stdout).toMatch(
       /good\.pdf {2}anchored, evidence verified; time confirmed .+ by DEMO Evidence Sandbox Timestamping Authority \(RFC 3161\)$/m,
+    );
+  });
+
+  it('keeps its compiled code in the person’s own cache folder, never in the shared temporary one', async () => {
+    const cache = join(ws.dir, 'cache');
+    const shared = join(ws.dir, 'tmp');
+    mkdirSync(shared);
+    const run = await runCliWith(ws.dataDir, ['status'], undefined, {
+      XDG_CACHE_HOME: cache,
+      TMPDIR: shared,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(join(cache, 'Evidence Desk', 'compiled'))).not.toHaveLength(0);
+    expect(existsSync(join(shared, 'node-compile-cache'))).toBe(false);
+    // Where macOS and Windows keep a person's caches.
+    expect(compileCacheDir({}, 'darwin')).toBe(
+      join(homedir(), 'Library', 'Caches', 'Evidence Desk', 'compiled'),
+    );
+    expect(compileCacheDir({ LOCALAPPDATA: 'L' }, 'win32')).toBe(
+      join('L', 'Evidence Desk', 'Cache', 'compiled'),
     );
   });
 
