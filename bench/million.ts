@@ -42,7 +42,9 @@ const WORDS: Record<Step, string> = {
  * kit saved and the set checked against the register. Each step runs in a process of its own; each
  * figure is the larger production's against the smaller's: ten times the documents should take at
  * most 11 times as long, and hold at most 1.5 times the memory. At the larger size the sending is
- * killed halfway and resumed: what that costs is counted in sends started again.
+ * killed halfway and resumed: what that costs is counted in sends started again. Hashing and queueing
+ * and the check run twice at each size, and the quicker of the two counts (they take about a minute
+ * and a half at a million; the sending, 20 minutes, once).
  */
 export async function millionDocuments(loadSeconds: number): Promise<BenchFigure[]> {
   const runs = new Map<number, Record<Step, StepRun>>();
@@ -63,8 +65,12 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
       let sending: StepRun;
       try {
         const info = JSON.stringify(sandbox.info);
-        intake = await step('intake', [data, docs, info]);
-        took('hashed and queued');
+        // Queued twice, the first time into a queue then removed: the quicker counts (see quicker).
+        const scratch = join(dir, 'scratch-data');
+        const firstIntake = await step('intake', [scratch, docs, info]);
+        rmSync(scratch, { recursive: true, force: true });
+        intake = quicker(firstIntake, await step('intake', [data, docs, info]));
+        took('hashed and queued (twice)');
         if (intake.queued !== size) throw new Error(`queued ${String(intake.queued)} of ${size}`);
         const largest = size === SIZES[1];
         sending = await sendAll(data, info, largest ? size / 2 : null);
@@ -97,9 +103,12 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
         sending,
         register: registered,
         kit: kitSaved,
-        check: await step('check', [data, docs, register]),
+        check: quicker(
+          await step('check', [data, docs, register]),
+          await step('check', [data, docs, register]),
+        ),
       });
-      took('set checked');
+      took('set checked (twice)');
       if (runs.get(size)?.check.passed !== true) throw new Error(`the set of ${size} did not pass`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -164,6 +173,19 @@ function timeSince(size: number): (part: string) => void {
       `million: ${size.toLocaleString('en')}: ${part} in ${((now - last) / 1000).toFixed(1)} s\n`,
     );
     last = now;
+  };
+}
+
+/**
+ * The quicker of two runs of a step, with the larger memory of the two. Timed once, a step at a
+ * million was at the machine's mercy: the same check of the same queue took 64 to 93 s across runs
+ * of this benchmark, and 67 to 71 s four times in a row on one queue.
+ */
+function quicker(first: StepRun, second: StepRun): StepRun {
+  return {
+    ...(first.ms <= second.ms ? first : second),
+    heldMb: Math.max(first.heldMb, second.heldMb),
+    rssMb: Math.max(first.rssMb, second.rssMb),
   };
 }
 
