@@ -18,6 +18,8 @@ export function benchScript(name: BenchScript): string {
     const dir = mkdtempSync(join(process.cwd(), 'dist', 'bench-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     execFileSync(process.execPath, ['scripts/build-cli.mjs', '--outdir', dir, '--bench']);
+    // The command line's compiled code is kept with this build, and goes with it.
+    process.env.EVIDENCE_DESK_CACHE_DIR = join(dir, 'compile-cache');
     built = dir;
   }
   return join(built, `${name}.js`);

@@ -124,9 +124,14 @@ describe('evidence-desk CLI', () => {
     const cache = join(ws.dir, 'cache');
     const shared = join(ws.dir, 'tmp');
     mkdirSync(shared);
+    // As on a person's computer: no folder chosen for it (the test run chooses one), and none of
+    // Node's own switches for it (coverage sets one).
     const run = await runCliWith(ws.dataDir, ['status'], undefined, {
       XDG_CACHE_HOME: cache,
       TMPDIR: shared,
+      EVIDENCE_DESK_CACHE_DIR: undefined,
+      NODE_COMPILE_CACHE: undefined,
+      NODE_DISABLE_COMPILE_CACHE: undefined,
     });
     expect(run.code, run.stderr).toBe(0);
     expect(readdirSync(join(cache, 'Evidence Desk', 'compiled'))).not.toHaveLength(0);
@@ -135,9 +140,15 @@ describe('evidence-desk CLI', () => {
     expect(compileCacheDir({}, 'darwin')).toBe(
       join(homedir(), 'Library', 'Caches', 'Evidence Desk', 'compiled'),
     );
-    expect(compileCacheDir({ LOCALAPPDATA: 'L' }, 'win32')).toBe(
-      join('L', 'Evidence Desk', 'Cache', 'compiled'),
+    const local = join(ws.dir, 'AppData', 'Local');
+    expect(compileCacheDir({ LOCALAPPDATA: local }, 'win32')).toBe(
+      join(local, 'Evidence Desk', 'Cache', 'compiled'),
     );
+    // An empty or relative variable would put it in whatever folder the command runs in.
+    for (const XDG_CACHE_HOME of ['', 'relative'])
+      expect(compileCacheDir({ XDG_CACHE_HOME }, 'linux')).toBe(
+        join(homedir(), '.cache', 'Evidence Desk', 'compiled'),
+      );
   });
 
   it('speaks German where LANG asks for it, with nothing of the English catalogue', async () => {

@@ -5,12 +5,13 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 
 // Bouncy Castle's RFC 4998 implementation (org.bouncycastle.tsp.ers, Debian's libbcpkix-java 1.72)
@@ -36,24 +37,37 @@ export interface BouncyCastle {
 }
 
 /**
- * The oracle compiled once for the whole test run (javac: about 3 s of processor), and again only
- * when its source or the jars change. Files running side by side may both compile it: the first
- * one's stays.
+ * The oracle compiled once (javac: about 3 s of processor; kept in test-results/ between runs), and
+ * again only when its source, the jars or the JDK change. Files running side by side may both
+ * compile it: the first one's stays.
  */
 async function compiledOracle(): Promise<string> {
   const key = createHash('sha256').update(readFileSync(SOURCE));
-  for (const jar of JARS) key.update(`${jar} ${statSync(jar).size}`);
+  for (const jar of JARS) key.update(`${jar} ${statSync(jar).size} ${statSync(jar).mtimeMs}`);
+  // Classes compiled by a newer JDK do not load in an older one.
+  key.update(javacOnPath());
   const dir = join('test-results', 'ers-oracle', key.digest('hex').slice(0, 16));
   if (existsSync(dir)) return dir;
   mkdirSync(join('test-results', 'ers-oracle'), { recursive: true });
   const building = mkdtempSync(`${dir}-`);
-  await run('javac', ['-cp', BC, '-d', building, SOURCE]);
   try {
+    await run('javac', ['-cp', BC, '-d', building, SOURCE]);
     renameSync(building, dir);
-  } catch {
+  } catch (error) {
     rmSync(building, { recursive: true, force: true });
+    // Another file's compiled oracle got there first; anything else is a failure.
+    if (!existsSync(dir)) throw error;
   }
   return dir;
+}
+
+/** Which JDK's javac the oracle is compiled with: the one on PATH, through its links. */
+function javacOnPath(): string {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const javac = join(folder, 'javac');
+    if (existsSync(javac)) return realpathSync(javac);
+  }
+  return 'javac';
 }
 
 /** The oracle, working in `dir` (the record and document it is given are written there). */
