@@ -1,31 +1,32 @@
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { PRODUCT_NAME } from './data-dir';
+import { join } from 'node:path';
+import { PRODUCT_NAME, folderOr } from './data-dir';
 
 /**
  * Where the command line keeps V8's compiled code between runs: the person's own cache folder, never
  * the shared temporary one Node picks by default (on a computer others use, whoever wrote code there
- * first would run it in this person's command line). EVIDENCE_DESK_CACHE_DIR overrides (the tests and
- * benchmarks keep theirs with their run). A variable that is empty or relative is ignored,
- * as the XDG specification says: it would put the cache in whatever folder the command runs in.
+ * first would run it in this person's command line). EVIDENCE_DESK_CACHE_DIR overrides, as
+ * EVIDENCE_DESK_DATA_DIR does the data folder (the tests and benchmarks keep theirs with their run).
  */
 export function compileCacheDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string {
-  const absolute = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
-  const chosen = absolute(env.EVIDENCE_DESK_CACHE_DIR);
-  if (chosen) return chosen;
+  if (env.EVIDENCE_DESK_CACHE_DIR) return env.EVIDENCE_DESK_CACHE_DIR;
   if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', PRODUCT_NAME, 'compiled');
   if (platform === 'win32')
     return join(
-      absolute(env.LOCALAPPDATA) ?? join(homedir(), 'AppData', 'Local'),
+      folderOr(env.LOCALAPPDATA, () => join(homedir(), 'AppData', 'Local')),
       PRODUCT_NAME,
       'Cache',
       'compiled',
     );
-  return join(absolute(env.XDG_CACHE_HOME) ?? join(homedir(), '.cache'), PRODUCT_NAME, 'compiled');
+  return join(
+    folderOr(env.XDG_CACHE_HOME, () => join(homedir(), '.cache')),
+    PRODUCT_NAME,
+    'compiled',
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import type { TestWorkspace } from '../support/core';
 import { queuedRows, workspace } from '../support/core';
 import { openStore } from '../../main/store';
 import { compileCacheDir } from '../../main/config/compile-cache';
+import { defaultDataDir } from '../../main/config/data-dir';
 import { CLI, profileSetArgs, runCli, runCliWith } from '../support/cli';
 import { englishOn } from '../support/english-leaks';
 import { sha256Hex, startTestSandbox } from '../support/sandbox';
@@ -144,11 +145,19 @@ describe('evidence-desk CLI', () => {
     expect(compileCacheDir({ LOCALAPPDATA: local }, 'win32')).toBe(
       join(local, 'Evidence Desk', 'Cache', 'compiled'),
     );
-    // An empty or relative variable would put it in whatever folder the command runs in.
-    for (const XDG_CACHE_HOME of ['', 'relative'])
-      expect(compileCacheDir({ XDG_CACHE_HOME }, 'linux')).toBe(
+    // An empty or relative variable would put it, or the data folder, in whatever folder the
+    // command runs in.
+    for (const folder of ['', 'relative']) {
+      expect(compileCacheDir({ XDG_CACHE_HOME: folder }, 'linux')).toBe(
         join(homedir(), '.cache', 'Evidence Desk', 'compiled'),
       );
+      expect(defaultDataDir({ XDG_CONFIG_HOME: folder }, 'linux')).toBe(
+        join(homedir(), '.config', 'Evidence Desk'),
+      );
+      expect(defaultDataDir({ APPDATA: folder }, 'win32')).toBe(
+        join(homedir(), 'AppData', 'Roaming', 'Evidence Desk'),
+      );
+    }
   });
 
   it('speaks German where LANG asks for it, with nothing of the English catalogue', async () => {
