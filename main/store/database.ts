@@ -1,3 +1,4 @@
+import { closedCleanly, forgetClosedCleanly, stampClosedCleanly } from './closed-cleanly';
 import { hashKeyOf } from './keys';
 import { loggedTimesOf } from './logged-times';
 import Database from 'better-sqlite3';
@@ -25,9 +26,10 @@ export function openQueueDb(
     if (existed && statSync(path).size === 0) throw damaged(path, said('database.isEmpty'));
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Version and integrity are checked before anything writes, so a newer or damaged file is left
-    // byte for byte as it was.
+    // byte for byte as it was. Every page is read unless the file is as this app closed it.
     refuseNewer(db);
-    if (existed) refuseDamaged(db, path);
+    if (existed && !closedCleanly(path)) refuseDamaged(db, path);
+    if (existed) forgetClosedCleanly(path);
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives any crash of the app or of this process without losing a commit;
     // only a power cut or OS crash may take back the last moments. FULL's fsync per commit made
@@ -52,6 +54,13 @@ export function openQueueDb(
     db?.close();
     throw explainOpenFailure(error, path);
   }
+}
+
+/** Closes the queue; the last connection to close leaves it stamped as closed cleanly. */
+export function closeQueueDb(db: QueueDb): void {
+  if (!db.open) return;
+  db.close();
+  if (!db.memory) stampClosedCleanly(db.name);
 }
 
 function refuseNewer(db: QueueDb): void {

@@ -1,6 +1,6 @@
 import { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
-import { openQueueDb } from './database';
+import { closeQueueDb, openQueueDb } from './database';
 import { CertificationTable } from './queue';
 import { SettingsStore } from './settings';
 import { SyncLeaseStore } from './sync-lease';
@@ -103,7 +103,7 @@ function storeOn(db: QueueDb): Store {
     inOneCommit: (work) => db.transaction(work).immediate(),
     close: () => {
       changes.close();
-      if (db.open) db.close();
+      closeQueueDb(db);
     },
   };
 }

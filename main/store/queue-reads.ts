@@ -187,11 +187,13 @@ export class QueueReads {
     if (assetHashes.length === 0) return [];
     if (assetHashes.length > 500) throw new RangeError('At most 500 contents at a time.');
     const wanted = idsWithKeysIn(assetHashes.map((hash) => hashKeyOf(hash.toLowerCase())));
+    // Each found in the anchored facts' own index, not in its row of several kilobytes: at a
+    // million rows 7.6 against 12.1 µs a content (at 100,000, 6.2 against 9.2).
     return this.sql(
       `SELECT ${FACTS} FROM (${wanted.sql}) k
-         CROSS JOIN certifications c ON c.id = k.id
+         CROSS JOIN certifications c INDEXED BY certifications_anchored_facts
+           ON c.profile_id = ? AND c.id = k.id AND c.state = 'anchored'
          JOIN logged_times l ON l.certification_id = c.id
-       WHERE c.profile_id = ? AND c.state = 'anchored'
        ORDER BY c.id`,
     )
       .all(...wanted.params, profileId)

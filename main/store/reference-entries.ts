@@ -130,12 +130,14 @@ function entriesOnDisk(
   db.exec(`CREATE INDEX by_name ON entries(${nameColumn})`);
   for (const digest of how.digests) db.exec(`CREATE INDEX by_${digest} ON entries(${digest})`);
   const columns = 'at, name, sha256, md5, sha1, rest';
-  const candidates = db.prepare(
-    [
-      `SELECT 1 AS named, ${columns} FROM entries WHERE ${nameColumn} = ?`,
-      ...how.digests.map((digest) => `SELECT 0, ${columns} FROM entries WHERE ${digest} = ?`),
-    ].join(' UNION ALL '),
+  const named = db.prepare(`SELECT ${columns} FROM entries WHERE ${nameColumn} = ?`);
+  // Only the places of the same content (each digest's index holds them): the entry is nearly
+  // always the one of the same name, already read. Reading its row again, at random in a scratch
+  // database of a million, was an eighth of the lookups' time (16.1 against 14.3 s).
+  const sameContentAt = how.digests.map(
+    (digest) => [digest, db.prepare(`SELECT at FROM entries WHERE ${digest} = ?`).pluck()] as const,
   );
+  const atPlace = db.prepare(`SELECT ${columns} FROM entries WHERE at = ?`);
   const page = db.prepare(`SELECT ${columns} FROM entries WHERE at > ? ORDER BY at LIMIT ${BATCH}`);
   const cut = how.shared.length;
   const kept = (row: Row): KeptEntry => {
@@ -149,16 +151,15 @@ function entriesOnDisk(
     fileNamesOnly: how.fileNamesOnly,
     candidates(name, digests) {
       const whole = how.shared + (how.fileNamesOnly ? fileNameOf(name) : name);
-      const rows = candidates.all(
-        how.fromWindows ? whole.toLowerCase() : whole,
-        ...how.digests.map((digest) => digests[digest] ?? null),
-      ) as (Row & { named: 0 | 1 })[];
-      const sameName: KeptEntry[] = [];
+      const sameName = (named.all(how.fromWindows ? whole.toLowerCase() : whole) as Row[]).map(kept);
       const sameContent: KeptEntry[] = [];
-      for (const row of rows) {
-        if (row.named) sameName.push(kept(row));
-        // An entry with two of the document's digests is one entry of the same content.
-        else if (!sameContent.some((entry) => entry.at === row.at)) sameContent.push(kept(row));
+      for (const [digest, places] of sameContentAt) {
+        const hex = digests[digest];
+        if (!hex) continue;
+        for (const at of places.all(hex) as number[])
+          // An entry with two of the document's digests is one entry of the same content.
+          if (!sameContent.some((entry) => entry.at === at))
+            sameContent.push(sameName.find((entry) => entry.at === at) ?? kept(atPlace.get(at) as Row));
       }
       return { sameName, sameContent };
     },

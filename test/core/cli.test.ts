@@ -257,8 +257,10 @@ describe('evidence-desk CLI', () => {
       expect(result.stderr).not.toMatch(/SqliteError|at .*\.ts:\d+/);
     }
     expect(readFileSync(path).equals(bytes)).toBe(true);
+    // Beside it only the stamp of its last clean close, which no longer matches it.
     expect(readdirSync(ws.dataDir).filter((name) => name.startsWith('queue.sqlite'))).toEqual([
       'queue.sqlite',
+      'queue.sqlite-closed',
     ]);
   });
 
