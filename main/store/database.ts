@@ -24,11 +24,13 @@ export function openQueueDb(
   let db: QueueDb | undefined;
   try {
     if (existed && statSync(path).size === 0) throw damaged(path, said('database.isEmpty'));
+    // Asked before opening: the first read of a file in WAL mode puts a log beside it.
+    const asLeft = existed && closedCleanly(path);
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Version and integrity are checked before anything writes, so a newer or damaged file is left
     // byte for byte as it was. Every page is read unless the file is as this app closed it.
     refuseNewer(db);
-    if (existed && !closedCleanly(path)) refuseDamaged(db, path);
+    if (existed && !asLeft) refuseDamaged(db, path);
     if (existed) forgetClosedCleanly(path);
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives any crash of the app or of this process without losing a commit;

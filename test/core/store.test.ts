@@ -1,12 +1,11 @@
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeskError } from '../../main/errors';
 import type { Store } from '../../main/store';
 import { openStore } from '../../main/store';
 import { openQueueDb } from '../../main/store/database';
-import { closedCleanly } from '../../main/store/closed-cleanly';
 import { MIGRATIONS } from '../../main/store/migrations';
 import { ChangeFeed } from '../../main/store/change-feed';
 import { emptyCounts } from '../../protocol/states';
@@ -151,26 +150,38 @@ describe('queue database', () => {
 
   it('reads a queue whole at opening unless this app closed it last and nothing touched it since', () => {
     // At a million certifications the file is 5 GB: read whole, 10 to 25 s before every start.
-    const first = openStore(path);
-    first.certifications.intake.enqueue([item(1)]);
-    const second = openStore(path);
-    first.close();
-    // Another connection still writes (its log is there): nothing is stamped.
-    expect(closedCleanly(path)).toBe(false);
-    second.close();
-    expect(closedCleanly(path)).toBe(true);
-    // Open, the stamp is gone: a crash from now on leaves none.
-    const killed = openStore(path);
-    expect(closedCleanly(path)).toBe(false);
-    killed.close();
-    expect(closedCleanly(path)).toBe(true);
-    // Another program writes to it (the same size): checked whole again, and found damaged.
+    const pragmas = vi.spyOn(Database.prototype, 'pragma');
+    const readWhole = () => pragmas.mock.calls.filter(([source]) => source === 'quick_check').length;
+    const opened = (open: () => Store) => {
+      const before = readWhole();
+      return { store: open(), readWhole: readWhole() > before };
+    };
+    const first = opened(() => openStore(path));
+    first.store.certifications.intake.enqueue([item(1)]);
+    // Open elsewhere (or crashed while open): read whole.
+    const second = opened(() => openStore(path));
+    expect(second.readWhole).toBe(true);
+    first.store.close();
+    second.store.close();
+    // Closed by the last connection: opened without reading it whole, and read whole again while
+    // that one is open (a crash from then on leaves no stamp).
+    const asLeft = opened(() => openStore(path));
+    expect(asLeft.readWhole).toBe(false);
+    const meanwhile = opened(() => openStore(path));
+    expect(meanwhile.readWhole).toBe(true);
+    meanwhile.store.close();
+    asLeft.store.close();
+    const again = opened(() => openStore(path));
+    expect(again.readWhole).toBe(false);
+    again.store.close();
+    // Another program writes to it (the same size, a page of it): read whole, and found damaged.
     const bytes = readFileSync(path);
     bytes.fill(7, 4096, 4096 * 2);
     writeFileSync(path, bytes);
-    expect(closedCleanly(path)).toBe(false);
     expect(() => openStore(path)).toThrow(expect.objectContaining({ code: 'database_corrupt' }));
+    expect(readWhole()).toBe(3);
     expect(readFileSync(path).equals(bytes)).toBe(true);
+    pragmas.mockRestore();
   });
 
   it('refuses a database written by a newer app, and leaves it as it was', () => {
