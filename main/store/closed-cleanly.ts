@@ -1,29 +1,49 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 // Whether the queue file is still exactly as this app left it when it last closed it: its size,
-// modification time and file number, written beside it when the last connection closes. Such a
-// file passed the page-by-page check when it was opened before, and only SQLite has written to it
-// since, so it is not read whole again: at a million certifications that is 5 GB, 10 to 25 s
-// before every start of the app or the command line. Anything else (a crash, a copy, another
-// program, a file put back from a backup) has the whole file checked again.
+// modification time and file number, written beside it when the last connection closes, with
+// when the whole file was last checked. Such a file passed that check and only SQLite has written
+// to it since, so it is not read whole again at every start: at a million certifications that is
+// 5 GB, 10 to 25 s before each start of the app or the command line. Anything else (a crash, a
+// copy, another program, a file put back from a backup) has the whole file checked again, and so
+// does a week gone by since the last check: damage none of the three can see (a disk that rots a
+// page) is found within a week, not never.
+
+/** How long a check of the whole file is trusted for a file closed cleanly since. */
+export const WHOLE_CHECK_LASTS_MS = 7 * 24 * 60 * 60 * 1000;
 
 const stampOf = (path: string) => `${path}-closed`;
 
-function identityOf(path: string): string {
+function identityOf(path: string): { size: string; mtimeNs: string; ino: string } {
   const { size, mtimeNs, ino } = statSync(path, { bigint: true });
-  return JSON.stringify({ size: String(size), mtimeNs: String(mtimeNs), ino: String(ino) });
+  return { size: String(size), mtimeNs: String(mtimeNs), ino: String(ino) };
 }
 
-// The log of writes SQLite removes when the last connection closes: still there, one did not
-// close (it crashed, or it is open now).
-const logOf = (path: string) => `${path}-wal`;
-
-/** The file is as this app left it when it last closed it cleanly. */
-export function closedCleanly(path: string): boolean {
+// SQLite's log of writes, which it removes when the last connection closes: still there, one did
+// not close (it crashed, or it is open now). It lies beside the file a link leads to. A log that
+// cannot be looked at counts as there.
+function walBeside(path: string): boolean {
   try {
-    return !existsSync(logOf(path)) && readFileSync(stampOf(path), 'utf8') === identityOf(path);
+    return lstatSync(`${realpathSync(path)}-wal`, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    return false;
+    return true;
+  }
+}
+
+/**
+ * When the whole file was last checked, if it is as this app left it when it last closed it
+ * cleanly; otherwise null (read it whole). Asked before the file is opened: the first read of a
+ * file in WAL mode puts its log beside it.
+ */
+export function checkedWhenClosed(path: string): number | null {
+  try {
+    if (walBeside(path)) return null;
+    const stamp = JSON.parse(readFileSync(stampOf(path), 'utf8')) as Record<string, unknown>;
+    const now = identityOf(path);
+    const same = stamp.size === now.size && stamp.mtimeNs === now.mtimeNs && stamp.ino === now.ino;
+    return same && typeof stamp.checkedAt === 'number' ? stamp.checkedAt : null;
+  } catch {
+    return null;
   }
 }
 
@@ -37,9 +57,9 @@ export function forgetClosedCleanly(path: string): void {
 }
 
 /** After a connection closed: the last one (SQLite removed the log) stamps the file as it left it. */
-export function stampClosedCleanly(path: string): void {
+export function stampClosedCleanly(path: string, checkedAt: number): void {
   try {
-    if (!existsSync(logOf(path))) writeFileSync(stampOf(path), identityOf(path));
+    if (!walBeside(path)) writeFileSync(stampOf(path), JSON.stringify({ ...identityOf(path), checkedAt }));
   } catch {
     // No stamp: the next start checks the whole file, as it always may.
   }

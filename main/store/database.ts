@@ -1,4 +1,9 @@
-import { closedCleanly, forgetClosedCleanly, stampClosedCleanly } from './closed-cleanly';
+import {
+  WHOLE_CHECK_LASTS_MS,
+  checkedWhenClosed,
+  forgetClosedCleanly,
+  stampClosedCleanly,
+} from './closed-cleanly';
 import { hashKeyOf } from './keys';
 import { loggedTimesOf } from './logged-times';
 import Database from 'better-sqlite3';
@@ -24,14 +29,19 @@ export function openQueueDb(
   let db: QueueDb | undefined;
   try {
     if (existed && statSync(path).size === 0) throw damaged(path, said('database.isEmpty'));
-    // Asked before opening: the first read of a file in WAL mode puts a log beside it.
-    const asLeft = existed && closedCleanly(path);
+    const checkedAt = existed ? checkedWhenClosed(path) : null;
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Version and integrity are checked before anything writes, so a newer or damaged file is left
-    // byte for byte as it was. Every page is read unless the file is as this app closed it.
+    // byte for byte as it was. Every page is read unless the file is as this app closed it, within
+    // a week of the last time every page was read.
     refuseNewer(db);
-    if (existed && !asLeft) refuseDamaged(db, path);
-    if (existed) forgetClosedCleanly(path);
+    const now = Date.now();
+    const stillHolds = checkedAt !== null && now >= checkedAt && now - checkedAt <= WHOLE_CHECK_LASTS_MS;
+    if (existed && !stillHolds) refuseDamaged(db, path);
+    if (path !== ':memory:') {
+      forgetClosedCleanly(path);
+      openQueues.set(db, { path, checkedAt: stillHolds ? checkedAt : now });
+    }
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives any crash of the app or of this process without losing a commit;
     // only a power cut or OS crash may take back the last moments. FULL's fsync per commit made
@@ -58,11 +68,15 @@ export function openQueueDb(
   }
 }
 
+// Each open queue's file, as it was given, and when it was last read whole: its stamp at closing.
+const openQueues = new WeakMap<QueueDb, { path: string; checkedAt: number }>();
+
 /** Closes the queue; the last connection to close leaves it stamped as closed cleanly. */
 export function closeQueueDb(db: QueueDb): void {
   if (!db.open) return;
   db.close();
-  if (!db.memory) stampClosedCleanly(db.name);
+  const opened = openQueues.get(db);
+  if (opened) stampClosedCleanly(opened.path, opened.checkedAt);
 }
 
 function refuseNewer(db: QueueDb): void {

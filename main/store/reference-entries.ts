@@ -119,7 +119,7 @@ export class EntriesBuilder {
   }
 }
 
-/** The entries in their scratch database: each document's candidates in one query. */
+/** The entries in their scratch database: each document's candidates by name, then by digest. */
 function entriesOnDisk(
   db: Database.Database,
   how: { size: number; fromWindows: boolean; fileNamesOnly: boolean; shared: string; digests: Digest[] },
@@ -152,14 +152,18 @@ function entriesOnDisk(
     candidates(name, digests) {
       const whole = how.shared + (how.fileNamesOnly ? fileNameOf(name) : name);
       const sameName = (named.all(how.fromWindows ? whole.toLowerCase() : whole) as Row[]).map(kept);
+      const namedAt = new Map(sameName.map((entry) => [entry.at, entry]));
       const sameContent: KeptEntry[] = [];
+      // An entry with two of the document's digests is one entry of the same content.
+      const seen = new Set<number>();
       for (const [digest, places] of sameContentAt) {
         const hex = digests[digest];
         if (!hex) continue;
-        for (const at of places.all(hex) as number[])
-          // An entry with two of the document's digests is one entry of the same content.
-          if (!sameContent.some((entry) => entry.at === at))
-            sameContent.push(sameName.find((entry) => entry.at === at) ?? kept(atPlace.get(at) as Row));
+        for (const at of places.all(hex) as number[]) {
+          if (seen.has(at)) continue;
+          seen.add(at);
+          sameContent.push(namedAt.get(at) ?? kept(atPlace.get(at) as Row));
+        }
       }
       return { sameName, sameContent };
     },

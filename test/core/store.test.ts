@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeskError } from '../../main/errors';
@@ -148,40 +148,60 @@ describe('queue database', () => {
     store.close();
   });
 
-  it('reads a queue whole at opening unless this app closed it last and nothing touched it since', () => {
+  it('reads a queue whole at opening unless this app closed it last, nothing touched it since and it was read whole within a week', () => {
     // At a million certifications the file is 5 GB: read whole, 10 to 25 s before every start.
     const pragmas = vi.spyOn(Database.prototype, 'pragma');
     const readWhole = () => pragmas.mock.calls.filter(([source]) => source === 'quick_check').length;
-    const opened = (open: () => Store) => {
+    const readWholeOpening = () => {
       const before = readWhole();
-      return { store: open(), readWhole: readWhole() > before };
+      const store = openStore(path);
+      return { store, readWhole: readWhole() > before };
     };
-    const first = opened(() => openStore(path));
-    first.store.certifications.intake.enqueue([item(1)]);
-    // Open elsewhere (or crashed while open): read whole.
-    const second = opened(() => openStore(path));
-    expect(second.readWhole).toBe(true);
-    first.store.close();
-    second.store.close();
-    // Closed by the last connection: opened without reading it whole, and read whole again while
-    // that one is open (a crash from then on leaves no stamp).
-    const asLeft = opened(() => openStore(path));
-    expect(asLeft.readWhole).toBe(false);
-    const meanwhile = opened(() => openStore(path));
-    expect(meanwhile.readWhole).toBe(true);
-    meanwhile.store.close();
-    asLeft.store.close();
-    const again = opened(() => openStore(path));
-    expect(again.readWhole).toBe(false);
-    again.store.close();
-    // Another program writes to it (the same size, a page of it): read whole, and found damaged.
-    const bytes = readFileSync(path);
-    bytes.fill(7, 4096, 4096 * 2);
-    writeFileSync(path, bytes);
-    expect(() => openStore(path)).toThrow(expect.objectContaining({ code: 'database_corrupt' }));
-    expect(readWhole()).toBe(3);
-    expect(readFileSync(path).equals(bytes)).toBe(true);
-    pragmas.mockRestore();
+    const closedAgain = () => readWholeOpening().store.close();
+    try {
+      const first = readWholeOpening();
+      first.store.certifications.intake.enqueue([item(1)]);
+      // Open elsewhere (or crashed while open): read whole.
+      const second = readWholeOpening();
+      expect(second.readWhole).toBe(true);
+      first.store.close();
+      second.store.close();
+      // Closed by the last connection: opened without reading it whole, and read whole again while
+      // that one is open (a crash from then on leaves no stamp).
+      const asLeft = readWholeOpening();
+      expect(asLeft.readWhole).toBe(false);
+      const meanwhile = readWholeOpening();
+      expect(meanwhile.readWhole).toBe(true);
+      meanwhile.store.close();
+      asLeft.store.close();
+      expect(readWhole()).toBe(2);
+      closedAgain();
+      expect(readWhole()).toBe(2);
+      // A week after it was last read whole: read whole, and trusted for another week.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 8 * 24 * 60 * 60 * 1000);
+      closedAgain();
+      closedAgain();
+      expect(readWhole()).toBe(3);
+      vi.useRealTimers();
+      // Put back from a copy, its time set back as a restore would: another file, read whole.
+      const { mtime } = statSync(path);
+      copyFileSync(path, `${path}.copy`);
+      renameSync(`${path}.copy`, path);
+      utimesSync(path, mtime, mtime);
+      closedAgain();
+      expect(readWhole()).toBe(4);
+      // Another program writes to it (the same size, a page of it): read whole, and found damaged.
+      const bytes = readFileSync(path);
+      bytes.fill(7, 4096, 4096 * 2);
+      writeFileSync(path, bytes);
+      expect(() => openStore(path)).toThrow(expect.objectContaining({ code: 'database_corrupt' }));
+      expect(readWhole()).toBe(5);
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      pragmas.mockRestore();
+    }
   });
 
   it('refuses a database written by a newer app, and leaves it as it was', () => {
