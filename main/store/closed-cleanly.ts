@@ -9,8 +9,8 @@ import { lstatSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync 
 // does a week gone by since the last check: damage none of the three can see (a disk that rots a
 // page) is found within a week, not never.
 
-/** How long a check of the whole file is trusted for a file closed cleanly since. */
-export const WHOLE_CHECK_LASTS_MS = 7 * 24 * 60 * 60 * 1000;
+// How long a read of the whole file is trusted for a file closed cleanly since.
+const WHOLE_CHECK_LASTS_MS = 7 * 24 * 60 * 60 * 1000;
 
 const stampOf = (path: string) => `${path}-closed`;
 
@@ -31,17 +31,24 @@ function walBeside(path: string): boolean {
 }
 
 /**
- * When the whole file was last checked, if it is as this app left it when it last closed it
- * cleanly; otherwise null (read it whole). Asked before the file is opened: the first read of a
- * file in WAL mode puts its log beside it.
+ * When the whole file was last read and found sound, while that still holds: the file is as this
+ * app left it when it last closed it cleanly, within a week of that read. Otherwise null (read it
+ * whole now). Asked before the file is opened: the first read of a file in WAL mode puts its log
+ * beside it.
  */
-export function checkedWhenClosed(path: string): number | null {
+export function wholeCheckStillHolds(path: string, now: number): number | null {
   try {
     if (walBeside(path)) return null;
     const stamp = JSON.parse(readFileSync(stampOf(path), 'utf8')) as Record<string, unknown>;
-    const now = identityOf(path);
-    const same = stamp.size === now.size && stamp.mtimeNs === now.mtimeNs && stamp.ino === now.ino;
-    return same && typeof stamp.checkedAt === 'number' ? stamp.checkedAt : null;
+    const file = identityOf(path);
+    const same = stamp.size === file.size && stamp.mtimeNs === file.mtimeNs && stamp.ino === file.ino;
+    const { checkedAt } = stamp;
+    return same &&
+      typeof checkedAt === 'number' &&
+      now >= checkedAt &&
+      now - checkedAt <= WHOLE_CHECK_LASTS_MS
+      ? checkedAt
+      : null;
   } catch {
     return null;
   }

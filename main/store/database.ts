@@ -1,9 +1,4 @@
-import {
-  WHOLE_CHECK_LASTS_MS,
-  checkedWhenClosed,
-  forgetClosedCleanly,
-  stampClosedCleanly,
-} from './closed-cleanly';
+import { forgetClosedCleanly, stampClosedCleanly, wholeCheckStillHolds } from './closed-cleanly';
 import { hashKeyOf } from './keys';
 import { loggedTimesOf } from './logged-times';
 import Database from 'better-sqlite3';
@@ -29,18 +24,17 @@ export function openQueueDb(
   let db: QueueDb | undefined;
   try {
     if (existed && statSync(path).size === 0) throw damaged(path, said('database.isEmpty'));
-    const checkedAt = existed ? checkedWhenClosed(path) : null;
+    const now = Date.now();
+    const checkedAt = existed ? wholeCheckStillHolds(path, now) : null;
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
     // Version and integrity are checked before anything writes, so a newer or damaged file is left
     // byte for byte as it was. Every page is read unless the file is as this app closed it, within
     // a week of the last time every page was read.
     refuseNewer(db);
-    const now = Date.now();
-    const stillHolds = checkedAt !== null && now >= checkedAt && now - checkedAt <= WHOLE_CHECK_LASTS_MS;
-    if (existed && !stillHolds) refuseDamaged(db, path);
+    if (existed && checkedAt === null) refuseDamaged(db, path);
     if (path !== ':memory:') {
       forgetClosedCleanly(path);
-      openQueues.set(db, { path, checkedAt: stillHolds ? checkedAt : now });
+      openQueues.set(db, { path, checkedAt: checkedAt ?? now });
     }
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives any crash of the app or of this process without losing a commit;
