@@ -166,7 +166,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     });
     const trust = () => trustIn(store);
     this.verification = new Verification({
-      reads: store.certifications.reads,
+      byContent: store.certifications.byContent,
       trust,
       pool: this.pool,
       logKeys: this.logKeys,
@@ -174,6 +174,7 @@ export class EvidenceCore extends EventEmitter<CoreEvents> {
     });
     this.sets = new SetVerification({
       reads: store.certifications.reads,
+      byContent: store.certifications.byContent,
       trust,
       pool: this.pool,
       activeProfileId,

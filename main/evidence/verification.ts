@@ -5,7 +5,7 @@ import type { DocumentVerification, EvidenceCheck, FileVerification } from '../.
 import type { Trust } from '../../verifier/verify-receipt';
 import { HashPool } from '../hashing/hash-pool';
 import { hashOneFile } from '../hashing/hash-one-file';
-import type { QueueReads, Store } from '../store';
+import type { ContentReads, Store } from '../store';
 import { openStore } from '../store';
 import { checkEvidence } from './evidence-checker';
 import { LogTrust } from './log-trust';
@@ -17,7 +17,7 @@ import { said } from '../../protocol/said';
 import { certificateFingerprint, certificatesFromPem } from '../../verifier/timestamp/certificate-bytes';
 
 export interface VerificationDeps {
-  reads: Pick<QueueReads, 'findByHash' | 'findSameNameOtherContent'>;
+  byContent: Pick<ContentReads, 'findByHash' | 'findSameNameOtherContent'>;
   /** The log keys and timestamping roots trusted here. */
   trust(): Trust;
   pool: HashPool;
@@ -89,11 +89,11 @@ export class Verification {
 
   /** Hashes a file and re-checks, offline, the evidence of every certification of it. */
   async verifyFile(path: string): Promise<FileVerification> {
-    const { reads, pool, logKeys } = this.deps;
+    const { byContent, pool, logKeys } = this.deps;
     const profileId = this.deps.activeProfileId();
     const hashed = await hashOneFile(pool, path);
     const certifications = [];
-    for (const row of reads.findByHash(profileId, hashed.hash)) {
+    for (const row of byContent.findByHash(profileId, hashed.hash)) {
       const check: EvidenceCheck =
         row.state === 'anchored'
           ? await checkEvidence(row, row.evidence, logKeys)
@@ -105,7 +105,7 @@ export class Verification {
     }
     const sameName = certifications.length
       ? []
-      : reads.findSameNameOtherContent(profileId, basename(path), hashed.hash).map((row) => ({
+      : byContent.findSameNameOtherContent(profileId, basename(path), hashed.hash).map((row) => ({
           id: row.id,
           fileName: row.fileName,
           createdAt: row.createdAt,

@@ -5,7 +5,7 @@ import type { Trust } from '../../verifier/verify-receipt';
 import { DeskError } from '../errors';
 import { bothTrusted } from '../evidence/verification';
 import { HashPool } from '../hashing/hash-pool';
-import type { EntriesBuilder, QueueReads } from '../store';
+import type { ContentReads, EntriesBuilder, QueueReads } from '../store';
 import type { DocumentTimestamper } from '../tools/pdf/seal';
 import type { LocalCertifications, ReferenceChoice } from './open-reference';
 
@@ -13,7 +13,8 @@ import type { LocalCertifications, ReferenceChoice } from './open-reference';
 export type { ReferenceChoice };
 
 export interface SetVerificationDeps {
-  reads: Pick<QueueReads, 'anchoredSignedFacts' | 'anchoredSignedFactsOf' | 'counts'>;
+  reads: Pick<QueueReads, 'counts'>;
+  byContent: Pick<ContentReads, 'anchoredSignedFacts' | 'anchoredSignedFactsOf'>;
   /** The log keys and timestamping roots trusted here. */
   trust(): Trust;
   pool: HashPool;
@@ -42,11 +43,11 @@ export class SetVerification {
     /** How much (entries, lines, files waiting) is kept in memory before it is kept on disk (for tests). */
     keptInMemory?: number,
   ): Promise<SetReport> {
-    const { reads } = this.deps;
+    const { reads, byContent } = this.deps;
     const profileId = this.deps.activeProfileId();
     const local: LocalCertifications = {
-      anchored: (page) => reads.anchoredSignedFacts(profileId, page),
-      anchoredOf: (sha256s) => reads.anchoredSignedFactsOf(profileId, sha256s),
+      anchored: (page) => byContent.anchoredSignedFacts(profileId, page),
+      anchoredOf: (sha256s) => byContent.anchoredSignedFactsOf(profileId, sha256s),
       anchoredCount: () => reads.counts(profileId).anchored,
       demo: this.deps.isDemo(profileId),
     };

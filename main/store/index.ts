@@ -17,6 +17,7 @@ import { NameIndex } from './name-index';
 export type { ChangeFeed, ChangeListener } from './change-feed';
 export type {
   CertificationRow,
+  ContentReads,
   ListQuery,
   NewCertification,
   QueueArrivals,
@@ -26,7 +27,7 @@ export type {
   QueueSending,
 } from './queue';
 export type { CertificationTable };
-export type { AnchoredFacts } from './queue-reads';
+export type { AnchoredFacts } from './content-reads';
 export type { SettingsStore } from './settings';
 export type { NameIndex } from './name-index';
 export type { LeaseHolder, SyncLeaseStore } from './sync-lease';

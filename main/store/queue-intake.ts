@@ -1,6 +1,7 @@
 import type { CertificationRow } from '../../protocol/views';
 import { hashKeyOf, timeOrderedUuid } from './keys';
 import type { NewCertification } from './row-transitions';
+import type { ContentReads } from './content-reads';
 import type { QueueReads } from './queue-reads';
 import type { RowTransitions } from './row-transitions';
 import { freshRow } from './row-transitions';
@@ -20,6 +21,7 @@ export class QueueIntake {
   constructor(
     private readonly rows: RowTransitions,
     private readonly reads: QueueReads,
+    private readonly byContent: ContentReads,
   ) {
     this.keys = new ContentKeys(rows.db);
   }
@@ -87,7 +89,7 @@ export class QueueIntake {
         const live = new Map<string, number>();
         for (const profileId of new Set(items.map((item) => item.profileId))) {
           const hashes = items.filter((item) => item.profileId === profileId).map((item) => item.assetHash);
-          for (const [hash, id] of this.reads.firstLiveIdsByHash(profileId, hashes))
+          for (const [hash, id] of this.byContent.firstLiveIdsByHash(profileId, hashes))
             live.set(contentOf({ profileId, assetHash: hash }), id);
         }
         const firstOfItsContent = new Set<string>();

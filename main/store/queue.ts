@@ -1,6 +1,7 @@
 import type { CertificationRow, HistoryEntry, Verification } from '../../protocol/views';
 import type { ChangeFeed } from './change-feed';
 import type { QueueDb } from './database';
+import { ContentReads } from './content-reads';
 import { QueueCorrections } from './queue-corrections';
 import { QueueIntake } from './queue-intake';
 import { QueueReads } from './queue-reads';
@@ -11,7 +12,7 @@ export type { ListQuery } from './queue-reads';
 export type { Actor, NewCertification, RowProblem } from './row-transitions';
 export { IllegalTransition } from './row-transitions';
 export type { CertificationRow, HistoryEntry, Verification };
-export type { QueueCorrections, QueueIntake, QueueReads, QueueSending };
+export type { ContentReads, QueueCorrections, QueueIntake, QueueReads, QueueSending };
 
 /** What a watched folder needs of the table: its arrivals written, each content once. */
 export type QueueArrivals = Pick<QueueIntake, 'enqueueUncertified'>;
@@ -25,6 +26,8 @@ export type QueueArrivals = Pick<QueueIntake, 'enqueueUncertified'>;
 export class CertificationTable {
   /** What the screens, the CLI, exports and verification read. */
   readonly reads: QueueReads;
+  /** The same, by content: already certified here, a file's verification, a set check. */
+  readonly byContent: ContentReads;
   /** New certifications coming in. */
   readonly intake: QueueIntake;
   /** The sync engine's view: claiming, answers, when each row is due. */
@@ -35,7 +38,8 @@ export class CertificationTable {
   constructor(db: QueueDb, feed: ChangeFeed) {
     const rows = new RowTransitions(db, feed);
     this.reads = new QueueReads(db);
-    this.intake = new QueueIntake(rows, this.reads);
+    this.byContent = new ContentReads(db);
+    this.intake = new QueueIntake(rows, this.reads, this.byContent);
     this.sending = new QueueSending(rows, this.reads);
     this.corrections = new QueueCorrections(rows, this.reads);
   }

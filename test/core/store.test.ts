@@ -80,7 +80,9 @@ describe('queue database', () => {
         expect(row).toMatchObject({ requestId: 'req-kept', state: 'queued' });
         expect(store.certifications.reads.history(row!.id).map((h) => h.state)).toEqual(['queued']);
         // Its content is still found by hash ("already certified"), through the key migration 10 filled.
-        const [found] = store.certifications.reads.firstLiveIdsByHash('embedded', ['A'.repeat(64)]).values();
+        const [found] = store.certifications.byContent
+          .firstLiveIdsByHash('embedded', ['A'.repeat(64)])
+          .values();
         expect(store.certifications.reads.get(found!)?.requestId).toBe('req-kept');
         store.close();
       } else upgraded.close();
@@ -125,7 +127,7 @@ describe('queue database', () => {
     old.close();
     const store = openStore(path);
     const facts = Object.fromEntries(
-      store.certifications.reads
+      store.certifications.byContent
         .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
         .map((row) => [row.serviceId, row]),
     );
@@ -141,7 +143,7 @@ describe('queue database', () => {
       verification: 'invalid',
       verificationMessage: said('evidence.didNotVerify', { reason: 'test' }),
     });
-    const [again] = store.certifications.reads
+    const [again] = store.certifications.byContent
       .anchoredSignedFacts('embedded', { afterId: 0, limit: 10 })
       .filter((row) => row.serviceId === 'cert_a');
     expect(again?.verified).toBe(false);
@@ -396,14 +398,14 @@ describe('certification queue', () => {
     expect(keys()).toEqual([30_000, 10]);
 
     const found = () =>
-      table.reads.firstLiveIdsByHash('embedded', [early.assetHash, late.assetHash.toUpperCase()]);
+      table.byContent.firstLiveIdsByHash('embedded', [early.assetHash, late.assetHash.toUpperCase()]);
     expect(found()).toEqual(
       new Map([
         [early.assetHash, merged!.id],
         [late.assetHash, recent!.id],
       ]),
     );
-    const byContent = (hash: string) => table.reads.findByHash('embedded', hash).map((row) => row.id);
+    const byContent = (hash: string) => table.byContent.findByHash('embedded', hash).map((row) => row.id);
     expect([byContent(early.assetHash), byContent(late.assetHash)]).toEqual([[merged!.id], [recent!.id]]);
     const byHash = (search: string) =>
       table.reads.list({ profileId: 'embedded', search, limit: 10 }).map((row) => row.id);

@@ -323,7 +323,7 @@ describe('content another process certifies at the same moment', () => {
         eventType: METADATA.event_type,
       }));
       expect(
-        certifying.certifications.reads.firstLiveIdsByHash(
+        certifying.certifications.byContent.firstLiveIdsByHash(
           core.activeProfileId,
           items.map((item) => item.assetHash),
         ).size,

@@ -380,9 +380,9 @@ describe('verifying a set', () => {
       let rowsRead = 0;
       const counted = (rows: AnchoredFacts[]) => ((rowsRead += rows.length), rows);
       const local: LocalCertifications = {
-        anchored: (page) => counted(store.certifications.reads.anchoredSignedFacts('embedded', page)),
+        anchored: (page) => counted(store.certifications.byContent.anchoredSignedFacts('embedded', page)),
         anchoredOf: (sha256s) =>
-          counted(store.certifications.reads.anchoredSignedFactsOf('embedded', sha256s)),
+          counted(store.certifications.byContent.anchoredSignedFactsOf('embedded', sha256s)),
         anchoredCount: () => store.certifications.reads.counts('embedded').anchored,
         demo: false,
       };
