@@ -21,7 +21,10 @@ import { readRegister } from '../../main/sets/read-register';
 import { lookupIn } from '../../main/sets/open-reference';
 import type { LocalCertifications } from '../../main/sets/open-reference';
 import type { AnchoredFacts } from '../../main/store';
-import { setMatcher } from '../../verifier/sets/match-set';
+import { matchSet, setMatcher } from '../../verifier/sets/match-set';
+import { entriesInMemory } from '../../verifier/sets/entries-in-memory';
+import type { Reference, ReferenceEntry } from '../../verifier/sets/reference';
+import { unsigned } from '../../verifier/sets/reference';
 import { EntriesBuilder, openStore } from '../../main/store';
 import Database from 'better-sqlite3';
 import { METADATA, openCore, queuedRows, workspace } from '../support/core';
@@ -314,6 +317,56 @@ describe('verifying a set', () => {
     });
   }, 60_000);
 
+  it('matches a reference kept on disk as one kept in memory: its entries of the same content found when asked, its unmatched read back in order', async () => {
+    const entryOf = (i: number): ReferenceEntry => ({
+      name: `folder/document-${i}.pdf`,
+      writtenAs: `folder/document-${i}.pdf`,
+      digests: { sha256: sha256(`${i}`) },
+      certification: null,
+      where: `line ${i + 2}`,
+    });
+    const builder = new EntriesBuilder(0);
+    for (let i = 0; i < 3000; i++) builder.add(entryOf(i));
+    const onDisk: Reference = {
+      kind: 'register',
+      source: null,
+      entries: await builder.seal({ fromWindows: false }, () => undefined),
+      problems: [],
+      digests: [],
+      ...unsigned(),
+    };
+    const inMemory: Reference = {
+      ...onDisk,
+      entries: await entriesInMemory(
+        Array.from({ length: 3000 }, (_, i) => entryOf(i)),
+        false,
+      ),
+    };
+    const matchedRun = Array.from({ length: 500 }, (_, i) => 1000 + i).filter((i) => i !== 1250);
+    const documents = [
+      // Where the reference has it; its name with another entry's content; its content under a new name.
+      { name: 'folder/document-3.pdf', path: '/a', digests: { sha256: sha256('3') } },
+      { name: 'folder/document-5.pdf', path: '/b', digests: { sha256: sha256('6') } },
+      { name: 'folder/moved.pdf', path: '/c', digests: { sha256: sha256('8') } },
+      // Every entry from 1,000 to 1,499 but 1,250 matched: runs of unmatched longer than a page.
+      ...matchedRun.map((i) => ({
+        name: `folder/document-${i}.pdf`,
+        path: `/${i}`,
+        digests: { sha256: sha256(`${i}`) },
+      })),
+    ];
+    const [fromDisk, fromMemory] = [matchSet(documents, onDisk), matchSet(documents, inMemory)];
+    expect(fromDisk).toEqual(fromMemory);
+    expect(fromDisk.slice(0, 3).map((result) => result.verdict)).toEqual(['verified', 'changed', 'renamed']);
+    const missing = fromDisk
+      .filter((result) => result.verdict === 'missing')
+      .map((result) => result.entry?.where);
+    const matched = new Set([3, 5, 8, ...matchedRun]);
+    const unmatched = Array.from({ length: 3000 }, (_, i) => i).filter((i) => !matched.has(i));
+    expect(missing).toEqual(unmatched.map((i) => `line ${i + 2}`));
+    onDisk.entries.close();
+  });
+
   it('gives the event loop turns while it reads a large register or load file (the window and progress stay live)', async () => {
     const [header = [], template = []] = parse(readFileSync(register), { bom: true }) as string[][];
     const quoted = (cell: string) => (/[,"\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
@@ -354,7 +407,7 @@ describe('verifying a set', () => {
       expect(reference.entries.size).toBe(50_000);
       // Read in one go, the 50,000 lines hold the thread until the end: no timer fires.
       expect(turns).toBeGreaterThan(5);
-      const seventh = [...reference.entries.inOrder()][7]!;
+      const seventh = [...reference.entries.unmatched(new Uint8Array(50_000))][7]!;
       expect(
         setMatcher(reference).match({ name: seventh.name, path: '/x', digests: { sha256: sha256('7') } }),
       ).toMatchObject({ verdict: 'verified' });

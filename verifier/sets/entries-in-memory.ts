@@ -58,7 +58,7 @@ export async function entriesInMemory(
       sameName: byName.get(nameKey(name, rule)) ?? NONE,
       sameContent: sameContentAs(digests),
     }),
-    inOrder: () => entries as readonly KeptEntry[],
+    unmatched: (found) => (entries as readonly KeptEntry[]).filter((entry) => !found[entry.at]),
     close: () => undefined,
   };
 }

@@ -83,16 +83,15 @@ export function setMatcher(reference: Reference): SetMatcher {
   // it is missing from a set.
   function* missing(): Generator<SetResult> {
     if (reference.kind === 'this-computer') return;
-    for (const entry of entries.inOrder())
-      if (!found[entry.at])
-        yield {
-          name: entry.name,
-          path: null,
-          verdict: 'missing',
-          sha256: entry.digests.sha256 ?? null,
-          entry: entryOf(entry),
-          note: null,
-        };
+    for (const entry of entries.unmatched(found))
+      yield {
+        name: entry.name,
+        path: null,
+        verdict: 'missing',
+        sha256: entry.digests.sha256 ?? null,
+        entry: entryOf(entry),
+        note: null,
+      };
   }
   return { match, missing };
 }

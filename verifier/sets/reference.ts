@@ -40,14 +40,15 @@ export interface ReferenceEntries {
   readonly fileNamesOnly: boolean;
   /**
    * The entries with a document's name (as `nameKey` compares names) and those with any of its
-   * digests: the two things every verdict rests on.
+   * digests: the two things every verdict rests on. Where entries of its name have its content,
+   * `sameContent` may hold only those: they decide the verdict.
    */
   candidates(
     name: string,
     digests: Partial<Record<Digest, string>>,
   ): { sameName: readonly KeptEntry[]; sameContent: readonly KeptEntry[] };
-  /** Every entry, in the reference's order. */
-  inOrder(): Iterable<KeptEntry>;
+  /** Every entry whose place (`at`) `found` does not mark, in the reference's order. */
+  unmatched(found: Uint8Array): Iterable<KeptEntry>;
   /** Frees what holds them (a large reference's scratch database). */
   close(): void;
 }
