@@ -29,6 +29,11 @@ export class QueueSending {
     return this.reads.get(id);
   }
 
+  /** Writes in one commit: an answer and the next row claimed (a commit writes a dozen pages of the log). */
+  inOneCommit<T>(work: () => T): T {
+    return this.rows.db.transaction(work).immediate();
+  }
+
   /** Takes up to `limit` due queued rows of a profile and marks them as being sent. */
   claimDue(profileId: string, now: number, limit: number): CertificationRow[] {
     return this.rows.db

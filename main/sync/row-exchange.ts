@@ -25,7 +25,8 @@ export interface RowExchangeDeps {
 export class RowExchange {
   constructor(private readonly deps: RowExchangeDeps) {}
 
-  async submit(row: CertificationRow): Promise<void> {
+  /** `claimNext`: run in the commit that writes an accepted answer (to claim the lane's next row). */
+  async submit(row: CertificationRow, claimNext?: () => void): Promise<void> {
     const { queue } = this.deps;
     const result = await this.deps.client.createCertification(
       {
@@ -43,18 +44,22 @@ export class RowExchange {
     const now = this.deps.now();
     if (result.ok) {
       const nextPollAt = decision.kind === 'accepted' ? decision.nextPollAt : now;
-      queue.markPending(
-        row.id,
-        {
-          serviceId: result.value.serviceId,
-          serviceState: result.value.serviceState,
-          rawResponse: result.raw,
-          nextPollAt,
-        },
-        now,
-      );
-      if (decision.kind === 'accepted' && decision.settleNow)
-        await this.settle(row.id, result.value, result.raw);
+      const settleNow = decision.kind === 'accepted' && decision.settleNow;
+      queue.inOneCommit(() => {
+        queue.markPending(
+          row.id,
+          {
+            serviceId: result.value.serviceId,
+            serviceState: result.value.serviceState,
+            rawResponse: result.raw,
+            nextPollAt,
+          },
+          now,
+        );
+        // Not while this row's evidence is still to be checked: the next would wait, claimed, off the wire.
+        if (!settleNow) claimNext?.();
+      });
+      if (settleNow) await this.settle(row.id, result.value, result.raw);
     } else if (decision.kind === 'requeue') {
       queue.requeue(row.id, result, decision.at, now, decision.countsAsAttempt);
     } else {
