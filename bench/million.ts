@@ -7,6 +7,7 @@ import type { BenchFigure } from './figure';
 import { anchorAll } from './support/anchored';
 import { writeSmallFiles } from './support/files';
 import { drive } from './support/load';
+import { removeBeside } from './support/processes';
 import type { SandboxInfo } from './support/sandbox';
 import { accessToken, freshCreation, serveSandbox } from './support/sandbox';
 import { sized } from './size';
@@ -182,20 +183,6 @@ export async function millionDocuments(loadSeconds: number): Promise<BenchFigure
       target: { atMost: 1 },
     },
   ];
-}
-
-/** Removes a folder in a process of its own, while this one's thread is busy; resolves once it is gone. */
-function removeBeside(folder: string): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', folder],
-    { stdio: 'inherit' },
-  );
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`removing ${folder} exited with ${String(code)}`)),
-    ),
-  );
 }
 
 /** Says on stderr how long each part of a size's run took, since the part before. */

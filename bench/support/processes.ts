@@ -26,3 +26,17 @@ export async function serve<T>(script: 'serve-sandbox' | 'serve-empty'): Promise
       }),
   };
 }
+
+/** Removes a folder in a process of its own, while this one's thread is busy; resolves once it is gone. */
+export function removeBeside(folder: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', folder],
+    { stdio: 'inherit' },
+  );
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`removing ${folder} exited with ${String(code)}`)),
+    ),
+  );
+}
